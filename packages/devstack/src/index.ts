@@ -1,0 +1,1 @@
+export type { RunningStandIn, StandInOptions } from './stand-in';

@@ -1,0 +1,172 @@
+#!/usr/bin/env node
+// The one entry point behind every `npm run …` script. It installs what is missing (pnpm
+// included, fetched from the npm registry because corepack's signature check is unreliable),
+// builds, and then runs the requested task. Plain Node.js only: it runs before any install.
+'use strict';
+
+const { spawnSync, spawn } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..');
+const PNPM_VERSION = '10.34.9';
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+
+function log(message) {
+  process.stderr.write(`[destiny] ${message}\n`);
+}
+
+function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options });
+  if (result.error) throw result.error;
+  return result.status ?? 1;
+}
+
+function runOrExit(command, args, options) {
+  const status = run(command, args, options);
+  if (status !== 0) process.exit(status);
+}
+
+function pnpm(args) {
+  return run('npx', ['--yes', `pnpm@${PNPM_VERSION}`, ...args]);
+}
+
+function lockfileStamp() {
+  const lock = path.join(root, 'pnpm-lock.yaml');
+  const manifests = [lock, path.join(root, 'package.json'), path.join(root, 'pnpm-workspace.yaml')];
+  for (const dir of ['packages', 'services']) {
+    const base = path.join(root, dir);
+    if (!fs.existsSync(base)) continue;
+    for (const name of fs.readdirSync(base)) manifests.push(path.join(base, name, 'package.json'));
+  }
+  return manifests
+    .filter((file) => fs.existsSync(file))
+    .map((file) => `${path.relative(root, file)}:${fs.statSync(file).size}:${fs.readFileSync(file, 'utf8').length}`)
+    .join('|');
+}
+
+function ensureInstalled() {
+  const stampFile = path.join(root, 'node_modules', '.destiny-install-stamp');
+  const wanted = lockfileStamp();
+  if (fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === wanted) return;
+  log(`installing dependencies with pnpm ${PNPM_VERSION}`);
+  const frozen = process.env.CI ? ['--frozen-lockfile'] : [];
+  const status = pnpm(['install', ...frozen]);
+  if (status !== 0) {
+    log('dependency installation failed');
+    process.exit(status);
+  }
+  fs.writeFileSync(stampFile, lockfileStamp());
+}
+
+function build() {
+  runOrExit(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.build.json']);
+}
+
+function portOpen(host, port, timeoutMs = 1000) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    const done = (open) => {
+      socket.destroy();
+      resolve(open);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+async function waitForPort(host, port, seconds) {
+  const deadline = Date.now() + seconds * 1000;
+  while (Date.now() < deadline) {
+    if (await portOpen(host, port)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  return false;
+}
+
+function hasCommand(name) {
+  return spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0;
+}
+
+// Tests need a real RabbitMQ on 127.0.0.1:5672: start an installed one, or install it with apt
+// when we are root on Debian/Ubuntu; otherwise say exactly how to get one.
+async function ensureRabbitMq() {
+  if (await portOpen('127.0.0.1', 5672)) return;
+  if (!hasCommand('rabbitmq-server')) {
+    const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+    const isDebian = fs.existsSync('/etc/debian_version');
+    if (isRoot && isDebian && hasCommand('apt-get')) {
+      log('RabbitMQ is not installed: installing rabbitmq-server with apt-get');
+      runOrExit('apt-get', ['update', '-q']);
+      runOrExit('apt-get', ['install', '-y', '-q', 'rabbitmq-server'], { env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    } else {
+      log('RabbitMQ is needed on 127.0.0.1:5672 (guest/guest) and none is installed.');
+      log('Install it (Debian/Ubuntu: `sudo apt-get install rabbitmq-server`; macOS: `brew install rabbitmq`)');
+      log('or run one with Docker: `docker run -d -p 5672:5672 rabbitmq:4-management`, then run npm test again.');
+      process.exit(1);
+    }
+  }
+  log('starting RabbitMQ (rabbitmq-server -detached)');
+  run('rabbitmq-server', ['-detached']);
+  if (!(await waitForPort('127.0.0.1', 5672, 90))) {
+    log('RabbitMQ did not open 127.0.0.1:5672 within 90 s; check its log under /var/log/rabbitmq/');
+    process.exit(1);
+  }
+}
+
+function jest(args) {
+  return run(process.execPath, ['--expose-gc', bin('jest').replace(/\.bin\/jest$/, 'jest/bin/jest.js'), ...args]);
+}
+
+async function main() {
+  const [task = 'test', ...rest] = process.argv.slice(2);
+  ensureInstalled();
+  switch (task) {
+    case 'build':
+      build();
+      return;
+    case 'lint':
+      runOrExit(bin('eslint'), ['--max-warnings=0', '.', ...rest]);
+      return;
+    case 'test': {
+      build();
+      await ensureRabbitMq();
+      process.exit(jest(['--ci', ...rest]));
+      return;
+    }
+    case 'openapi':
+      build();
+      runOrExit(process.execPath, [path.join(root, 'packages/contracts/dist/openapi/write-openapi.js')]);
+      return;
+    case 'start':
+    case 'start:cluster':
+    case 'devstack':
+    case 'token':
+    case 'bench': {
+      build();
+      const entry = {
+        start: 'packages/devstack/dist/launcher/launcher.cli.js',
+        'start:cluster': 'packages/devstack/dist/launcher/cluster.cli.js',
+        devstack: 'packages/devstack/dist/devstack.cli.js',
+        token: 'packages/devstack/dist/identity/token.cli.js',
+        bench: 'bench/run.js',
+      }[task];
+      const child = spawn(process.execPath, [path.join(root, entry), ...rest], { cwd: root, stdio: 'inherit' });
+      const forward = (signal) => child.kill(signal);
+      process.on('SIGINT', forward);
+      process.on('SIGTERM', forward);
+      child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+      return;
+    }
+    default:
+      log(`unknown task ${task}`);
+      process.exit(2);
+  }
+}
+
+main().catch((error) => {
+  log(error.stack || String(error));
+  process.exit(1);
+});
