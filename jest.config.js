@@ -1,18 +1,22 @@
 // One jest run over every package and service. TypeScript is transpiled by SWC (no type
 // check here: `tsc -b` runs first in `npm test`), and workspace packages resolve to their
 // sources so a test never runs against a stale build.
+// Tests that restart the shared RabbitMQ broker run alone, after everything else, as their own
+// phase (DESTINY_TEST_PHASE=broker-restart), so they never pull the broker from under other tests.
+const brokerRestartPhase = process.env.DESTINY_TEST_PHASE === 'broker-restart';
+
 /** @type {import('jest').Config} */
 module.exports = {
   rootDir: __dirname,
   testEnvironment: 'node',
-  testMatch: [
-    '<rootDir>/packages/*/src/**/*.test.ts',
-    '<rootDir>/packages/*/test/**/*.test.ts',
-    '<rootDir>/services/*/src/**/*.test.ts',
-    '<rootDir>/services/*/test/**/*.test.ts',
-    '<rootDir>/tests/**/*.test.ts',
-  ],
-  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  testMatch: (brokerRestartPhase ? ['**/*.broker-restart.test.ts'] : ['**/*.test.ts']).flatMap((file) => [
+    `<rootDir>/packages/*/src/${file}`,
+    `<rootDir>/packages/*/test/${file}`,
+    `<rootDir>/services/*/src/${file}`,
+    `<rootDir>/services/*/test/${file}`,
+    `<rootDir>/tests/${file}`,
+  ]),
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', ...(brokerRestartPhase ? [] : ['\\.broker-restart\\.test\\.ts$'])],
   transform: {
     '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }],
   },
