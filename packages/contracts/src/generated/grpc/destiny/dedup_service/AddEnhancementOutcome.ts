@@ -1,0 +1,16 @@
+// Original file: protos/destiny/dedup_service.proto
+
+
+export interface AddEnhancementOutcome {
+  'reference_id'?: (string);
+  'status'?: (string);
+  'enhancement_id'?: (string);
+  'error'?: (string);
+}
+
+export interface AddEnhancementOutcome__Output {
+  'reference_id': (string);
+  'status': (string);
+  'enhancement_id': (string);
+  'error': (string);
+}

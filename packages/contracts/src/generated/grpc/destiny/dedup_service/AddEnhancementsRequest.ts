@@ -1,0 +1,16 @@
+// Original file: protos/destiny/dedup_service.proto
+
+
+export interface AddEnhancementsRequest {
+  'enhancements_json'?: (string)[];
+  'robot_id'?: (string);
+  'robot_enhancement_batch_id'?: (string);
+  'enhancement_request_id'?: (string);
+}
+
+export interface AddEnhancementsRequest__Output {
+  'enhancements_json': (string)[];
+  'robot_id': (string);
+  'robot_enhancement_batch_id': (string);
+  'enhancement_request_id': (string);
+}

@@ -1,0 +1,10 @@
+// Original file: protos/destiny/search_request_service.proto
+
+
+export interface CountReferencesRequest {
+  'search_query'?: (string);
+}
+
+export interface CountReferencesRequest__Output {
+  'search_query': (string);
+}
