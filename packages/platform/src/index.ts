@@ -1,1 +1,15 @@
-export {};
+export * from './config/config';
+export * from './config/common-config';
+export * from './logging/logger';
+export * from './errors/service-error';
+export * from './grpc/grpc-errors';
+export * from './grpc/grpc-server';
+export * from './grpc/grpc-client';
+export * from './mongo/mongo-connection';
+export * from './blob/blob-storage';
+export * from './outbound-http/address-policy';
+export * from './outbound-http/outbound-http';
+export * from './lifecycle/health-server';
+export * from './lifecycle/service-runner';
+export * from './outbox/outbox';
+export * from './outbox/processed-messages';

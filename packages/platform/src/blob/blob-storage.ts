@@ -1,0 +1,81 @@
+import type { Readable } from 'node:stream';
+import * as Minio from 'minio';
+
+export interface BlobStorageOptions {
+  /** Where this service reaches the store, e.g. http://minio:9000. */
+  endpoint: string;
+  /** Where callers outside reach it (signed URLs are made for this host); defaults to `endpoint`. */
+  publicEndpoint?: string;
+  accessKey: string;
+  secretKey: string;
+  bucket: string;
+  region?: string;
+}
+
+export interface BlobStorage {
+  ensureBucket(): Promise<void>;
+  put(key: string, body: Buffer | Readable, contentType?: string): Promise<void>;
+  get(key: string): Promise<Readable>;
+  exists(key: string): Promise<boolean>;
+  remove(key: string): Promise<void>;
+  signedGetUrl(key: string, expirySeconds: number): Promise<string>;
+  signedPutUrl(key: string, expirySeconds: number): Promise<string>;
+  ping(): Promise<boolean>;
+}
+
+function clientFor(url: string, options: BlobStorageOptions): Minio.Client {
+  const parsed = new URL(url);
+  const useSSL = parsed.protocol === 'https:';
+  return new Minio.Client({
+    endPoint: parsed.hostname,
+    port: parsed.port ? Number(parsed.port) : useSSL ? 443 : 80,
+    useSSL,
+    accessKey: options.accessKey,
+    secretKey: options.secretKey,
+    region: options.region ?? 'us-east-1',
+    pathStyle: true,
+  });
+}
+
+/** S3-compatible storage through the minio client; signed URLs use the public endpoint. */
+export function createBlobStorage(options: BlobStorageOptions): BlobStorage {
+  const client = clientFor(options.endpoint, options);
+  const signer = options.publicEndpoint && options.publicEndpoint !== options.endpoint ? clientFor(options.publicEndpoint, options) : client;
+  const { bucket } = options;
+  return {
+    async ensureBucket() {
+      if (!(await client.bucketExists(bucket))) {
+        try {
+          await client.makeBucket(bucket, options.region ?? 'us-east-1');
+        } catch (error) {
+          // Another replica may have created it between the check and the call.
+          if (!(await client.bucketExists(bucket))) throw error;
+        }
+      }
+    },
+    async put(key, body, contentType = 'application/octet-stream') {
+      await client.putObject(bucket, key, body, undefined, { 'Content-Type': contentType });
+    },
+    get: (key) => client.getObject(bucket, key),
+    async exists(key) {
+      try {
+        await client.statObject(bucket, key);
+        return true;
+      } catch (error) {
+        if ((error as { code?: string }).code === 'NotFound' || (error as { code?: string }).code === 'NoSuchKey') return false;
+        throw error;
+      }
+    },
+    remove: (key) => client.removeObject(bucket, key),
+    signedGetUrl: (key, expirySeconds) => signer.presignedGetObject(bucket, key, expirySeconds),
+    signedPutUrl: (key, expirySeconds) => signer.presignedPutObject(bucket, key, expirySeconds),
+    async ping() {
+      try {
+        await client.bucketExists(bucket);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}

@@ -1,0 +1,134 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAddressPolicy } from './address-policy';
+import { createOutboundHttpClient, OutboundRequestError } from './outbound-http';
+
+let server: http.Server;
+let base: string;
+
+beforeAll(async () => {
+  server = http.createServer((request, response) => {
+    if (request.url === '/redirect') {
+      response.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' });
+      return response.end();
+    }
+    if (request.url === '/big') {
+      response.writeHead(200);
+      return response.end(Buffer.alloc(5000, 97));
+    }
+    if (request.url === '/big-chunked') {
+      response.writeHead(200, { 'transfer-encoding': 'chunked' });
+      for (let index = 0; index < 10; index += 1) response.write(Buffer.alloc(1000, 98));
+      return response.end();
+    }
+    if (request.url === '/slow') {
+      setTimeout(() => response.end('late'), 2000).unref();
+      return;
+    }
+    if (request.method === 'POST') {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => response.end(`echo:${Buffer.concat(chunks).toString()}`));
+      return;
+    }
+    response.end('hello');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+async function failure(promise: Promise<unknown>): Promise<OutboundRequestError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(OutboundRequestError);
+    return error as OutboundRequestError;
+  }
+  throw new Error('expected the request to be refused');
+}
+
+describe('address policy', () => {
+  const policy = createAddressPolicy([]);
+
+  it.each(['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd00:ec2::254', '::ffff:10.0.0.1', '::ffff:127.0.0.1'])(
+    'when the address is %s, then it is refused by default',
+    (address) => {
+      expect(policy.addressAllowed(address)).toBe(false);
+    },
+  );
+
+  it.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111'])('when the address is public (%s), then it is allowed', (address) => {
+    expect(policy.addressAllowed(address)).toBe(true);
+  });
+
+  it('when the allow-list names hosts and CIDRs, then exactly those are allowed', () => {
+    const allowing = createAddressPolicy(['127.0.0.0/8', '::1', 'blob.local']);
+    expect(allowing.addressAllowed('127.0.0.5')).toBe(true);
+    expect(allowing.addressAllowed('::1')).toBe(true);
+    expect(allowing.addressAllowed('10.0.0.1')).toBe(false);
+    expect(allowing.hostAllowed('BLOB.local')).toBe(true);
+    expect(allowing.hostAllowed('127.0.0.1')).toBe(true);
+    expect(allowing.hostAllowed('example.org')).toBe(false);
+  });
+});
+
+describe('outbound HTTP client', () => {
+  const guarded = createOutboundHttpClient({ allowlist: [], maxBytes: 1024, timeoutMs: 1000 });
+  const loopback = createOutboundHttpClient({ allowlist: ['127.0.0.0/8'], maxBytes: 1024, timeoutMs: 500 });
+
+  it('when the target is loopback over plain http and nothing is allowed, then the scheme is refused', async () => {
+    expect((await failure(guarded.request({ url: `${base}/` }))).reason).toBe('scheme_not_allowed');
+  });
+
+  it('when the target is a loopback IP over https, then the address is refused before connecting', async () => {
+    expect((await failure(guarded.request({ url: 'https://127.0.0.1:1/' }))).reason).toBe('blocked_address');
+  });
+
+  it('when a host name resolves to loopback, then it is refused after DNS resolution', async () => {
+    expect((await failure(guarded.request({ url: 'https://localhost:1/' }))).reason).toBe('blocked_address');
+  });
+
+  it('when the target is the metadata address or a private range, then it is refused', async () => {
+    expect((await failure(guarded.request({ url: 'https://169.254.169.254/latest/meta-data/' }))).reason).toBe('blocked_address');
+    expect((await failure(guarded.request({ url: 'https://10.0.0.8/file.jsonl' }))).reason).toBe('blocked_address');
+    expect((await failure(guarded.request({ url: 'https://[::1]/' }))).reason).toBe('blocked_address');
+  });
+
+  it('when the scheme is not http(s), then it is refused', async () => {
+    expect((await failure(guarded.request({ url: 'file:///etc/passwd' }))).reason).toBe('scheme_not_allowed');
+    expect((await failure(guarded.request({ url: 'not a url' }))).reason).toBe('invalid_url');
+  });
+
+  it('when loopback is allow-listed, then plain http to it works and bodies are sent', async () => {
+    const response = await loopback.request({ url: `${base}/` });
+    expect(response.status).toBe(200);
+    expect(response.body.toString()).toBe('hello');
+    const echoed = await loopback.request({ url: `${base}/echo`, method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json' } });
+    expect(echoed.body.toString()).toBe('echo:{"a":1}');
+  });
+
+  it('when the server redirects, then the redirect is not followed', async () => {
+    const error = await failure(loopback.request({ url: `${base}/redirect` }));
+    expect(error.reason).toBe('redirect');
+    expect(error.message).toMatch(/302/);
+  });
+
+  it('when the declared or streamed size exceeds the limit, then the response is refused', async () => {
+    expect((await failure(loopback.request({ url: `${base}/big` }))).reason).toBe('too_large');
+    expect((await failure(loopback.request({ url: `${base}/big-chunked` }))).reason).toBe('too_large');
+  });
+
+  it('when the server is too slow, then the request times out', async () => {
+    expect((await failure(loopback.request({ url: `${base}/slow` }))).reason).toBe('timeout');
+  });
+
+  it('when a URL is only checked, then blocked targets are reported without a request', async () => {
+    await expect(guarded.check('https://127.0.0.1/')).rejects.toMatchObject({ reason: 'blocked_address' });
+    await expect(loopback.check(`${base}/`)).resolves.toBeUndefined();
+  });
+});

@@ -1,0 +1,166 @@
+import dns from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { Readable, Transform } from 'node:stream';
+import { createAddressPolicy, type AddressPolicy } from './address-policy';
+
+export type OutboundFailure = 'invalid_url' | 'scheme_not_allowed' | 'blocked_address' | 'redirect' | 'too_large' | 'timeout' | 'network';
+
+export class OutboundRequestError extends Error {
+  constructor(
+    readonly reason: OutboundFailure,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'OutboundRequestError';
+  }
+}
+
+export interface OutboundRequest {
+  url: string;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: Buffer | string;
+  /** Overrides the client's limits for this call. */
+  maxBytes?: number;
+  timeoutMs?: number;
+}
+
+export interface OutboundStreamResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** Errors with OutboundRequestError('too_large') once more than maxBytes arrive. */
+  body: Readable;
+}
+
+export interface OutboundResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+export interface OutboundHttpClient {
+  /** Streams the response body (for large files such as import batches). */
+  stream(request: OutboundRequest): Promise<OutboundStreamResponse>;
+  /** Reads the whole (size-limited) response. */
+  request(request: OutboundRequest): Promise<OutboundResponse>;
+  /** Checks a URL against the scheme and host rules without connecting (DNS is resolved). */
+  check(url: string): Promise<void>;
+}
+
+export interface OutboundHttpOptions {
+  /** OUTBOUND_ALLOWLIST: hosts or CIDRs that may be reached even if private, over plain http too. */
+  allowlist: readonly string[];
+  maxBytes: number;
+  timeoutMs: number;
+}
+
+function parseUrl(raw: string, policy: AddressPolicy): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new OutboundRequestError('invalid_url', `not a valid URL: ${raw}`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new OutboundRequestError('scheme_not_allowed', `scheme ${url.protocol} is not allowed`);
+  if (url.protocol === 'http:' && !policy.hostAllowed(url.hostname)) throw new OutboundRequestError('scheme_not_allowed', `plain http is not allowed for ${url.hostname}; use https`);
+  if (url.username || url.password) throw new OutboundRequestError('invalid_url', 'credentials in URLs are not allowed');
+  return url;
+}
+
+/**
+ * An HTTP client for every call the services make to URLs given by users: addresses are checked
+ * after DNS resolution and the connection goes to the checked address (no rebinding window),
+ * redirects are refused, and size and time are limited.
+ */
+export function createOutboundHttpClient(options: OutboundHttpOptions): OutboundHttpClient {
+  const policy = createAddressPolicy(options.allowlist);
+
+  const guardedLookup =
+    (hostAllowed: boolean): LookupFunction =>
+    (hostname, lookupOptions, callback) => {
+      dns.lookup(hostname, { ...lookupOptions, all: true }, (error, addresses) => {
+        if (error) return callback(error, '', 4);
+        const list = addresses as dns.LookupAddress[];
+        const refused = hostAllowed ? undefined : list.find((entry) => !policy.addressAllowed(entry.address));
+        if (refused || list.length === 0) {
+          return callback(new OutboundRequestError('blocked_address', `${hostname} resolves to ${refused?.address ?? 'nothing'}, which may not be reached`), '', 4);
+        }
+        if (lookupOptions.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
+        return callback(null, list[0].address, list[0].family);
+      });
+    };
+
+  async function check(raw: string): Promise<void> {
+    const url = parseUrl(raw, policy);
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (policy.hostAllowed(host)) return;
+    await new Promise<void>((resolve, reject) => {
+      guardedLookup(false)(host, { all: true }, (error) => (error ? reject(error instanceof OutboundRequestError ? error : new OutboundRequestError('network', error.message)) : resolve()));
+    });
+  }
+
+  function stream(request: OutboundRequest): Promise<OutboundStreamResponse> {
+    const maxBytes = request.maxBytes ?? options.maxBytes;
+    const timeoutMs = request.timeoutMs ?? options.timeoutMs;
+    return new Promise((resolve, reject) => {
+      let url: URL;
+      try {
+        url = parseUrl(request.url, policy);
+      } catch (error) {
+        return reject(error);
+      }
+      const host = url.hostname.replace(/^\[|\]$/g, '');
+      const hostAllowed = policy.hostAllowed(host);
+      // An IP literal never goes through lookup, so it is checked here.
+      if (!hostAllowed && /^[\d.]+$|:/.test(host) && !policy.addressAllowed(host)) {
+        return reject(new OutboundRequestError('blocked_address', `${host} may not be reached`));
+      }
+      const transport = url.protocol === 'https:' ? https : http;
+      const req = transport.request(
+        url,
+        { method: request.method ?? 'GET', headers: request.headers, lookup: guardedLookup(hostAllowed), timeout: timeoutMs, agent: false },
+        (res) => {
+          const status = res.statusCode ?? 0;
+          if (status >= 300 && status < 400) {
+            res.resume();
+            return reject(new OutboundRequestError('redirect', `redirects are not followed (got ${status} to ${res.headers.location ?? 'nowhere'})`));
+          }
+          const declared = Number(res.headers['content-length']);
+          if (Number.isFinite(declared) && declared > maxBytes) {
+            res.destroy();
+            return reject(new OutboundRequestError('too_large', `response of ${declared} bytes exceeds the limit of ${maxBytes} bytes`));
+          }
+          let received = 0;
+          const limiter = new Transform({
+            transform(chunk: Buffer, _encoding, callback) {
+              received += chunk.length;
+              if (received > maxBytes) return callback(new OutboundRequestError('too_large', `response exceeds the limit of ${maxBytes} bytes`));
+              callback(null, chunk);
+            },
+          });
+          res.on('error', (error) => limiter.destroy(error));
+          limiter.on('error', () => res.destroy());
+          res.pipe(limiter);
+          resolve({ status, headers: res.headers, body: limiter });
+        },
+      );
+      req.on('timeout', () => req.destroy(new OutboundRequestError('timeout', `no response from ${url.host} within ${timeoutMs} ms`)));
+      req.on('error', (error) => reject(error instanceof OutboundRequestError ? error : new OutboundRequestError('network', `${url.host}: ${error.message}`)));
+      if (request.body !== undefined) req.end(request.body);
+      else req.end();
+    });
+  }
+
+  return {
+    check,
+    stream,
+    async request(request) {
+      const response = await stream(request);
+      const chunks: Buffer[] = [];
+      for await (const chunk of response.body) chunks.push(chunk as Buffer);
+      return { status: response.status, headers: response.headers, body: Buffer.concat(chunks) };
+    },
+  };
+}

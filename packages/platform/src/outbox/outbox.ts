@@ -1,0 +1,118 @@
+import type { Db, Document, Filter } from 'mongodb';
+import type { Logger } from 'pino';
+
+/** An event waiting inside the document whose change produced it. */
+export interface OutboxEntry {
+  event_id: string;
+  exchange: string;
+  routing_key: string;
+  payload: unknown;
+  created_at: Date;
+}
+
+export const OUTBOX_FIELD = '_outbox';
+
+/**
+ * Update fragment that records events in the same single-document write as the state change,
+ * so the change and its events are stored together or not at all.
+ */
+export function pushToOutbox(entries: OutboxEntry[]): { $push: Record<string, { $each: OutboxEntry[] }> } {
+  return { $push: { [OUTBOX_FIELD]: { $each: entries } } };
+}
+
+export type OutboxPublisher = (entry: OutboxEntry) => Promise<void>;
+
+export interface OutboxRelay {
+  /** Wakes the relay now instead of at its next interval. */
+  notify(): void;
+  /** One pass over every collection; resolves with the number of events published. */
+  drain(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Publishes outbox entries with confirms, then removes them. A crash between the two publishes
+ * the entry again after restart, so consumers deduplicate by event id.
+ */
+export function startOutboxRelay(options: { db: Db; collections: readonly string[]; publish: OutboxPublisher; logger: Logger; intervalMs?: number; batchSize?: number }): OutboxRelay {
+  const intervalMs = options.intervalMs ?? 500;
+  const batchSize = options.batchSize ?? 200;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<number> | undefined;
+  let wakeRequested = false;
+
+  async function drainCollection(name: string): Promise<number> {
+    const collection = options.db.collection(name);
+    let published = 0;
+    for (;;) {
+      const documents = await collection
+        .find({ [`${OUTBOX_FIELD}.0`]: { $exists: true } } as Filter<Document>, { projection: { [OUTBOX_FIELD]: 1 } })
+        .limit(batchSize)
+        .toArray();
+      if (documents.length === 0) return published;
+      for (const document of documents) {
+        const entries = (document[OUTBOX_FIELD] ?? []) as OutboxEntry[];
+        const done: string[] = [];
+        for (const entry of entries) {
+          try {
+            await options.publish(entry);
+            done.push(entry.event_id);
+          } catch (error) {
+            options.logger.warn({ err: error, event_id: entry.event_id }, 'outbox publish failed; will retry');
+            break;
+          }
+        }
+        if (done.length > 0) {
+          await collection.updateOne({ _id: document._id }, { $pull: { [OUTBOX_FIELD]: { event_id: { $in: done } } } } as Document);
+          published += done.length;
+        }
+        if (done.length < entries.length) return published;
+      }
+      if (documents.length < batchSize) return published;
+    }
+  }
+
+  async function drainAll(): Promise<number> {
+    let total = 0;
+    for (const name of options.collections) total += await drainCollection(name);
+    return total;
+  }
+
+  function schedule(delay: number) {
+    if (stopped) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => void tick(), delay);
+  }
+
+  async function tick(): Promise<void> {
+    if (running) {
+      wakeRequested = true;
+      return;
+    }
+    running = drainAll().catch((error: unknown) => {
+      options.logger.warn({ err: error }, 'outbox relay pass failed');
+      return 0;
+    });
+    await running;
+    running = undefined;
+    if (wakeRequested) {
+      wakeRequested = false;
+      schedule(0);
+    } else schedule(intervalMs);
+  }
+
+  schedule(0);
+  return {
+    notify: () => schedule(0),
+    async drain() {
+      while (running) await running;
+      return drainAll();
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      if (running) await running;
+    },
+  };
+}
