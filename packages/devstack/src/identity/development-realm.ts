@@ -94,6 +94,37 @@ export function realmUrls(baseUrl: string): RealmUrls {
   };
 }
 
+/** Everything a service needs to trust, or get tokens from, an identity server at `baseUrl`. */
+export interface IdentityEndpoints extends RealmUrls {
+  /** `http://127.0.0.1:<port>`: the server root. */
+  readonly url: string;
+  readonly port: number;
+  /** The repository client id every access token names in `aud`. */
+  readonly audience: string;
+  /** Development clients: confidential ones by name (with secrets) and the public login client. */
+  readonly clients: {
+    readonly admin: { readonly clientId: string; readonly secret: string };
+    readonly reader: { readonly clientId: string; readonly secret: string };
+    readonly auth: { readonly clientId: string };
+  };
+}
+
+export function identityEndpoints(baseUrl: string): IdentityEndpoints {
+  const url = baseUrl.replace(/\/+$/, '');
+  const parsed = new URL(url);
+  return {
+    ...realmUrls(url),
+    url,
+    port: Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80)),
+    audience: REPOSITORY_CLIENT_ID,
+    clients: {
+      admin: { clientId: DEVELOPMENT_CLIENTS.admin.clientId, secret: DEVELOPMENT_CLIENTS.admin.secret },
+      reader: { clientId: DEVELOPMENT_CLIENTS.reader.clientId, secret: DEVELOPMENT_CLIENTS.reader.secret },
+      auth: { clientId: AUTH_CLIENT_ID },
+    },
+  };
+}
+
 export function isDevelopmentClientName(name: string): name is DevelopmentClientName {
   return Object.prototype.hasOwnProperty.call(DEVELOPMENT_CLIENTS, name);
 }

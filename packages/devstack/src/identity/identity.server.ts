@@ -6,36 +6,14 @@ import { type AddressInfo } from 'node:net';
 import express, { type Request, type Response } from 'express';
 import pino from 'pino';
 import type { GrantModel, InteractionDetails, Provider } from 'oidc-provider';
-import {
-  AUTH_CLIENT_ID,
-  DEVELOPMENT_CLIENTS,
-  DEVELOPMENT_USER,
-  REALM,
-  REALM_PATH,
-  REPOSITORY_CLIENT_ID,
-  realmUrls,
-} from './development-realm';
+import { AUTH_CLIENT_ID, DEVELOPMENT_USER, type IdentityEndpoints, identityEndpoints, REALM, REALM_PATH, realmUrls } from './development-realm';
 import { errorPage, loginPage } from './login.pages';
 import { buildProviderConfiguration, isLoopbackRedirect } from './provider.configuration';
 import { loadOrCreateSigningKey } from './signing-key.store';
 import type { RunningStandIn, StandInOptions } from '../stand-in';
 
-export interface RunningIdentity extends RunningStandIn {
-  /** `http://127.0.0.1:<port>/realms/destiny`: the `iss` of every token. */
-  readonly issuer: string;
-  readonly discoveryUrl: string;
-  readonly jwksUrl: string;
-  readonly tokenUrl: string;
-  readonly authorizationUrl: string;
-  /** The repository client id every access token names in `aud`. */
-  readonly audience: string;
-  /** Development clients: confidential ones by name (with secrets) and the public login client. */
-  readonly clients: {
-    readonly admin: { readonly clientId: string; readonly secret: string };
-    readonly reader: { readonly clientId: string; readonly secret: string };
-    readonly auth: { readonly clientId: string };
-  };
-}
+/** A running identity server: its realm endpoints, development clients, and `stop()`. */
+export type RunningIdentity = RunningStandIn & IdentityEndpoints;
 
 const LOGIN_ACTIONS_PATH = `${REALM_PATH}/login-actions`;
 const INVALID_CREDENTIALS = 'Invalid username or password.';
@@ -82,10 +60,9 @@ export async function startIdentity(options: StandInOptions): Promise<RunningIde
   await listen(server, options.port, host);
   const port = (server.address() as AddressInfo).port;
   const url = `http://${publicHost(host)}:${port}`;
-  const urls = realmUrls(url);
 
   const provider = new oidc.Provider(
-    urls.issuer,
+    realmUrls(url).issuer,
     buildProviderConfiguration({
       signingKey,
       cookieKeys: [crypto.randomBytes(32).toString('base64url')],
@@ -111,19 +88,7 @@ export async function startIdentity(options: StandInOptions): Promise<RunningIde
   handle = app;
 
   return {
-    url,
-    port,
-    issuer: urls.issuer,
-    discoveryUrl: urls.discoveryUrl,
-    jwksUrl: urls.jwksUrl,
-    tokenUrl: urls.tokenUrl,
-    authorizationUrl: urls.authorizationUrl,
-    audience: REPOSITORY_CLIENT_ID,
-    clients: {
-      admin: { clientId: DEVELOPMENT_CLIENTS.admin.clientId, secret: DEVELOPMENT_CLIENTS.admin.secret },
-      reader: { clientId: DEVELOPMENT_CLIENTS.reader.clientId, secret: DEVELOPMENT_CLIENTS.reader.secret },
-      auth: { clientId: AUTH_CLIENT_ID },
-    },
+    ...identityEndpoints(url),
     stop: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
