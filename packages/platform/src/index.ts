@@ -13,3 +13,5 @@ export * from './lifecycle/health-server';
 export * from './lifecycle/service-runner';
 export * from './outbox/outbox';
 export * from './outbox/processed-messages';
+export * from './messaging';
+export * from './service/backend-service';

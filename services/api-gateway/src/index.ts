@@ -1,1 +1,42 @@
-export {};
+// Composition root of api-gateway: the only public HTTP surface, calling the services over gRPC.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createLogger, loadConfig } from '@destiny/platform';
+import { apiGatewayConfig } from './config';
+import { createApp } from './entry-points/http/app';
+import { upstreamAddresses } from './upstreams/upstream-services';
+
+export const SERVICE_NAME = 'api-gateway';
+
+export interface RunningApiGateway {
+  port: number;
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function startApiGateway(env: NodeJS.ProcessEnv = process.env): Promise<RunningApiGateway> {
+  const config = loadConfig(apiGatewayConfig, env);
+  const logger = createLogger({ service: SERVICE_NAME, level: config.LOG_LEVEL });
+  const app = createApp({ logger, upstreams: upstreamAddresses(config) });
+  const server = http.createServer(app);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new Error(`port ${config.PORT} on ${config.HOST} is already in use (set PORT to another port)`) : error),
+    );
+    server.listen(config.PORT, config.HOST, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  logger.info({ port }, `${SERVICE_NAME} listening`);
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    // Stops accepting, lets in-flight requests finish, then closes idle keep-alive sockets.
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS).unref();
+      }),
+  };
+}

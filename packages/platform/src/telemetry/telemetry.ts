@@ -61,3 +61,12 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
   };
   return started;
 }
+
+/** Telemetry configured from OTEL_ENABLED and OTEL_EXPORTER_OTLP_ENDPOINT, read before anything else loads. */
+export function startTelemetryFromEnvironment(service: string, env: NodeJS.ProcessEnv = process.env): Telemetry {
+  return startTelemetry({
+    service,
+    exportEnabled: ['true', '1', 'yes', 'on'].includes((env.OTEL_ENABLED ?? '').toLowerCase()),
+    otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
+  });
+}

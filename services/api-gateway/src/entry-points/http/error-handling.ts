@@ -1,0 +1,35 @@
+import { ServiceError } from '@destiny/platform';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Logger } from '@destiny/platform';
+
+/** Contract 1.5: unknown route 404 `{"detail":"Not Found"}`. */
+export const notFoundHandler: RequestHandler = (_request, response) => {
+  response.status(404).json({ detail: 'Not Found' });
+};
+
+/** Routes answer 405 for methods they do not define, as FastAPI does. */
+export const methodNotAllowedHandler: RequestHandler = (_request, response) => {
+  response.status(405).json({ detail: 'Method Not Allowed' });
+};
+
+/** Expected errors answer their contract body; anything else is a plain-text 500. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, _request, response, next) => {
+    if (response.headersSent) return next(error);
+    if (error instanceof ServiceError) {
+      response.status(error.httpStatus).json({ detail: error.detail });
+      return;
+    }
+    const bodyError = error as { type?: string; status?: number; body?: string };
+    if (bodyError.type === 'entity.parse.failed') {
+      response.status(422).json({ detail: [{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', input: {}, ctx: { error: 'Invalid JSON' } }] });
+      return;
+    }
+    if (bodyError.type === 'entity.too.large') {
+      response.status(413).json({ detail: 'Request body is too large.' });
+      return;
+    }
+    logger.error({ err: error }, 'unhandled error in request');
+    response.status(500).type('text/plain').send('Internal Server Error');
+  };
+}

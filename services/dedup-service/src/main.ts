@@ -1,0 +1,3 @@
+import { launchService } from '@destiny/platform/service/launch-service';
+
+launchService({ name: 'dedup-service', start: async () => (await import('./index.js')).startDedupService() });

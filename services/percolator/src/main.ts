@@ -1,0 +1,3 @@
+import { launchService } from '@destiny/platform/service/launch-service';
+
+launchService({ name: 'percolator', start: async () => (await import('./index.js')).startPercolator() });
