@@ -1,0 +1,729 @@
+// Executes database commands against the storage engine and shapes replies as MongoDB 7 does.
+// Each write command is applied synchronously (atomically with respect to other commands) and
+// acknowledged only after its journal records are fsynced.
+import os from 'node:os';
+import { calculateObjectSize, Long } from 'bson';
+import { canonicalKey, compareValues, isPlainObject, toNumber, typeBracket, TypeBracket, type Document } from './bson-value.order';
+import { Collection, ID_INDEX_NAME } from './collection.store';
+import { type IndexSpec } from './collection.index';
+import { CursorRegistry, type CursorReply } from './cursor.registry';
+import { keyValues } from './document.path';
+import { badValue, ErrorCodes, MongoCommandError } from './mongo-command.error';
+import { compileProjection, compileSort } from './projection.applier';
+import { compileFilter } from './query.matcher';
+import { rawDocumentBytes, type StorageEngine } from './storage.engine';
+import { applyUpdate, isOperatorUpdate, upsertSeed } from './update.applier';
+import { runPipeline, validatePipeline } from './aggregate.pipeline';
+
+export const MAX_WIRE_VERSION = 21;
+export const MAX_BSON_OBJECT_SIZE = 16 * 1024 * 1024;
+export const MAX_MESSAGE_SIZE_BYTES = 48_000_000;
+export const MAX_WRITE_BATCH_SIZE = 100_000;
+const SERVER_VERSION = '7.0.0';
+
+export interface ConnectionInfo {
+  id: number;
+}
+
+type CommandFunction = (database: string, command: Document, connection: ConnectionInfo) => Document | Promise<Document>;
+
+interface QueryOptions {
+  sort?: unknown;
+  skip?: number;
+  limit?: number;
+  projection?: unknown;
+}
+
+function optionalNumber(value: unknown, name: string): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeBracket(value) !== TypeBracket.Number) throw new MongoCommandError(ErrorCodes.TypeMismatch, `BSON field '${name}' is the wrong type '${typeof value}', expected types '[long, int, decimal, double]'`);
+  return toNumber(value);
+}
+
+function collectionName(command: Document, name: string): string {
+  const value = command[name];
+  if (typeof value !== 'string') throw new MongoCommandError(ErrorCodes.InvalidNamespace, `collection name has invalid type ${typeof value}`);
+  if (value.length === 0 || value.includes('$') || value.includes('\0')) throw new MongoCommandError(ErrorCodes.InvalidNamespace, `Invalid collection name: ${value}`);
+  return value;
+}
+
+function checkCollation(command: Document): void {
+  const collation = command.collation;
+  if (collation !== undefined && !(isPlainObject(collation) && collation.locale === 'simple')) {
+    throw badValue('collation is not supported by this server; only { locale: "simple" } is accepted');
+  }
+}
+
+function writeErrorOf(index: number, error: unknown): Document {
+  if (error instanceof MongoCommandError) return { index, code: error.code, errmsg: error.message, ...error.extra };
+  return { index, code: 1, errmsg: error instanceof Error ? error.message : String(error) };
+}
+
+function documentSize(document: Document): number {
+  return rawDocumentBytes.get(document)?.length ?? calculateObjectSize(document);
+}
+
+function defaultIndexName(key: Document): string {
+  return Object.entries(key)
+    .map(([field, direction]) => `${field}_${String(typeBracket(direction) === TypeBracket.Number ? toNumber(direction) : direction)}`)
+    .join('_');
+}
+
+export class CommandHandler {
+  private readonly engine: StorageEngine;
+  private readonly cursors = new CursorRegistry();
+  private readonly startedAt = Date.now();
+  private readonly commands: Record<string, CommandFunction>;
+  connectionCount = 0;
+
+  constructor(engine: StorageEngine) {
+    this.engine = engine;
+    const hello: CommandFunction = (_database, command, connection) => this.hello(command, connection);
+    this.commands = {
+      hello,
+      isMaster: hello,
+      ismaster: hello,
+      ping: () => ({ ok: 1 }),
+      buildInfo: () => this.buildInfo(),
+      buildinfo: () => this.buildInfo(),
+      getParameter: (_database, command) => this.getParameter(command),
+      getCmdLineOpts: () => ({ argv: ['mongod'], parsed: {}, ok: 1 }),
+      serverStatus: (_database, _command, _connection) => this.serverStatus(),
+      hostInfo: () => ({ system: { hostname: os.hostname(), numCores: os.cpus().length, memSizeMB: Math.round(os.totalmem() / 1048576) }, os: { type: os.type() }, extra: {}, ok: 1 }),
+      whatsmyuri: () => ({ you: '127.0.0.1:0', ok: 1 }),
+      connectionStatus: () => ({ authInfo: { authenticatedUsers: [], authenticatedUserRoles: [] }, ok: 1 }),
+      endSessions: () => ({ ok: 1 }),
+      killAllSessions: () => ({ ok: 1 }),
+      insert: (database, command) => this.insert(database, command),
+      update: (database, command) => this.update(database, command),
+      delete: (database, command) => this.delete(database, command),
+      find: (database, command) => this.find(database, command),
+      getMore: (database, command) => this.getMore(database, command),
+      killCursors: (database, command) => this.killCursors(database, command),
+      findAndModify: (database, command) => this.findAndModify(database, command),
+      findandmodify: (database, command) => this.findAndModify(database, { ...command, findAndModify: command.findandmodify }),
+      count: (database, command) => this.count(database, command),
+      distinct: (database, command) => this.distinct(database, command),
+      aggregate: (database, command) => this.aggregate(database, command),
+      create: (database, command) => this.create(database, command),
+      drop: (database, command) => this.drop(database, command),
+      dropDatabase: (database) => this.dropDatabase(database),
+      listCollections: (database, command) => this.listCollections(database, command),
+      listDatabases: (_database, command) => this.listDatabases(command),
+      createIndexes: (database, command) => this.createIndexes(database, command),
+      listIndexes: (database, command) => this.listIndexes(database, command),
+      dropIndexes: (database, command) => this.dropIndexes(database, command),
+      deleteIndexes: (database, command) => this.dropIndexes(database, { ...command, dropIndexes: command.deleteIndexes }),
+      collStats: (database, command) => this.collStats(database, command),
+      dbStats: (database) => this.dbStats(database),
+      renameCollection: (_database, command) => this.renameCollection(command),
+      explain: (database, command) => this.explain(database, command),
+    };
+  }
+
+  close(): void {
+    this.cursors.close();
+  }
+
+  /** Runs one command; failures become MongoDB error replies, never exceptions. */
+  async execute(database: string, command: Document, connection: ConnectionInfo): Promise<Document> {
+    const name = Object.keys(command)[0];
+    try {
+      if (name === undefined) throw new MongoCommandError(ErrorCodes.CommandNotFound, "no such command: ''");
+      const handler = Object.prototype.hasOwnProperty.call(this.commands, name) ? this.commands[name] : undefined;
+      if (!handler) throw new MongoCommandError(ErrorCodes.CommandNotFound, `no such command: '${name}'`);
+      if (command.txnNumber !== undefined || command.startTransaction !== undefined || command.autocommit !== undefined) {
+        throw new MongoCommandError(ErrorCodes.IllegalOperation, 'Transaction numbers are only allowed on a replica set member or mongos');
+      }
+      if (typeof database !== 'string' || database.length === 0) throw new MongoCommandError(ErrorCodes.InvalidNamespace, 'Invalid database name');
+      return await handler(database, command, connection);
+    } catch (error) {
+      if (error instanceof MongoCommandError) return error.toReply();
+      return { ok: 0, errmsg: error instanceof Error ? error.message : String(error), code: 1, codeName: 'InternalError' };
+    }
+  }
+
+  // ---- handshake and diagnostics ---------------------------------------------------------------
+
+  private hello(command: Document, connection: ConnectionInfo): Document {
+    const reply: Document = {};
+    if (command.hello !== undefined) reply.isWritablePrimary = true;
+    else reply.ismaster = true;
+    Object.assign(reply, {
+      helloOk: true,
+      maxBsonObjectSize: MAX_BSON_OBJECT_SIZE,
+      maxMessageSizeBytes: MAX_MESSAGE_SIZE_BYTES,
+      maxWriteBatchSize: MAX_WRITE_BATCH_SIZE,
+      localTime: new Date(),
+      connectionId: connection.id,
+      minWireVersion: 0,
+      maxWireVersion: MAX_WIRE_VERSION,
+      readOnly: false,
+      ok: 1,
+    });
+    return reply;
+  }
+
+  private buildInfo(): Document {
+    return {
+      version: SERVER_VERSION,
+      gitVersion: 'destiny-devstack-mongo',
+      versionArray: [7, 0, 0, 0],
+      bits: 64,
+      debug: false,
+      maxBsonObjectSize: MAX_BSON_OBJECT_SIZE,
+      storageEngines: ['devstack'],
+      ok: 1,
+    };
+  }
+
+  private getParameter(command: Document): Document {
+    const reply: Document = { ok: 1 };
+    if (command.featureCompatibilityVersion !== undefined || command.getParameter === '*') reply.featureCompatibilityVersion = { version: '7.0' };
+    return reply;
+  }
+
+  private serverStatus(): Document {
+    return {
+      host: os.hostname(),
+      version: SERVER_VERSION,
+      process: 'mongod',
+      pid: Long.fromNumber(process.pid),
+      uptime: (Date.now() - this.startedAt) / 1000,
+      uptimeMillis: Long.fromNumber(Date.now() - this.startedAt),
+      localTime: new Date(),
+      connections: { current: this.connectionCount, available: 100000 },
+      mem: { resident: Math.round(process.memoryUsage().rss / 1048576), bits: 64 },
+      ok: 1,
+    };
+  }
+
+  // ---- reads ----------------------------------------------------------------------------------
+
+  private matchingEntries(collection: Collection | undefined, filter: unknown, limit = Number.POSITIVE_INFINITY): [string, Document][] {
+    if (filter !== undefined && filter !== null && !isPlainObject(filter)) throw new MongoCommandError(ErrorCodes.TypeMismatch, 'filter must be an object');
+    const predicate = compileFilter(filter);
+    if (!collection) return [];
+    const result: [string, Document][] = [];
+    for (const entry of collection.candidates(filter as Document | undefined)) {
+      if (predicate(entry[1])) {
+        result.push(entry);
+        if (result.length >= limit) break;
+      }
+    }
+    return result;
+  }
+
+  private query(collection: Collection | undefined, filter: unknown, options: QueryOptions): Document[] {
+    const sorter = compileSort(options.sort);
+    const projector = compileProjection(options.projection);
+    const skip = options.skip ?? 0;
+    const limit = options.limit !== undefined && options.limit !== 0 ? Math.abs(options.limit) : undefined;
+    if (skip < 0) throw badValue('skip value must be non-negative');
+    const early = !sorter && limit !== undefined ? skip + limit : undefined;
+    let documents = this.matchingEntries(collection, filter, early).map((entry) => entry[1]);
+    if (sorter) documents = sorter(documents);
+    if (skip > 0 || limit !== undefined) documents = documents.slice(skip, limit === undefined ? undefined : skip + limit);
+    return projector ? documents.map(projector) : documents;
+  }
+
+  private cursorReply(reply: CursorReply): Document {
+    return { cursor: reply, ok: 1 };
+  }
+
+  private find(database: string, command: Document): Document {
+    const name = collectionName(command, 'find');
+    checkCollation(command);
+    const limitOption = optionalNumber(command.limit, 'limit');
+    const batchSize = optionalNumber(command.batchSize, 'batchSize');
+    if (limitOption !== undefined && limitOption < 0) throw badValue(`LIMIT must be non-negative, but received: ${limitOption}`);
+    if (batchSize !== undefined && batchSize < 0) throw badValue(`BatchSize value must be non-negative, but received: ${batchSize}`);
+    const documents = this.query(this.engine.collection(database, name), command.filter, {
+      sort: command.sort,
+      skip: optionalNumber(command.skip, 'skip'),
+      limit: limitOption,
+      projection: command.projection,
+    });
+    const singleBatch = command.singleBatch === true;
+    return this.cursorReply(this.cursors.open(`${database}.${name}`, documents, batchSize, singleBatch));
+  }
+
+  private getMore(database: string, command: Document): Document {
+    const id = command.getMore;
+    if (!(id instanceof Long) && typeof id !== 'number') throw new MongoCommandError(ErrorCodes.TypeMismatch, "Field 'getMore' must be of type long");
+    const cursorId = id instanceof Long ? id : Long.fromNumber(id);
+    const name = collectionName(command, 'collection');
+    const reply = this.cursors.next(cursorId, `${database}.${name}`, optionalNumber(command.batchSize, 'batchSize'));
+    if (!reply) throw new MongoCommandError(ErrorCodes.CursorNotFound, `cursor id ${cursorId.toString()} not found`);
+    return this.cursorReply(reply);
+  }
+
+  private killCursors(_database: string, command: Document): Document {
+    const ids = command.cursors;
+    if (!Array.isArray(ids)) throw badValue('killCursors requires a cursors array');
+    const killed: Long[] = [];
+    const notFound: Long[] = [];
+    for (const id of ids) {
+      const cursorId = id instanceof Long ? id : Long.fromNumber(toNumber(id));
+      (this.cursors.kill(cursorId) ? killed : notFound).push(cursorId);
+    }
+    return { cursorsKilled: killed, cursorsNotFound: notFound, cursorsAlive: [], cursorsUnknown: [], ok: 1 };
+  }
+
+  private count(database: string, command: Document): Document {
+    const name = collectionName(command, 'count');
+    checkCollation(command);
+    const collection = this.engine.collection(database, name);
+    const skip = optionalNumber(command.skip, 'skip') ?? 0;
+    const limit = optionalNumber(command.limit, 'limit');
+    if (skip < 0) throw badValue('skip value is negative in count query');
+    const query = command.query;
+    if (collection && (query === undefined || query === null || (isPlainObject(query) && Object.keys(query).length === 0))) {
+      let n = Math.max(0, collection.documents.size - skip);
+      if (limit !== undefined && limit !== 0) n = Math.min(n, Math.abs(limit));
+      return { n, ok: 1 };
+    }
+    const n = this.query(collection, query, { skip, limit }).length;
+    return { n, ok: 1 };
+  }
+
+  private distinct(database: string, command: Document): Document {
+    const name = collectionName(command, 'distinct');
+    checkCollation(command);
+    const key = command.key;
+    if (typeof key !== 'string') throw new MongoCommandError(ErrorCodes.TypeMismatch, "BSON field 'distinct.key' is missing but a required field");
+    const documents = this.query(this.engine.collection(database, name), command.query, {});
+    const seen = new Map<string, unknown>();
+    for (const document of documents) {
+      for (const value of keyValues(document, key)) {
+        if (value === undefined) continue;
+        const canonical = canonicalKey(value);
+        if (!seen.has(canonical)) seen.set(canonical, value);
+      }
+    }
+    return { values: [...seen.values()].sort(compareValues), ok: 1 };
+  }
+
+  private aggregate(database: string, command: Document): Document {
+    checkCollation(command);
+    const pipeline = validatePipeline(command.pipeline);
+    if (command.cursor === undefined && command.explain !== true) throw badValue("The 'cursor' option is required, except for aggregate with the explain argument");
+    const collectionless = command.aggregate === 1;
+    const name = collectionless ? '$cmd.aggregate' : collectionName(command, 'aggregate');
+    if (collectionless) throw badValue('collectionless aggregate is not supported by this server');
+    const collection = this.engine.collection(database, name);
+    let stages = pipeline;
+    let input: Document[];
+    const first = pipeline[0];
+    if (first && isPlainObject(first) && '$match' in first) {
+      input = this.query(collection, first.$match, {});
+      stages = pipeline.slice(1);
+    } else {
+      input = collection ? [...collection.documents.values()] : [];
+    }
+    const output = runPipeline(input, stages, (other) => {
+      const target = this.engine.collection(database, other);
+      return target ? [...target.documents.values()] : [];
+    });
+    const cursorOptions = isPlainObject(command.cursor) ? command.cursor : {};
+    const batchSize = optionalNumber(cursorOptions.batchSize, 'cursor.batchSize');
+    return this.cursorReply(this.cursors.open(`${database}.${name}`, output, batchSize, false));
+  }
+
+  private explain(database: string, command: Document): Document {
+    const inner = command.explain;
+    if (!isPlainObject(inner)) throw badValue('explain command requires a nested object');
+    const innerName = Object.keys(inner)[0];
+    if (!['find', 'count', 'aggregate', 'distinct'].includes(innerName)) throw badValue(`Explain for ${innerName} is not supported`);
+    const name = collectionName(inner, innerName);
+    const collection = this.engine.collection(database, name);
+    const examinedBefore = collection?.statistics.documentsExamined ?? 0;
+    let returned = 0;
+    if (innerName === 'find') {
+      returned = this.query(collection, inner.filter, { sort: inner.sort, skip: optionalNumber(inner.skip, 'skip'), limit: optionalNumber(inner.limit, 'limit'), projection: inner.projection }).length;
+    } else if (innerName === 'count' || innerName === 'distinct') {
+      returned = this.query(collection, inner.query, {}).length;
+    } else {
+      const reply = this.aggregate(database, { ...inner, cursor: {} }) as { cursor: CursorReply };
+      returned = reply.cursor.firstBatch?.length ?? 0;
+      if (!reply.cursor.id.isZero()) this.cursors.kill(reply.cursor.id);
+    }
+    const plan = collection?.statistics.lastPlan ?? 'EOF';
+    const [stage, indexName] = plan.split(' ');
+    return {
+      queryPlanner: { namespace: `${database}.${name}`, winningPlan: indexName ? { stage: 'FETCH', inputStage: { stage, indexName } } : { stage }, rejectedPlans: [] },
+      executionStats: {
+        executionSuccess: true,
+        nReturned: returned,
+        totalDocsExamined: (collection?.statistics.documentsExamined ?? 0) - examinedBefore,
+        totalKeysExamined: 0,
+      },
+      ok: 1,
+    };
+  }
+
+  // ---- writes ---------------------------------------------------------------------------------
+
+  private async insert(database: string, command: Document): Promise<Document> {
+    const name = collectionName(command, 'insert');
+    const documents = command.documents;
+    if (!Array.isArray(documents)) throw new MongoCommandError(ErrorCodes.FailedToParse, "BSON field 'insert.documents' is missing but a required field");
+    if (documents.length > MAX_WRITE_BATCH_SIZE) throw new MongoCommandError(ErrorCodes.InvalidOptions, `Write batch sizes must be between 1 and ${MAX_WRITE_BATCH_SIZE}. Got ${documents.length} operations.`);
+    const ordered = command.ordered !== false;
+    const collection = this.engine.ensureCollection(database, name);
+    const inserted: Document[] = [];
+    const writeErrors: Document[] = [];
+    for (let index = 0; index < documents.length; index += 1) {
+      const document = documents[index];
+      try {
+        if (!isPlainObject(document)) throw new MongoCommandError(ErrorCodes.TypeMismatch, 'document to insert must be an object');
+        const stored = Collection.withId(document);
+        collection.insert(stored);
+        inserted.push(stored);
+      } catch (error) {
+        writeErrors.push(writeErrorOf(index, error));
+        if (ordered) break;
+      }
+    }
+    this.engine.journalPut(collection, inserted);
+    await this.engine.commit();
+    const reply: Document = { n: inserted.length };
+    if (writeErrors.length > 0) reply.writeErrors = writeErrors;
+    reply.ok = 1;
+    return reply;
+  }
+
+  /** Inserts the document an upsert builds; returns its _id. */
+  private upsertInsert(collection: Collection, filter: unknown, update: unknown, arrayFilters: Document[] | undefined): Document {
+    const seed = upsertSeed(isPlainObject(filter) ? filter : undefined);
+    let document: Document;
+    if (Array.isArray(update) || (isPlainObject(update) && isOperatorUpdate(update))) {
+      document = applyUpdate(seed, update, { filter: isPlainObject(filter) ? filter : undefined, arrayFilters, inserting: true });
+    } else {
+      const replacement = applyUpdate({}, update, {});
+      document = seed._id !== undefined && replacement._id === undefined ? { _id: seed._id, ...replacement } : replacement;
+    }
+    if (document._id === undefined) document = Collection.withId(document);
+    else if (Object.keys(document)[0] !== '_id') {
+      const { _id, ...rest } = document;
+      document = { _id, ...rest };
+    }
+    collection.insert(document);
+    return document;
+  }
+
+  private async update(database: string, command: Document): Promise<Document> {
+    const name = collectionName(command, 'update');
+    const updates = command.updates;
+    if (!Array.isArray(updates)) throw new MongoCommandError(ErrorCodes.FailedToParse, "BSON field 'update.updates' is missing but a required field");
+    const ordered = command.ordered !== false;
+    const collection = this.engine.ensureCollection(database, name);
+    const changed: Document[] = [];
+    const writeErrors: Document[] = [];
+    const upserted: Document[] = [];
+    let matched = 0;
+    let modified = 0;
+    try {
+      for (let index = 0; index < updates.length; index += 1) {
+        const statement = updates[index];
+        try {
+          if (!isPlainObject(statement)) throw new MongoCommandError(ErrorCodes.TypeMismatch, 'update statement must be an object');
+          checkCollation(statement);
+          const { q: filter, u: update, multi, upsert } = statement;
+          const arrayFilters = statement.arrayFilters as Document[] | undefined;
+          if (multi === true && isPlainObject(update) && !isOperatorUpdate(update) && Object.keys(update).length > 0) {
+            throw new MongoCommandError(ErrorCodes.FailedToParse, 'multi update is not supported for replacement-style update');
+          }
+          const entries = this.matchingEntries(collection, filter, multi === true ? Number.POSITIVE_INFINITY : 1);
+          if (entries.length === 0 && upsert === true) {
+            const document = this.upsertInsert(collection, filter, update, arrayFilters);
+            changed.push(document);
+            upserted.push({ index, _id: document._id });
+            continue;
+          }
+          const context = { filter: isPlainObject(filter) ? filter : undefined, arrayFilters };
+          for (const [key, document] of entries) {
+            const next = applyUpdate(document, update, context);
+            matched += 1;
+            if (compareValues(document, next) !== 0) {
+              collection.replace(key, next);
+              changed.push(next);
+              modified += 1;
+            }
+          }
+        } catch (error) {
+          writeErrors.push(writeErrorOf(index, error));
+          if (ordered) break;
+        }
+      }
+    } finally {
+      this.engine.journalPut(collection, changed);
+    }
+    await this.engine.commit();
+    const reply: Document = { n: matched + upserted.length, nModified: modified };
+    if (upserted.length > 0) reply.upserted = upserted;
+    if (writeErrors.length > 0) reply.writeErrors = writeErrors;
+    reply.ok = 1;
+    return reply;
+  }
+
+  private async delete(database: string, command: Document): Promise<Document> {
+    const name = collectionName(command, 'delete');
+    const deletes = command.deletes;
+    if (!Array.isArray(deletes)) throw new MongoCommandError(ErrorCodes.FailedToParse, "BSON field 'delete.deletes' is missing but a required field");
+    const ordered = command.ordered !== false;
+    const collection = this.engine.collection(database, name);
+    const removedIds: unknown[] = [];
+    const writeErrors: Document[] = [];
+    for (let index = 0; index < deletes.length; index += 1) {
+      const statement = deletes[index];
+      try {
+        if (!isPlainObject(statement)) throw new MongoCommandError(ErrorCodes.TypeMismatch, 'delete statement must be an object');
+        checkCollation(statement);
+        const limit = optionalNumber(statement.limit, 'limit');
+        if (limit !== 0 && limit !== 1) throw new MongoCommandError(ErrorCodes.FailedToParse, `The limit field in delete objects must be 0 or 1. Got ${String(limit)}`);
+        const entries = this.matchingEntries(collection, statement.q, limit === 1 ? 1 : Number.POSITIVE_INFINITY);
+        for (const [key, document] of entries) {
+          collection?.remove(key);
+          removedIds.push(document._id);
+        }
+      } catch (error) {
+        writeErrors.push(writeErrorOf(index, error));
+        if (ordered) break;
+      }
+    }
+    if (collection) this.engine.journalDelete(collection, removedIds);
+    await this.engine.commit();
+    const reply: Document = { n: removedIds.length };
+    if (writeErrors.length > 0) reply.writeErrors = writeErrors;
+    reply.ok = 1;
+    return reply;
+  }
+
+  private async findAndModify(database: string, command: Document): Promise<Document> {
+    const name = collectionName(command, 'findAndModify');
+    checkCollation(command);
+    const { query: filter, sort, remove, update, fields, upsert } = command;
+    const returnNew = command.new === true;
+    const arrayFilters = command.arrayFilters as Document[] | undefined;
+    if (remove === true && update !== undefined) throw new MongoCommandError(ErrorCodes.FailedToParse, 'Cannot specify both an update and remove=true');
+    if (remove !== true && update === undefined) throw new MongoCommandError(ErrorCodes.FailedToParse, 'Either an update or remove=true must be specified');
+    if (remove === true && (upsert === true || returnNew)) throw new MongoCommandError(ErrorCodes.FailedToParse, 'Cannot specify both upsert=true and remove=true');
+    const projector = compileProjection(fields);
+    const sorter = compileSort(sort);
+    const project = (document: Document | null): Document | null => (document && projector ? projector(document) : document);
+    const collection = remove === true ? this.engine.collection(database, name) : this.engine.ensureCollection(database, name);
+    let entries = this.matchingEntries(collection, filter, sorter ? Number.POSITIVE_INFINITY : 1);
+    if (sorter && entries.length > 1) {
+      const order = new Map(entries.map(([key, document]) => [document, key]));
+      const first = sorter(entries.map((entry) => entry[1]))[0];
+      entries = [[order.get(first) as string, first]];
+    }
+    const match = entries[0];
+    if (remove === true) {
+      if (match && collection) {
+        collection.remove(match[0]);
+        this.engine.journalDelete(collection, [match[1]._id]);
+        await this.engine.commit();
+      }
+      return { lastErrorObject: { n: match ? 1 : 0 }, value: project(match ? match[1] : null), ok: 1 };
+    }
+    const target = collection as Collection;
+    if (match) {
+      const next = applyUpdate(match[1], update, { filter: isPlainObject(filter) ? filter : undefined, arrayFilters });
+      if (compareValues(match[1], next) !== 0) {
+        target.replace(match[0], next);
+        this.engine.journalPut(target, [next]);
+        await this.engine.commit();
+      }
+      return { lastErrorObject: { n: 1, updatedExisting: true }, value: project(returnNew ? next : match[1]), ok: 1 };
+    }
+    if (upsert === true) {
+      const document = this.upsertInsert(target, filter, update, arrayFilters);
+      this.engine.journalPut(target, [document]);
+      await this.engine.commit();
+      return { lastErrorObject: { n: 1, updatedExisting: false, upserted: document._id }, value: project(returnNew ? document : null), ok: 1 };
+    }
+    await this.engine.commit();
+    return { lastErrorObject: { n: 0, updatedExisting: false }, value: null, ok: 1 };
+  }
+
+  // ---- catalog --------------------------------------------------------------------------------
+
+  private async create(database: string, command: Document): Promise<Document> {
+    const name = collectionName(command, 'create');
+    if (this.engine.collection(database, name)) throw new MongoCommandError(ErrorCodes.NamespaceExists, `Collection ${database}.${name} already exists.`);
+    if (command.viewOn !== undefined) throw badValue('views are not supported by this server');
+    if (command.capped === true) throw badValue('capped collections are not supported by this server');
+    const options: Document = {};
+    for (const [key, value] of Object.entries(command)) {
+      if (key !== 'create' && !key.startsWith('$') && key !== 'lsid' && key !== 'writeConcern') options[key] = value;
+    }
+    this.engine.ensureCollection(database, name, options);
+    await this.engine.commit();
+    return { ok: 1 };
+  }
+
+  private async drop(database: string, command: Document): Promise<Document> {
+    const name = collectionName(command, 'drop');
+    const collection = this.engine.collection(database, name);
+    if (!collection) return { ok: 1 };
+    const indexes = collection.indexes.size + 1;
+    this.engine.dropCollection(database, name);
+    await this.engine.commit();
+    return { nIndexesWas: indexes, ns: `${database}.${name}`, ok: 1 };
+  }
+
+  private async dropDatabase(database: string): Promise<Document> {
+    this.engine.dropDatabase(database);
+    await this.engine.commit();
+    return { ok: 1 };
+  }
+
+  private listCollections(database: string, command: Document): Document {
+    const collections = this.engine.databases.get(database);
+    const nameOnly = command.nameOnly === true;
+    let entries: Document[] = [...(collections?.values() ?? [])].map((collection) =>
+      nameOnly
+        ? { name: collection.name, type: 'collection' }
+        : { name: collection.name, type: 'collection', options: collection.options, info: { readOnly: false }, idIndex: { v: 2, key: { _id: 1 }, name: ID_INDEX_NAME } },
+    );
+    if (command.filter !== undefined) entries = entries.filter(compileFilter(command.filter));
+    const cursorOptions = isPlainObject(command.cursor) ? command.cursor : {};
+    return this.cursorReply(this.cursors.open(`${database}.$cmd.listCollections`, entries, optionalNumber(cursorOptions.batchSize, 'batchSize'), false));
+  }
+
+  private listDatabases(command: Document): Document {
+    let databases: Document[] = [...this.engine.databases.entries()].map(([name, collections]) => {
+      let size = 0;
+      if (command.nameOnly !== true) for (const collection of collections.values()) for (const document of collection.documents.values()) size += documentSize(document);
+      return command.nameOnly === true ? { name } : { name, sizeOnDisk: size, empty: size === 0 };
+    });
+    if (command.filter !== undefined) databases = databases.filter(compileFilter(command.filter));
+    const totalSize = databases.reduce((total, database) => total + ((database.sizeOnDisk as number | undefined) ?? 0), 0);
+    return command.nameOnly === true ? { databases, ok: 1 } : { databases, totalSize, totalSizeMb: Math.round(totalSize / 1048576), ok: 1 };
+  }
+
+  private async createIndexes(database: string, command: Document): Promise<Document> {
+    const name = collectionName(command, 'createIndexes');
+    const indexes = command.indexes;
+    if (!Array.isArray(indexes) || indexes.length === 0) throw badValue('Must specify at least one index to create');
+    const existedBefore = this.engine.collection(database, name) !== undefined;
+    const collection = this.engine.ensureCollection(database, name);
+    const before = collection.indexes.size + 1;
+    const specs: IndexSpec[] = [];
+    for (const entry of indexes) {
+      if (!isPlainObject(entry) || !isPlainObject(entry.key) || Object.keys(entry.key).length === 0) {
+        throw new MongoCommandError(ErrorCodes.CannotCreateIndex, 'Index key pattern must be a non-empty object');
+      }
+      for (const [field, direction] of Object.entries(entry.key)) {
+        const numeric = typeBracket(direction) === TypeBracket.Number && toNumber(direction) !== 0;
+        if (!numeric && direction !== 'hashed') {
+          throw new MongoCommandError(ErrorCodes.CannotCreateIndex, `Index type '${String(direction)}' on field '${field}' is not supported by this server`);
+        }
+      }
+      const spec = { v: 2, ...entry, name: typeof entry.name === 'string' ? entry.name : defaultIndexName(entry.key) } as IndexSpec;
+      if (spec.collation !== undefined) checkCollation({ collation: spec.collation });
+      specs.push(spec);
+    }
+    let created = 0;
+    for (const spec of specs) {
+      const sameKey = collection.indexSpecs().find((existing) => compareValues(existing.key, spec.key) === 0);
+      const sameName = collection.indexSpecs().find((existing) => existing.name === spec.name);
+      if (sameName && compareValues(sameName.key, spec.key) !== 0) {
+        throw new MongoCommandError(ErrorCodes.IndexKeySpecsConflict, `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName)}`);
+      }
+      if (sameKey && sameKey.name !== spec.name) {
+        throw new MongoCommandError(ErrorCodes.IndexOptionsConflict, `Index already exists with a different name: ${sameKey.name}`);
+      }
+      if (sameKey) {
+        if (Boolean(sameKey.unique) !== Boolean(spec.unique) && sameKey.name !== ID_INDEX_NAME) {
+          throw new MongoCommandError(ErrorCodes.IndexKeySpecsConflict, `An existing index has the same name as the requested index but different options: ${spec.name}`);
+        }
+        continue;
+      }
+      this.engine.createIndex(collection, spec);
+      created += 1;
+    }
+    await this.engine.commit();
+    const reply: Document = { numIndexesBefore: before, numIndexesAfter: before + created, createdCollectionAutomatically: !existedBefore };
+    if (created === 0) reply.note = 'all indexes already exist';
+    reply.ok = 1;
+    return reply;
+  }
+
+  private listIndexes(database: string, command: Document): Document {
+    const name = collectionName(command, 'listIndexes');
+    const collection = this.engine.collection(database, name);
+    if (!collection) throw new MongoCommandError(ErrorCodes.NamespaceNotFound, `ns does not exist: ${database}.${name}`);
+    const cursorOptions = isPlainObject(command.cursor) ? command.cursor : {};
+    return this.cursorReply(this.cursors.open(`${database}.$cmd.listIndexes.${name}`, collection.indexSpecs(), optionalNumber(cursorOptions.batchSize, 'batchSize'), false));
+  }
+
+  private async dropIndexes(database: string, command: Document): Promise<Document> {
+    const name = collectionName(command, 'dropIndexes');
+    const collection = this.engine.collection(database, name);
+    if (!collection) throw new MongoCommandError(ErrorCodes.NamespaceNotFound, `ns not found ${database}.${name}`);
+    const before = collection.indexes.size + 1;
+    const target = command.index;
+    let names: string[];
+    if (target === '*') names = [...collection.indexes.keys()];
+    else if (typeof target === 'string') names = [target];
+    else if (Array.isArray(target)) names = target.map(String);
+    else if (isPlainObject(target)) {
+      const spec = collection.indexSpecs().find((existing) => compareValues(existing.key, target) === 0);
+      if (!spec) throw new MongoCommandError(ErrorCodes.IndexNotFound, `can't find index with key: ${JSON.stringify(target)}`);
+      names = [spec.name];
+    } else throw badValue('dropIndexes requires an index name, key pattern or "*"');
+    for (const indexName of names) {
+      if (indexName === ID_INDEX_NAME) throw new MongoCommandError(ErrorCodes.InvalidOptions, 'cannot drop _id index');
+      if (!collection.indexes.has(indexName)) throw new MongoCommandError(ErrorCodes.IndexNotFound, `index not found with name [${indexName}]`);
+    }
+    for (const indexName of names) this.engine.dropIndex(collection, indexName);
+    await this.engine.commit();
+    return { nIndexesWas: before, ok: 1 };
+  }
+
+  private collStats(database: string, command: Document): Document {
+    const name = collectionName(command, 'collStats');
+    const collection = this.engine.collection(database, name);
+    if (!collection) throw new MongoCommandError(ErrorCodes.NamespaceNotFound, `Collection [${database}.${name}] not found.`);
+    let size = 0;
+    for (const document of collection.documents.values()) size += documentSize(document);
+    const count = collection.documents.size;
+    const indexSizes = Object.fromEntries(collection.indexSpecs().map((spec) => [spec.name, 0]));
+    return { ns: `${database}.${name}`, count, size, avgObjSize: count === 0 ? 0 : Math.round(size / count), storageSize: size, nindexes: collection.indexes.size + 1, totalIndexSize: 0, indexSizes, ok: 1 };
+  }
+
+  private dbStats(database: string): Document {
+    const collections = [...(this.engine.databases.get(database)?.values() ?? [])];
+    let objects = 0;
+    let dataSize = 0;
+    let indexes = 0;
+    for (const collection of collections) {
+      objects += collection.documents.size;
+      indexes += collection.indexes.size + 1;
+      for (const document of collection.documents.values()) dataSize += documentSize(document);
+    }
+    return { db: database, collections: collections.length, views: 0, objects, avgObjSize: objects === 0 ? 0 : dataSize / objects, dataSize, storageSize: dataSize, indexes, indexSize: 0, ok: 1 };
+  }
+
+  private async renameCollection(command: Document): Promise<Document> {
+    const from = command.renameCollection;
+    const to = command.to;
+    if (typeof from !== 'string' || typeof to !== 'string') throw badValue('renameCollection and to must be namespace strings');
+    const split = (namespace: string): [string, string] => {
+      const dot = namespace.indexOf('.');
+      if (dot <= 0 || dot === namespace.length - 1) throw new MongoCommandError(ErrorCodes.InvalidNamespace, `Invalid namespace specified '${namespace}'`);
+      return [namespace.slice(0, dot), namespace.slice(dot + 1)];
+    };
+    const [fromDatabase, fromName] = split(from);
+    const [toDatabase, toName] = split(to);
+    const source = this.engine.collection(fromDatabase, fromName);
+    if (!source) throw new MongoCommandError(ErrorCodes.NamespaceNotFound, 'source namespace does not exist');
+    if (this.engine.collection(toDatabase, toName) && command.dropTarget !== true) throw new MongoCommandError(ErrorCodes.NamespaceExists, 'target namespace exists');
+    this.engine.renameCollection(source, toDatabase, toName);
+    await this.engine.commit();
+    return { ok: 1 };
+  }
+}

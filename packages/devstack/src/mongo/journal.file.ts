@@ -1,0 +1,119 @@
+// Append-only journal records: [u32 payload length][u32 crc32(payload)][payload], with group
+// commit (one fdatasync covers every record appended while the previous one ran).
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import zlib from 'node:zlib';
+
+const HEADER_BYTES = 8;
+
+export function frameRecord(payload: Uint8Array): Buffer {
+  const header = Buffer.allocUnsafe(HEADER_BYTES);
+  header.writeUInt32LE(payload.length, 0);
+  header.writeUInt32LE(zlib.crc32(payload), 4);
+  return Buffer.concat([header, payload]);
+}
+
+/**
+ * Reads the valid records of a journal. Stops at the first incomplete or corrupt record (a write
+ * torn by a crash) and reports the byte offset where valid data ends.
+ */
+export function readRecords(data: Buffer): { records: Buffer[]; validLength: number } {
+  const records: Buffer[] = [];
+  let offset = 0;
+  while (offset + HEADER_BYTES <= data.length) {
+    const length = data.readUInt32LE(offset);
+    const checksum = data.readUInt32LE(offset + 4);
+    const end = offset + HEADER_BYTES + length;
+    if (end > data.length) break;
+    const payload = data.subarray(offset + HEADER_BYTES, end);
+    if (zlib.crc32(payload) !== checksum) break;
+    records.push(payload);
+    offset = end;
+  }
+  return { records, validLength: offset };
+}
+
+interface Batch {
+  items: { fd: number; buffer: Buffer }[];
+  waiters: { resolve: () => void; reject: (error: Error) => void }[];
+}
+
+/** Batches appends to journal files and acknowledges them after the covering fdatasync. */
+export class GroupCommitWriter {
+  private pending: Batch = { items: [], waiters: [] };
+  private flushing = false;
+  private failure: Error | undefined;
+  bytesWritten = 0;
+
+  /** Queues a framed record for `fd`; call `sync` to wait for durability. */
+  append(fd: number, buffer: Buffer): void {
+    this.pending.items.push({ fd, buffer });
+  }
+
+  /** Resolves once everything appended so far is on disk. */
+  sync(): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    if (this.pending.items.length === 0 && !this.flushing) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      this.pending.waiters.push({ resolve, reject });
+      if (!this.flushing) this.scheduleFlush();
+    });
+  }
+
+  private scheduleFlush(): void {
+    this.flushing = true;
+    setImmediate(() => void this.flush());
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.pending;
+    this.pending = { items: [], waiters: [] };
+    try {
+      const fds: number[] = [];
+      let index = 0;
+      while (index < batch.items.length) {
+        const fd = batch.items[index].fd;
+        const buffers: Buffer[] = [];
+        while (index < batch.items.length && batch.items[index].fd === fd) {
+          buffers.push(batch.items[index].buffer);
+          index += 1;
+        }
+        await writeAll(fd, buffers);
+        this.bytesWritten += buffers.reduce((total, buffer) => total + buffer.length, 0);
+        if (!fds.includes(fd)) fds.push(fd);
+      }
+      for (const fd of fds) await new Promise<void>((resolve, reject) => fs.fdatasync(fd, (error) => (error ? reject(error) : resolve())));
+      batch.waiters.forEach((waiter) => waiter.resolve());
+    } catch (error) {
+      // A failed write leaves the journal in an unknown state: refuse further acknowledgements.
+      this.failure = error as Error;
+      batch.waiters.forEach((waiter) => waiter.reject(this.failure as Error));
+    }
+    if (this.pending.waiters.length > 0 || this.pending.items.length > 0) {
+      if (this.pending.waiters.length > 0) this.scheduleFlush();
+      else this.flushing = false;
+    } else {
+      this.flushing = false;
+    }
+  }
+}
+
+async function writeAll(fd: number, buffers: Buffer[]): Promise<void> {
+  const data = buffers.length === 1 ? buffers[0] : Buffer.concat(buffers);
+  let offset = 0;
+  while (offset < data.length) {
+    const { bytesWritten } = await new Promise<{ bytesWritten: number }>((resolve, reject) =>
+      fs.write(fd, data, offset, data.length - offset, null, (error, written) => (error ? reject(error) : resolve({ bytesWritten: written }))),
+    );
+    offset += bytesWritten;
+  }
+}
+
+export async function fsyncDirectory(directory: string): Promise<void> {
+  const handle = await fsp.open(directory, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

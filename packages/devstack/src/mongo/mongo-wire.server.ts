@@ -1,0 +1,194 @@
+// The MongoDB wire protocol over TCP: OP_QUERY (legacy handshake) answered with OP_REPLY, and
+// OP_MSG (section kinds 0 and 1, checksum tolerated, moreToCome honoured). Messages of one
+// connection are handled in order; connections run concurrently.
+import net from 'node:net';
+import { deserialize, serialize } from 'bson';
+import { type Document } from './bson-value.order';
+import { type CommandHandler, MAX_MESSAGE_SIZE_BYTES } from './command.handler';
+import { DESERIALIZE_OPTIONS, rawDocumentBytes } from './storage.engine';
+
+const OP_REPLY = 1;
+const OP_QUERY = 2004;
+const OP_MSG = 2013;
+const HEADER_BYTES = 16;
+const CHECKSUM_PRESENT = 1 << 0;
+const MORE_TO_COME = 1 << 1;
+
+interface Message {
+  requestId: number;
+  opCode: number;
+  body: Buffer;
+}
+
+export interface WireServer {
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+function readCString(buffer: Buffer, offset: number): [string, number] {
+  const end = buffer.indexOf(0, offset);
+  if (end < 0) throw new Error('unterminated cstring');
+  return [buffer.toString('utf8', offset, end), end + 1];
+}
+
+function readDocument(buffer: Buffer, offset: number): [Document, number, Buffer] {
+  const length = buffer.readInt32LE(offset);
+  if (length < 5 || offset + length > buffer.length) throw new Error('invalid BSON document length');
+  const bytes = buffer.subarray(offset, offset + length);
+  return [deserialize(bytes, DESERIALIZE_OPTIONS), offset + length, bytes];
+}
+
+/** Parses an OP_MSG into its command: the body section plus document sequences merged in. */
+function parseOpMsg(body: Buffer): { command: Document; moreToCome: boolean } {
+  const flags = body.readUInt32LE(0);
+  const end = flags & CHECKSUM_PRESENT ? body.length - 4 : body.length;
+  let offset = 4;
+  let command: Document | undefined;
+  const sequences: [string, Document[]][] = [];
+  while (offset < end) {
+    const kind = body[offset];
+    offset += 1;
+    if (kind === 0) {
+      [command, offset] = readDocument(body, offset);
+    } else if (kind === 1) {
+      const size = body.readInt32LE(offset);
+      const sectionEnd = offset + size;
+      let cursor = offset + 4;
+      let identifier: string;
+      [identifier, cursor] = readCString(body, cursor);
+      const documents: Document[] = [];
+      while (cursor < sectionEnd) {
+        const [document, next, bytes] = readDocument(body, cursor);
+        // Keep the client's bytes so the journal can store inserted documents without re-encoding.
+        rawDocumentBytes.set(document, Buffer.from(bytes));
+        documents.push(document);
+        cursor = next;
+      }
+      sequences.push([identifier, documents]);
+      offset = sectionEnd;
+    } else {
+      throw new Error(`unknown OP_MSG section kind ${kind}`);
+    }
+  }
+  if (!command) throw new Error('OP_MSG without a body section');
+  for (const [identifier, documents] of sequences) command[identifier] = documents;
+  return { command, moreToCome: (flags & MORE_TO_COME) !== 0 };
+}
+
+function header(length: number, requestId: number, responseTo: number, opCode: number): Buffer {
+  const buffer = Buffer.allocUnsafe(HEADER_BYTES);
+  buffer.writeInt32LE(length, 0);
+  buffer.writeInt32LE(requestId, 4);
+  buffer.writeInt32LE(responseTo, 8);
+  buffer.writeInt32LE(opCode, 12);
+  return buffer;
+}
+
+let nextResponseId = 1;
+
+function opMsgReply(responseTo: number, reply: Document): Buffer {
+  const document = serialize(reply, { checkKeys: false });
+  const flagsAndKind = Buffer.from([0, 0, 0, 0, 0]);
+  const length = HEADER_BYTES + flagsAndKind.length + document.length;
+  return Buffer.concat([header(length, nextResponseId++, responseTo, OP_MSG), flagsAndKind, document]);
+}
+
+function opReply(responseTo: number, reply: Document): Buffer {
+  const document = serialize(reply, { checkKeys: false });
+  const fields = Buffer.alloc(20);
+  fields.writeInt32LE(0, 0); // responseFlags
+  fields.writeBigInt64LE(0n, 4); // cursorID
+  fields.writeInt32LE(0, 12); // startingFrom
+  fields.writeInt32LE(1, 16); // numberReturned
+  const length = HEADER_BYTES + fields.length + document.length;
+  return Buffer.concat([header(length, nextResponseId++, responseTo, OP_REPLY), fields, document]);
+}
+
+export function startWireServer(handler: CommandHandler, host: string, port: number, onError: (error: Error) => void): Promise<WireServer> {
+  const sockets = new Set<net.Socket>();
+  let connectionIds = 0;
+
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    handler.connectionCount += 1;
+    socket.setNoDelay(true);
+    const connection = { id: (connectionIds += 1) };
+    let buffered: Buffer = Buffer.alloc(0);
+    let queue: Promise<void> = Promise.resolve();
+
+    const process = async (message: Message): Promise<void> => {
+      if (message.opCode === OP_MSG) {
+        const { command, moreToCome } = parseOpMsg(message.body);
+        const database = command.$db;
+        const reply = await handler.execute(typeof database === 'string' ? database : '', command, connection);
+        if (!moreToCome && !socket.destroyed) socket.write(opMsgReply(message.requestId, reply));
+        return;
+      }
+      if (message.opCode === OP_QUERY) {
+        const flagsLength = 4;
+        const [namespace, afterName] = readCString(message.body, flagsLength);
+        let [query] = readDocument(message.body, afterName + 8);
+        if (isWrapped(query)) query = query.$query as Document;
+        const database = namespace.endsWith('.$cmd') ? namespace.slice(0, -'.$cmd'.length) : namespace;
+        const name = Object.keys(query)[0];
+        const reply =
+          name === 'hello' || name === 'isMaster' || name === 'ismaster'
+            ? await handler.execute(database, query, connection)
+            : { ok: 0, errmsg: `Unsupported OP_QUERY command: ${name}. The client driver may require an upgrade.`, code: 352, codeName: 'UnsupportedOpQueryCommand' };
+        if (!socket.destroyed) socket.write(opReply(message.requestId, reply));
+        return;
+      }
+      // OP_COMPRESSED is never advertised and legacy opcodes are gone from MongoDB 7: drop the connection.
+      throw new Error(`unsupported opCode ${message.opCode}`);
+    };
+
+    socket.on('data', (chunk: Buffer) => {
+      buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
+      while (buffered.length >= HEADER_BYTES) {
+        const length = buffered.readInt32LE(0);
+        if (length < HEADER_BYTES || length > MAX_MESSAGE_SIZE_BYTES + HEADER_BYTES) {
+          socket.destroy();
+          return;
+        }
+        if (buffered.length < length) break;
+        const message: Message = {
+          requestId: buffered.readInt32LE(4),
+          opCode: buffered.readInt32LE(12),
+          body: buffered.subarray(HEADER_BYTES, length),
+        };
+        buffered = buffered.subarray(length);
+        queue = queue
+          .then(() => process(message))
+          .catch((error: unknown) => {
+            onError(error as Error);
+            socket.destroy();
+          });
+      }
+    });
+    socket.on('error', () => socket.destroy());
+    socket.on('close', () => {
+      sockets.delete(socket);
+      handler.connectionCount -= 1;
+    });
+  });
+
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const address = server.address() as net.AddressInfo;
+      resolve({
+        port: address.port,
+        close: () =>
+          new Promise<void>((done) => {
+            for (const socket of sockets) socket.destroy();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}
+
+function isWrapped(query: Document): boolean {
+  return Object.keys(query)[0] === '$query';
+}
