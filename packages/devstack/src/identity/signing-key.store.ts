@@ -39,7 +39,7 @@ function parseKeyFile(file: string): RsaSigningJwk {
   try {
     parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new Error(`identity signing key file ${file} is not readable JSON (${(error as Error).message}); remove it to generate a new key`);
+    throw new Error(`identity signing key file ${file} is not readable JSON (${(error as Error).message}); remove it to generate a new key`, { cause: error });
   }
   const key = (parsed as { keys?: unknown[] } | null)?.keys?.[0] as Partial<RsaSigningJwk> | undefined;
   const fields = ['n', 'e', 'd', 'p', 'q', 'dp', 'dq', 'qi'] as const;
@@ -49,7 +49,7 @@ function parseKeyFile(file: string): RsaSigningJwk {
   try {
     crypto.createPrivateKey({ key: key as crypto.JsonWebKey, format: 'jwk' });
   } catch (error) {
-    throw new Error(`identity signing key file ${file} holds an unusable RSA key (${(error as Error).message}); remove it to generate a new key`);
+    throw new Error(`identity signing key file ${file} holds an unusable RSA key (${(error as Error).message}); remove it to generate a new key`, { cause: error });
   }
   const { n, e, d, p, q, dp, dq, qi } = key as RsaSigningJwk;
   return { kty: 'RSA', kid: key.kid ?? thumbprint({ n, e }), alg: 'RS256', use: 'sig', n, e, d, p, q, dp, dq, qi };
@@ -76,9 +76,4 @@ export function loadOrCreateSigningKey(dataDir?: string): RsaSigningJwk {
     fs.rmSync(temporary, { force: true });
   }
   return parseKeyFile(file);
-}
-
-/** The public half, as published in the JWKS. */
-export function publicJwk(key: RsaSigningJwk): { kty: 'RSA'; kid: string; alg: 'RS256'; use: 'sig'; n: string; e: string } {
-  return { kty: key.kty, kid: key.kid, alg: key.alg, use: key.use, n: key.n, e: key.e };
 }

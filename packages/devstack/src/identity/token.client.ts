@@ -22,7 +22,7 @@ export function resolveIdentityUrl(env: NodeJS.ProcessEnv = process.env, cwd: st
     try {
       url = (JSON.parse(fs.readFileSync(file, 'utf8')) as { url?: unknown } | null)?.url;
     } catch (error) {
-      throw new TokenRequestError(`cannot read the identity discovery file ${file}: ${(error as Error).message}`);
+      throw new TokenRequestError(`cannot read the identity discovery file ${file}: ${(error as Error).message}`, { cause: error });
     }
     if (typeof url !== 'string' || !URL.canParse(url)) throw new TokenRequestError(`the identity discovery file ${file} has no valid "url"`);
     return url.replace(/\/+$/, '');
@@ -48,6 +48,7 @@ export async function requestDevelopmentToken(identityUrl: string, clientName: s
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     throw new TokenRequestError(
       `cannot reach the identity server at ${identityUrl} (${cause?.code ?? cause?.message ?? (error as Error).message}); start it with \`npm start\`, or set DESTINY_IDENTITY_URL`,
+      { cause: error },
     );
   }
   const text = await response.text();
