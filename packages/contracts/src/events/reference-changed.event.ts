@@ -1,0 +1,64 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTime, Nullable, StringEnum, Uuid } from '../schemas/common.schema';
+import { TerminalDuplicateDetermination } from '../schemas/enums.schema';
+import { Reference } from '../schemas/reference.schema';
+import { ReferenceDoc } from '../schemas/percolation.schema';
+
+// `reference.changed` (producer dedup-service; consumers search-request-service, percolator).
+
+export const REFERENCE_CHANGE_KINDS = ['imported', 'duplicate_decision_changed', 'enhanced'] as const;
+export const ReferenceChangeKind = StringEnum(REFERENCE_CHANGE_KINDS, { $id: 'ReferenceChangeKind' });
+export type ReferenceChangeKind = Static<typeof ReferenceChangeKind>;
+
+/** The active duplicate decision of a reference. */
+export const ActiveDuplicateDecision = Type.Object(
+  { duplicate_determination: TerminalDuplicateDetermination, canonical_reference_id: Nullable(Uuid()) },
+  { $id: 'ActiveDuplicateDecision' },
+);
+export type ActiveDuplicateDecision = Static<typeof ActiveDuplicateDecision>;
+
+/** The deduplicated view of §6.9 plus its active decision (null before the first decision). */
+export const DeduplicatedReference = Type.Object(
+  {
+    visibility: Reference.properties.visibility,
+    id: Uuid(),
+    identifiers: Reference.properties.identifiers,
+    enhancements: Reference.properties.enhancements,
+    duplicate_decision: Nullable(ActiveDuplicateDecision),
+  },
+  { $id: 'DeduplicatedReference' },
+);
+export type DeduplicatedReference = Static<typeof DeduplicatedReference>;
+
+/** What caused the change, for the percolator's cycle check (§13.4). */
+export const ChangeOrigin = Type.Object(
+  {
+    robot_id: Type.Optional(Uuid()),
+    enhancement_request_id: Type.Optional(Uuid()),
+    robot_enhancement_batch_id: Type.Optional(Uuid()),
+  },
+  { $id: 'ChangeOrigin' },
+);
+export type ChangeOrigin = Static<typeof ChangeOrigin>;
+
+export const ReferenceChangedEvent = Type.Object(
+  {
+    event_id: Uuid(),
+    reference_id: Uuid(),
+    /** Per-reference version; only grows, so consumers drop an event older than what they hold. */
+    version: Type.Integer({ minimum: 1 }),
+    kind: ReferenceChangeKind,
+    reference: DeduplicatedReference,
+    changeset: ReferenceDoc,
+    duplicate_decision: Nullable(ActiveDuplicateDecision),
+    origin: ChangeOrigin,
+    occurred_at: DateTime(),
+  },
+  { $id: 'ReferenceChangedEvent' },
+);
+export type ReferenceChangedEvent = Static<typeof ReferenceChangedEvent>;
+
+/** True when an event at `incoming` version should replace state held at `current` (or none). */
+export function isNewerReferenceVersion(current: number | null | undefined, incoming: number): boolean {
+  return current === null || current === undefined || incoming > current;
+}

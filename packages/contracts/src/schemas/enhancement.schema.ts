@@ -1,0 +1,86 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { compileSchema } from '../validation/ajv';
+import { describeIssues, toValidationIssues } from '../validation/validation-issue';
+import { DateTime, Nullable, Uuid } from './common.schema';
+import { EnhancementContent } from './enhancement-content.schema';
+import { Visibility } from './enums.schema';
+
+// Enhancements (§6.5), their import-file form and the robot result-file lines (§12.4).
+
+export const Enhancement = Type.Object(
+  {
+    id: Type.Optional(Nullable(Uuid(), { default: null })),
+    reference_id: Uuid(),
+    source: Type.String(),
+    visibility: Visibility,
+    robot_version: Type.Optional(Nullable(Type.String(), { default: null })),
+    derived_from: Type.Optional(Nullable(Type.Array(Uuid()), { default: null })),
+    content: EnhancementContent,
+    created_at: Type.Optional(Nullable(DateTime(), { default: null })),
+  },
+  { $id: 'Enhancement' },
+);
+export type Enhancement = Static<typeof Enhancement>;
+
+/**
+ * An enhancement inside an import-file line. The reference impl reads the robot version from
+ * `processor_version`; the SDK writes `robot_version`; both are accepted (§6.5 decision).
+ */
+export const EnhancementFileInput = Type.Object(
+  {
+    source: Type.String(),
+    visibility: Visibility,
+    processor_version: Type.Optional(Nullable(Type.String(), { default: null })),
+    robot_version: Type.Optional(Nullable(Type.String(), { default: null })),
+    derived_from: Type.Optional(Nullable(Type.Array(Uuid()), { default: null })),
+    content: EnhancementContent,
+  },
+  { $id: 'EnhancementFileInput' },
+);
+export type EnhancementFileInput = Static<typeof EnhancementFileInput>;
+
+/** The robot version an import-file enhancement carries: `robot_version` wins over `processor_version`. */
+export function enhancementFileInputRobotVersion(input: Pick<EnhancementFileInput, 'processor_version' | 'robot_version'>): string | null {
+  return input.robot_version ?? input.processor_version ?? null;
+}
+
+/** A per-reference failure in a robot result file. */
+export const LinkedRobotError = Type.Object(
+  { reference_id: Uuid(), message: Type.String() },
+  { $id: 'LinkedRobotError' },
+);
+export type LinkedRobotError = Static<typeof LinkedRobotError>;
+
+/** One line of a robot result file: an Enhancement or a LinkedRobotError (documentation form). */
+export const RobotResultFileLine = Type.Union([Enhancement, LinkedRobotError], { $id: 'RobotResultFileLine' });
+export type RobotResultFileLine = Static<typeof RobotResultFileLine>;
+
+export type ParsedRobotResultLine =
+  | { kind: 'enhancement'; enhancement: Enhancement }
+  | { kind: 'error'; error: LinkedRobotError }
+  | { kind: 'invalid'; reason: string };
+
+/**
+ * Classifies a parsed result-file line as §12.4 says: try `Enhancement` first (defaults applied),
+ * then `LinkedRobotError`; otherwise the line is a parse failure with a readable reason.
+ */
+export function parseRobotResultLine(value: unknown): ParsedRobotResultLine {
+  const candidate = structuredClone(value);
+  const asEnhancement = compileSchema(Enhancement);
+  if (asEnhancement(candidate)) return { kind: 'enhancement', enhancement: candidate as Enhancement };
+  const enhancementErrors = asEnhancement.errors ?? [];
+  const asError = compileSchema(LinkedRobotError);
+  if (asError(value)) return { kind: 'error', error: value as LinkedRobotError };
+  const looksLikeEnhancement = value !== null && typeof value === 'object' && ('content' in value || 'source' in value);
+  const issues = looksLikeEnhancement
+    ? toValidationIssues(enhancementErrors, 'line', candidate)
+    : toValidationIssues(asError.errors ?? [], 'line', value);
+  return { kind: 'invalid', reason: describeIssues(issues) };
+}
+
+/** One line of the validation-result file the service writes per robot batch (§12.6). */
+export const RobotResultValidationEntry = Type.Object(
+  { reference_id: Type.Optional(Uuid()), error: Type.Optional(Type.String()) },
+  { $id: 'RobotResultValidationEntry' },
+);
+export type RobotResultValidationEntry = Static<typeof RobotResultValidationEntry>;

@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+
+// Contract §1.2: input is lenient about form (case, braces, `urn:uuid:`, 32 bare hex digits);
+// output is always lowercase canonical 8-4-4-4-12.
+const HEX32 = /^[0-9a-f]{32}$/;
+const DASHED = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+function stripWrapping(input: string): string {
+  let value = input.trim().toLowerCase();
+  if (value.startsWith('urn:uuid:')) value = value.slice('urn:uuid:'.length);
+  if (value.startsWith('{') && value.endsWith('}')) value = value.slice(1, -1);
+  return value;
+}
+
+/** Any RFC 4122-shaped UUID (any version) in canonical lowercase form, or null when unparseable. */
+export function parseUuidAnyVersion(input: unknown): string | null {
+  if (typeof input !== 'string') return null;
+  const value = stripWrapping(input);
+  let hex: string;
+  if (DASHED.test(value)) hex = value.replace(/-/g, '');
+  else if (HEX32.test(value)) hex = value;
+  else return null;
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** Version nibble of a canonical UUID. */
+export function uuidVersion(canonical: string): number {
+  return Number.parseInt(canonical.charAt(14), 16);
+}
+
+/** RFC 4122 variant: the top bits of byte 8 are `10`. */
+function hasRfc4122Variant(canonical: string): boolean {
+  return '89ab'.includes(canonical.charAt(19));
+}
+
+/** A DESTINY UUID (version 4 or 7, RFC 4122 variant) in canonical lowercase form, or null. */
+export function canonicalUuid(input: unknown): string | null {
+  const canonical = parseUuidAnyVersion(input);
+  if (canonical === null) return null;
+  const version = uuidVersion(canonical);
+  if ((version !== 4 && version !== 7) || !hasRfc4122Variant(canonical)) return null;
+  return canonical;
+}
+
+export function isDestinyUuid(input: unknown): boolean {
+  return canonicalUuid(input) !== null;
+}
+
+/** The 16 raw big-endian bytes of a UUID (RFC 4122 byte order); throws on an unparseable UUID. */
+export function uuidToBytes(input: string): Buffer {
+  const canonical = parseUuidAnyVersion(input);
+  if (canonical === null) throw new TypeError(`not a UUID: ${input}`);
+  return Buffer.from(canonical.replace(/-/g, ''), 'hex');
+}
+
+/** A new UUIDv7 (RFC 9562): 48-bit Unix milliseconds, version 7, 74 random bits, variant 10. */
+export function uuidv7(now: number = Date.now()): string {
+  const bytes = randomBytes(16);
+  const ms = BigInt(Math.floor(now));
+  for (let i = 0; i < 6; i += 1) bytes[i] = Number((ms >> BigInt(8 * (5 - i))) & 0xffn);
+  bytes[6] = (bytes[6] & 0x0f) | 0x70;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
