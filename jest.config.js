@@ -23,6 +23,7 @@ module.exports = {
   moduleNameMapper: {
     '^@destiny/(contracts|platform|devstack)$': '<rootDir>/packages/$1/src/index.ts',
     '^@destiny/(contracts|platform|devstack)/(.*)$': '<rootDir>/packages/$1/src/$2',
+    '^@destiny/(api-gateway|import-service|dedup-service|robot-broker|search-request-service|percolator)$': '<rootDir>/services/$1/src/index.ts',
   },
   testTimeout: 60000,
   maxWorkers: 2,

@@ -28,8 +28,12 @@ function runOrExit(command, args, options) {
   if (status !== 0) process.exit(status);
 }
 
+// Install and build output goes to stderr so stdout carries only the task's own output
+// (`npm run token` prints a token and nothing else).
+const toStderr = { stdio: ['inherit', 2, 2] };
+
 function pnpm(args) {
-  return run('npx', ['--yes', `pnpm@${PNPM_VERSION}`, ...args]);
+  return run('npx', ['--yes', `pnpm@${PNPM_VERSION}`, ...args], toStderr);
 }
 
 function lockfileStamp() {
@@ -61,7 +65,7 @@ function ensureInstalled() {
 }
 
 function build() {
-  runOrExit(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.build.json']);
+  runOrExit(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.build.json'], toStderr);
 }
 
 function portOpen(host, port, timeoutMs = 1000) {
@@ -116,8 +120,19 @@ async function ensureRabbitMq() {
   }
 }
 
-function jest(args) {
-  return run(process.execPath, ['--expose-gc', bin('jest').replace(/\.bin\/jest$/, 'jest/bin/jest.js'), ...args]);
+// Runs jest and returns its exit status with the pass/fail counts read from its JSON report.
+function jest(args, env = process.env) {
+  const report = path.join(require('node:os').tmpdir(), `destiny-jest-${process.pid}-${Date.now()}.json`);
+  const status = run(process.execPath, [path.join(root, 'node_modules', 'jest', 'bin', 'jest.js'), '--json', `--outputFile=${report}`, ...args], { env });
+  let passed = 0;
+  let failed = 0;
+  if (fs.existsSync(report)) {
+    const summary = JSON.parse(fs.readFileSync(report, 'utf8'));
+    passed = summary.numPassedTests;
+    failed = summary.numFailedTests + (summary.numRuntimeErrorTestSuites || 0);
+    fs.rmSync(report, { force: true });
+  }
+  return { status, passed, failed };
 }
 
 async function main() {
@@ -133,7 +148,11 @@ async function main() {
     case 'test': {
       build();
       await ensureRabbitMq();
-      process.exit(jest(['--ci', ...rest]));
+      const main = jest(['--ci', ...rest]);
+      // Tests that restart the shared broker run last and alone (see jest.config.js).
+      const restart = rest.length === 0 ? jest(['--ci', '--runInBand', '--passWithNoTests'], { ...process.env, DESTINY_TEST_PHASE: 'broker-restart' }) : { status: 0, passed: 0, failed: 0 };
+      process.stdout.write(`\nTests: ${main.passed + restart.passed} passed, ${main.failed + restart.failed} failed\n`);
+      process.exit(main.status || restart.status);
       return;
     }
     case 'openapi':

@@ -35,6 +35,12 @@ export interface RunningBackendService {
   stop(): Promise<void>;
 }
 
+/** What a launcher may replace when it runs services in one process. */
+export interface BackendOverrides {
+  logger?: Logger;
+  createBus?(logger: Logger): Promise<MessageBus>;
+}
+
 export interface BackendServiceOptions {
   name: string;
   config: BackendConfig;

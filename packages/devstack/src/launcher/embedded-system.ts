@@ -1,0 +1,72 @@
+import { startApiGateway, type RunningApiGateway } from '@destiny/api-gateway';
+import { startDedupService } from '@destiny/dedup-service';
+import { startImportService } from '@destiny/import-service';
+import { startPercolator } from '@destiny/percolator';
+import { createInProcessBus, createLogger, type BackendOverrides, type MessageBus, type RunningBackendService } from '@destiny/platform';
+import { startRobotBroker } from '@destiny/robot-broker';
+import { startSearchRequestService } from '@destiny/search-request-service';
+import type { LauncherConfig } from './launcher.config';
+import { startStandIns } from './stand-ins';
+
+export interface RunningEmbeddedSystem {
+  apiUrl: string;
+  bus: 'rabbitmq' | 'in-process';
+  summary: Awaited<ReturnType<typeof startStandIns>>['summary'];
+  stop(): Promise<void>;
+}
+
+type BackendStarter = (env: NodeJS.ProcessEnv, overrides: BackendOverrides) => Promise<RunningBackendService>;
+
+const backendStarters: Array<[name: string, variable: string, start: BackendStarter]> = [
+  ['dedup-service', 'DEDUP_SERVICE_GRPC_URL', startDedupService],
+  ['import-service', 'IMPORT_SERVICE_GRPC_URL', startImportService],
+  ['robot-broker', 'ROBOT_BROKER_GRPC_URL', startRobotBroker],
+  ['search-request-service', 'SEARCH_REQUEST_SERVICE_GRPC_URL', startSearchRequestService],
+  ['percolator', 'PERCOLATOR_GRPC_URL', startPercolator],
+];
+
+/** The shared in-process bus outlives each service: closing is the launcher's job. */
+function sharedBus(bus: MessageBus): MessageBus {
+  return new Proxy(bus, { get: (target, property) => (property === 'close' ? async () => undefined : Reflect.get(target, property, target)) });
+}
+
+/**
+ * The whole system in one process: the stand-ins, then the five backend services, then the
+ * gateway. RabbitMQ is used when reachable; otherwise one in-process bus with the same contract.
+ */
+export async function startEmbeddedSystem(config: LauncherConfig, useRabbitMq: boolean): Promise<RunningEmbeddedSystem> {
+  const standIns = await startStandIns(config);
+  const inProcessBus = useRabbitMq ? undefined : createInProcessBus();
+  const overrides: BackendOverrides = inProcessBus ? { createBus: async () => sharedBus(inProcessBus) } : {};
+  const baseEnvironment: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...standIns.serviceEnvironment,
+    AMQP_URL: config.AMQP_URL,
+    LOG_LEVEL: config.LOG_LEVEL,
+    GRPC_HOST: '127.0.0.1',
+    GRPC_PORT: '0',
+    HEALTH_PORT: '0',
+  };
+  const services: RunningBackendService[] = [];
+  let gateway: RunningApiGateway | undefined;
+  const stopAll = async () => {
+    await gateway?.stop();
+    for (const service of services.reverse()) await service.stop();
+    await inProcessBus?.close();
+    await standIns.stop();
+  };
+  try {
+    const gatewayEnvironment: NodeJS.ProcessEnv = { ...baseEnvironment, PORT: String(config.DESTINY_PORT), HOST: config.DESTINY_HOST };
+    for (const [name, variable, start] of backendStarters) {
+      const service = await start(baseEnvironment, { ...overrides, logger: createLogger({ service: name, level: config.LOG_LEVEL }) });
+      services.push(service);
+      gatewayEnvironment[variable] = `127.0.0.1:${service.grpcPort}`;
+    }
+    gateway = await startApiGateway(gatewayEnvironment);
+  } catch (error) {
+    await stopAll().catch(() => undefined);
+    throw error;
+  }
+  const host = config.DESTINY_HOST === '0.0.0.0' ? '127.0.0.1' : config.DESTINY_HOST;
+  return { apiUrl: `http://${host}:${gateway.port}`, bus: useRabbitMq ? 'rabbitmq' : 'in-process', summary: standIns.summary, stop: stopAll };
+}

@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { MongoClient } from 'mongodb';
+import { launcherEnvironment, runTokenCommand, startLauncher } from './launcher-processes';
+
+function decodeJwtPayload(token: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as Record<string, unknown>;
+}
+
+describe('the embedded default (npm start)', () => {
+  let dataDir: string;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'destiny-embedded-'));
+    env = await launcherEnvironment(dataDir);
+  });
+
+  afterAll(() => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('when started, then it prints the URLs and first steps, answers the healthcheck with a token from npm run token, stops on SIGTERM, and keeps its data across a restart', async () => {
+    const first = await startLauncher('launcher.cli.js', env, 'Press Ctrl-C to stop');
+    const apiUrl = `http://127.0.0.1:${env.DESTINY_PORT}`;
+    let token: string;
+    try {
+      expect(first.output()).toContain(`${apiUrl}/v1/docs/`);
+      expect(first.output()).toContain('npm run --silent token');
+      const tokenRun = await runTokenCommand({ DESTINY_DATA_DIR: dataDir });
+      expect(tokenRun.code).toBe(0);
+      token = tokenRun.stdout.trim();
+      expect(token.split('.')).toHaveLength(3);
+      const health = await fetch(`${apiUrl}/v1/system/healthcheck/`, { headers: { authorization: `Bearer ${token}` } });
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({ status: 'ok' });
+      const readerRun = await runTokenCommand({ DESTINY_DATA_DIR: dataDir }, ['--client', 'reader']);
+      const readerClaims = decodeJwtPayload(readerRun.stdout.trim());
+      expect(readerClaims.resource_access).toEqual({ 'destiny-repository-client-development': { roles: ['reference.reader'] } });
+      const client = await MongoClient.connect(`mongodb://127.0.0.1:${env.DESTINY_MONGO_PORT}/?directConnection=true`);
+      await client.db('launcher_test').collection('kept').insertOne({ _id: 'marker' as never, value: 42 });
+      await client.close();
+    } finally {
+      first.child.kill('SIGTERM');
+    }
+    expect(await first.exited).toBe(0);
+
+    const second = await startLauncher('launcher.cli.js', env, 'Press Ctrl-C to stop');
+    try {
+      const client = await MongoClient.connect(`mongodb://127.0.0.1:${env.DESTINY_MONGO_PORT}/?directConnection=true`);
+      expect(await client.db('launcher_test').collection('kept').findOne({ _id: 'marker' as never })).toMatchObject({ value: 42 });
+      await client.close();
+      const jwks = (await (await fetch(`http://127.0.0.1:${env.DESTINY_IDENTITY_PORT}/realms/destiny/protocol/openid-connect/certs`)).json()) as { keys: Array<{ kid: string }> };
+      const header = JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString()) as { kid: string };
+      expect(jwks.keys.map((key) => key.kid)).toContain(header.kid);
+    } finally {
+      second.child.kill('SIGINT');
+    }
+    expect(await second.exited).toBe(0);
+  });
+
+  it('when the API port is already taken, then it exits non-zero saying which port and variable', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(Number(env.DESTINY_PORT), '127.0.0.1', resolve));
+    try {
+      await expect(startLauncher('launcher.cli.js', env, 'Press Ctrl-C to stop', 30_000)).rejects.toThrow(
+        new RegExp(`exited with 1[\\s\\S]*port ${env.DESTINY_PORT} on 127.0.0.1 is already in use \\(set DESTINY_PORT`),
+      );
+    } finally {
+      blocker.close();
+    }
+  });
+});
