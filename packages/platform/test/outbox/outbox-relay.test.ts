@@ -1,0 +1,95 @@
+import crypto from 'node:crypto';
+import { startMongo } from '@destiny/devstack/mongo';
+import { MongoClient, type Db } from 'mongodb';
+import pino from 'pino';
+import { createAmqpConnection, type MessageBus, type MessagingTopology } from '../../src/messaging';
+import { pushToOutbox, startOutboxRelay, type OutboxEntry } from '../../src/outbox/outbox';
+import { createProcessedMessages } from '../../src/outbox/processed-messages';
+
+const logger = pino({ level: 'silent' });
+
+function entry(exchange: string, routingKey: string, payload: unknown): OutboxEntry {
+  return { event_id: crypto.randomUUID(), exchange, routing_key: routingKey, payload, created_at: new Date() };
+}
+
+async function waitFor(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt += 1) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('outbox relay against the MongoDB stand-in and RabbitMQ', () => {
+  let mongo: Awaited<ReturnType<typeof startMongo>>;
+  let client: MongoClient;
+  let db: Db;
+  let bus: MessageBus;
+  const suffix = crypto.randomBytes(4).toString('hex');
+  const exchange = `outbox-test-${suffix}`;
+  const queue = `outbox-test-${suffix}.events`;
+  const topology: MessagingTopology = { exchanges: [{ name: exchange, type: 'topic' }], queues: [{ name: queue, bindings: [{ exchange, routingKey: 'thing.#' }] }] };
+
+  beforeAll(async () => {
+    mongo = await startMongo({ port: 0 });
+    client = await MongoClient.connect(mongo.url);
+    db = client.db('outbox_test');
+    bus = await createAmqpConnection({ url: 'amqp://guest:guest@127.0.0.1:5672', logger, name: 'outbox-test' });
+    await bus.declareTopology(topology);
+  });
+
+  afterAll(async () => {
+    await bus.deleteTopology(topology);
+    await bus.close();
+    await client.close();
+    await mongo.stop();
+  });
+
+  it('when a state change carries events in the same write, then the relay publishes them with confirms and clears them, and a crash before clearing republishes them without a second effect', async () => {
+    const things = db.collection('things');
+    const processed = createProcessedMessages(db, 'processed_messages');
+    const effects: string[] = [];
+    const consumer = await bus.consume<{ thing: string }>(queue, async (message, metadata) => {
+      if (await processed.alreadyProcessed(metadata.messageId)) return { outcome: 'ack' };
+      effects.push(message.thing);
+      await processed.markProcessed(metadata.messageId);
+      return { outcome: 'ack' };
+    });
+
+    const created = entry(exchange, 'thing.created', { thing: 'a' });
+    await things.insertOne({ _id: 'a' as never, state: 'created', _outbox: [created] });
+    const renamed = entry(exchange, 'thing.renamed', { thing: 'a-renamed' });
+    await things.updateOne({ _id: 'a' as never }, { $set: { state: 'renamed' }, ...pushToOutbox([renamed]) });
+
+    // First relay "crashes" after publishing but before it can clear the entries.
+    let publishedByCrashingRelay = 0;
+    const crashing = startOutboxRelay({
+      db,
+      collections: ['things'],
+      logger,
+      intervalMs: 10_000,
+      publish: async (outboxEntry) => {
+        await bus.publish(outboxEntry.exchange, outboxEntry.routing_key, outboxEntry.payload, { messageId: outboxEntry.event_id });
+        publishedByCrashingRelay += 1;
+        throw new Error('process died before marking the entry sent');
+      },
+    });
+    await waitFor(() => publishedByCrashingRelay >= 1, 'the crashing relay to publish');
+    await crashing.stop();
+    expect((await things.findOne({ _id: 'a' as never }))!._outbox).toHaveLength(2);
+
+    const relay = startOutboxRelay({
+      db,
+      collections: ['things'],
+      logger,
+      publish: (outboxEntry) => bus.publish(outboxEntry.exchange, outboxEntry.routing_key, outboxEntry.payload, { messageId: outboxEntry.event_id }),
+    });
+    await waitFor(async () => ((await things.findOne({ _id: 'a' as never }))!._outbox as unknown[]).length === 0, 'the outbox to drain');
+    await waitFor(() => effects.length >= 2, 'both events to be consumed');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(effects).toEqual(['a', 'a-renamed']);
+    expect(await relay.drain()).toBe(0);
+    await relay.stop();
+    await consumer.stop();
+  });
+});
