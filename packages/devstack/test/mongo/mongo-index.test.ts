@@ -1,0 +1,131 @@
+import { MongoBulkWriteError, MongoServerError } from 'mongodb';
+import { closeFixture, openFixture, type MongoFixture } from './mongo.fixture';
+
+let fixture: MongoFixture;
+
+beforeEach(async () => {
+  fixture = await openFixture();
+});
+
+afterEach(async () => {
+  await closeFixture(fixture);
+});
+
+describe('unique indexes', () => {
+  test('when a duplicate _id is inserted, then E11000 names the _id_ index with keyPattern and keyValue', async () => {
+    const collection = fixture.db.collection('users');
+    await collection.insertOne({ _id: 'u1' } as never);
+    const error = (await collection.insertOne({ _id: 'u1' } as never).catch((caught: unknown) => caught)) as MongoServerError;
+    expect(error).toBeInstanceOf(MongoServerError);
+    expect(error.code).toBe(11000);
+    expect(error.errmsg).toBe('E11000 duplicate key error collection: test.users index: _id_ dup key: { _id: "u1" }');
+    expect(error.keyPattern).toEqual({ _id: 1 });
+    expect(error.keyValue).toEqual({ _id: 'u1' });
+  });
+
+  test('when a unique single-field index is violated, then the write fails and the index name and key are reported', async () => {
+    const collection = fixture.db.collection('users');
+    await collection.createIndex({ email: 1 }, { unique: true });
+    await collection.insertOne({ email: 'a@x.org' });
+    const error = (await collection.insertOne({ email: 'a@x.org' }).catch((caught: unknown) => caught)) as MongoServerError;
+    expect(error).toMatchObject({
+      code: 11000,
+      errmsg: 'E11000 duplicate key error collection: test.users index: email_1 dup key: { email: "a@x.org" }',
+      keyPattern: { email: 1 },
+      keyValue: { email: 'a@x.org' },
+    });
+    await collection.insertOne({ email: 'b@x.org' });
+    await expect(collection.updateOne({ email: 'b@x.org' }, { $set: { email: 'a@x.org' } })).rejects.toMatchObject({ code: 11000 });
+    expect(await collection.countDocuments({ email: 'b@x.org' })).toBe(1);
+    await collection.insertOne({ name: 'no email' });
+    await expect(collection.insertOne({ name: 'no email either' })).rejects.toMatchObject({ code: 11000, keyValue: { email: null } });
+  });
+
+  test('when insertMany hits duplicates, then ordered stops at the first and unordered continues', async () => {
+    const collection = fixture.db.collection('users');
+    await collection.createIndex({ email: 1 }, { unique: true });
+    const ordered = (await collection.insertMany([{ email: 'a' }, { email: 'a' }, { email: 'b' }]).catch((caught: unknown) => caught)) as MongoBulkWriteError;
+    expect(ordered).toBeInstanceOf(MongoBulkWriteError);
+    expect(ordered.insertedCount).toBe(1);
+    expect(ordered.writeErrors).toMatchObject([{ index: 1, code: 11000 }]);
+    const unordered = (await collection.insertMany([{ email: 'c' }, { email: 'a' }, { email: 'd' }], { ordered: false }).catch((caught: unknown) => caught)) as MongoBulkWriteError;
+    expect(unordered.insertedCount).toBe(2);
+    expect(await collection.countDocuments()).toBe(3);
+  });
+
+  test('when a compound unique index is used, then only the full key combination must be unique', async () => {
+    const collection = fixture.db.collection('pairs');
+    await collection.createIndex({ a: 1, b: 1 }, { unique: true, name: 'pair' });
+    await collection.insertMany([{ a: 1, b: 1 }, { a: 1, b: 2 }]);
+    const error = (await collection.insertOne({ a: 1, b: 2 }).catch((caught: unknown) => caught)) as MongoServerError;
+    expect(error).toMatchObject({ code: 11000, errmsg: 'E11000 duplicate key error collection: test.pairs index: pair dup key: { a: 1, b: 2 }', keyPattern: { a: 1, b: 1 }, keyValue: { a: 1, b: 2 } });
+  });
+
+  test('when a partial unique index is used, then only documents matching its filter are constrained', async () => {
+    const collection = fixture.db.collection('partial');
+    await collection.createIndex({ doi: 1 }, { unique: true, partialFilterExpression: { doi: { $type: 'string' } } });
+    await collection.insertMany([{ title: 'no doi' }, { title: 'also none' }, { doi: '10.1/x' }]);
+    await expect(collection.insertOne({ doi: '10.1/x' })).rejects.toMatchObject({ code: 11000 });
+  });
+
+  test('when a sparse unique index is used, then documents without the field do not collide', async () => {
+    const collection = fixture.db.collection('sparse');
+    await collection.createIndex({ code: 1 }, { unique: true, sparse: true });
+    await collection.insertMany([{ n: 1 }, { n: 2 }, { code: 'x' }]);
+    await expect(collection.insertOne({ code: 'x' })).rejects.toMatchObject({ code: 11000 });
+  });
+
+  test('when a unique index is created over existing duplicates, then creation fails', async () => {
+    const collection = fixture.db.collection('existing');
+    await collection.insertMany([{ k: 1 }, { k: 1 }]);
+    await expect(collection.createIndex({ k: 1 }, { unique: true })).rejects.toMatchObject({ code: 11000 });
+    expect((await collection.listIndexes().toArray()).map((index) => index.name)).toEqual(['_id_']);
+  });
+});
+
+describe('index use', () => {
+  async function seed() {
+    const collection = fixture.db.collection('refs');
+    await collection.createIndex({ doi: 1 }, { unique: true });
+    await collection.createIndex({ year: 1 });
+    await collection.insertMany(Array.from({ length: 2000 }, (_unused, index) => ({ doi: `10.1/${index}`, year: 1900 + (index % 100), tags: [`t${index % 10}`] })));
+    return collection;
+  }
+
+  test('when equality, $in and range filters hit indexed fields, then only matching documents are examined', async () => {
+    const collection = await seed();
+    const statistics = fixture.server.scanStatistics('test', 'refs');
+    const examined = async (run: () => Promise<unknown>) => {
+      const before = statistics?.documentsExamined ?? 0;
+      await run();
+      return (statistics?.documentsExamined ?? 0) - before;
+    };
+    expect(await examined(() => collection.findOne({ doi: '10.1/1234' }))).toBe(1);
+    expect(await examined(() => collection.find({ doi: { $in: ['10.1/1', '10.1/2', 'nope'] } }).toArray())).toBe(2);
+    expect(await examined(() => collection.find({ year: { $gte: 1990, $lt: 1992 } }).toArray())).toBe(40);
+    expect(await examined(() => collection.find({ year: 1950, doi: { $exists: true } }).toArray())).toBe(20);
+    expect(await examined(() => collection.find({ tags: 't1' }).toArray())).toBe(2000);
+    expect(statistics?.lastPlan).toBe('COLLSCAN');
+  });
+
+  test('when explain is asked, then the winning plan and documents examined are reported', async () => {
+    const collection = await seed();
+    const explained = await collection.find({ doi: '10.1/5' }).explain('executionStats');
+    expect(explained.queryPlanner.winningPlan).toMatchObject({ stage: 'FETCH', inputStage: { stage: 'IXSCAN', indexName: 'doi_1' } });
+    expect(explained.executionStats).toMatchObject({ nReturned: 1, totalDocsExamined: 1 });
+    const scan = await collection.find({ tags: 't3' }).explain('executionStats');
+    expect(scan.queryPlanner.winningPlan.stage).toBe('COLLSCAN');
+    expect(scan.executionStats.totalDocsExamined).toBe(2000);
+  });
+
+  test('when indexed documents are updated and deleted, then index lookups follow the changes', async () => {
+    const collection = await seed();
+    await collection.updateOne({ doi: '10.1/7' }, { $set: { doi: '10.1/seven' } });
+    expect(await collection.findOne({ doi: '10.1/7' })).toBeNull();
+    expect((await collection.findOne({ doi: '10.1/seven' }))?.year).toBe(1907);
+    await collection.deleteOne({ doi: '10.1/seven' });
+    expect(await collection.findOne({ doi: '10.1/seven' })).toBeNull();
+    await collection.insertOne({ doi: '10.1/7', year: 3000 });
+    expect(await collection.countDocuments({ year: { $gt: 2000 } })).toBe(1);
+  });
+});

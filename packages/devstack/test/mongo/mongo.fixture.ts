@@ -1,0 +1,30 @@
+// Starts the stand-in in-process on an ephemeral port with a connected official driver client.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { MongoClient, type Db } from 'mongodb';
+import { startMongo, type RunningMongo } from '../../src/mongo';
+
+export interface MongoFixture {
+  server: RunningMongo;
+  client: MongoClient;
+  db: Db;
+  dataDir?: string;
+}
+
+export function temporaryDataDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'devstack-mongo-'));
+}
+
+export async function openFixture(options: { dataDir?: string; database?: string } = {}): Promise<MongoFixture> {
+  const server = await startMongo({ port: 0, dataDir: options.dataDir });
+  const client = new MongoClient(server.url, { serverSelectionTimeoutMS: 5000 });
+  await client.connect();
+  return { server, client, db: client.db(options.database ?? 'test'), dataDir: options.dataDir };
+}
+
+export async function closeFixture(fixture: MongoFixture | undefined): Promise<void> {
+  if (!fixture) return;
+  await fixture.client.close();
+  await fixture.server.stop();
+}
