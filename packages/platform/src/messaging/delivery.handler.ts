@@ -33,14 +33,16 @@ export async function handleDelivery(
 ): Promise<Settlement> {
   const { metadata } = delivery;
   const decoded = decodeMessage(delivery.content);
-  if (!decoded.ok) {
+  if (!decoded.ok && !delivery.fromDeadQueue) {
     logger.warn({ messageId: metadata.messageId, queue: metadata.queue, reason: decoded.reason }, 'dead-lettering a message that is not JSON');
-    return delivery.fromDeadQueue ? { kind: 'requeue', reason: decoded.reason, delayMs: options.retryDelayMs } : { kind: 'dead-letter', reason: decoded.reason };
+    return { kind: 'dead-letter', reason: decoded.reason };
   }
+  // Whoever inspects a dead-letter queue still needs to see a body that never was JSON.
+  const body = decoded.ok ? decoded.value : delivery.content.toString('utf8');
 
   let outcome: HandlerOutcome;
   try {
-    outcome = await context.with(extractTraceContext(metadata.headers), () => handler(decoded.value, metadata));
+    outcome = await context.with(extractTraceContext(metadata.headers), () => handler(body, metadata));
   } catch (err) {
     logger.warn({ err, messageId: metadata.messageId, queue: metadata.queue, attempt: metadata.attempt }, 'message handler failed; retrying');
     outcome = { outcome: 'retry', reason: err instanceof Error ? err.message : String(err) };
