@@ -1,10 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
+import { renderOpenApiDocument } from '@destiny/contracts';
 import express, { Router } from 'express';
-
-function openApiDocumentPath(): string {
-  return path.join(path.dirname(require.resolve('@destiny/contracts/package.json')), 'openapi.json');
-}
 
 const docsPage = `<!doctype html>
 <html lang="en">
@@ -23,7 +19,8 @@ const docsPage = `<!doctype html>
 /** The generated OpenAPI 3.1 document and a Swagger UI page over it. */
 export function docsRouter(): Router {
   const router = Router();
-  const document = fs.readFileSync(openApiDocumentPath(), 'utf8');
+  // The same generation as the committed packages/contracts/openapi.json (a test keeps them equal).
+  const document = renderOpenApiDocument();
   router.get('/openapi.json', (_request, response) => {
     response.type('application/json').send(document);
   });
