@@ -153,6 +153,8 @@ export function buildProviderConfiguration(options: ProviderConfigurationOptions
       },
     },
     pkce: { required: () => true },
+    // Keycloak hands people a refresh token with every code exchange, not only for offline_access.
+    issueRefreshToken: (_context: unknown, client: { grantTypeAllowed(type: string): boolean }) => client.grantTypeAllowed('refresh_token'),
     routes: {
       authorization: `${PROTOCOL_PATH}/auth`,
       token: `${PROTOCOL_PATH}/token`,

@@ -207,6 +207,13 @@ describe('authorization code with PKCE', () => {
     expect(payload).toMatchObject({ iss: identity.issuer, sub: DEVELOPMENT_USER.id, azp: AUTH_CLIENT_ID, preferred_username: 'developer' });
     expect((payload.exp as number) - (payload.iat as number)).toBe(ACCESS_TOKEN_TTL_SECONDS);
     expect(rolesOf(payload)).toEqual([...ROLES]);
+
+    expect(tokens.refresh_token).toEqual(expect.any(String));
+    const refreshed = await fetch(identity.tokenUrl, form({ grant_type: 'refresh_token', client_id: AUTH_CLIENT_ID, refresh_token: tokens.refresh_token as string }));
+    expect(refreshed.status).toBe(200);
+    const renewed = await verified(((await refreshed.json()) as { access_token: string }).access_token);
+    expect(renewed.payload).toMatchObject({ sub: DEVELOPMENT_USER.id, azp: AUTH_CLIENT_ID });
+    expect(rolesOf(renewed.payload)).toEqual([...ROLES]);
   });
 
   test('when the redirect goes to any loopback port and path, then it is accepted, localhost included', async () => {
