@@ -34,8 +34,11 @@ export function isIsoDateTime(value: unknown): boolean {
  * not representable in a JS Date, so fractions are kept to milliseconds.
  */
 export function toUtcTimestamp(value: string): string {
-  const hasOffset = /(?:Z|z|[+-]\d{2}(?::?\d{2})?)$/.test(value.slice(10));
-  const parsed = new Date(hasOffset ? value.replace(' ', 'T') : `${value.replace(' ', 'T')}Z`);
+  let text = value.replace(' ', 'T').replace(/z$/, 'Z');
+  if (/[+-]\d{4}$/.test(text)) text = `${text.slice(0, -2)}:${text.slice(-2)}`;
+  else if (/T[^+-]*[+-]\d{2}$/.test(text)) text = `${text}:00`;
+  else if (!/(?:Z|[+-]\d{2}:\d{2})$/.test(text)) text = `${text}Z`;
+  const parsed = new Date(text);
   if (Number.isNaN(parsed.getTime())) throw new RangeError(`not an ISO 8601 datetime: ${value}`);
   return parsed.toISOString().replace('.000Z', 'Z');
 }

@@ -44,10 +44,11 @@ function decodePointer(pointer: string, root: unknown): (string | number)[] {
 
 type Mapped = Omit<ValidationIssue, 'loc'> & { extraLoc?: (string | number)[] };
 
-function typeIssue(error: ErrorObject, location: ValidationLocation): Mapped {
+function typeIssue(error: ErrorObject): Mapped {
   const expected = String(error.params.type).split(',').filter((type) => type !== 'null');
   const input = error.data;
-  const fromText = typeof input === 'string' && (location === 'query' || location === 'path');
+  // pydantic reports text that is not a number/boolean as a parsing failure wherever it appears.
+  const fromText = typeof input === 'string';
   switch (expected[0]) {
     case 'string':
       return { type: 'string_type', msg: 'Input should be a valid string', input };
@@ -130,7 +131,7 @@ function mapError(error: ErrorObject, location: ValidationLocation): Mapped {
       };
     }
     case 'type':
-      return typeIssue(error, location);
+      return typeIssue(error);
     case 'format':
       return formatIssue(error);
     case 'enum': {

@@ -1,0 +1,76 @@
+import { canonicalUuid, isDestinyUuid, parseUuidAnyVersion, uuidToBytes, uuidv7, uuidVersion } from './uuid';
+
+const V7 = '01970c2e-5b1a-7c3d-9e8f-0a1b2c3d4e5f';
+const V4 = '3f2b8a1c-9d4e-4f6a-8b7c-1d2e3f4a5b6c';
+
+describe('canonicalUuid', () => {
+  it.each([
+    ['lowercase canonical', V7],
+    ['upper case', V7.toUpperCase()],
+    ['braces', `{${V7}}`],
+    ['urn prefix', `urn:uuid:${V7}`],
+    ['upper-case urn prefix', `URN:UUID:${V7.toUpperCase()}`],
+    ['32 hex digits without dashes', V7.replace(/-/g, '')],
+  ])('when given the %s form of a v7 uuid, then it returns the lowercase canonical form', (_form, input) => {
+    expect(canonicalUuid(input)).toBe(V7);
+  });
+
+  it('when given a version 4 uuid, then it is accepted', () => {
+    expect(canonicalUuid(V4)).toBe(V4);
+  });
+
+  it.each([
+    ['version 1', '01970c2e-5b1a-1c3d-9e8f-0a1b2c3d4e5f'],
+    ['version 3', '01970c2e-5b1a-3c3d-9e8f-0a1b2c3d4e5f'],
+    ['version 5', '01970c2e-5b1a-5c3d-9e8f-0a1b2c3d4e5f'],
+    ['version 6', '01970c2e-5b1a-6c3d-9e8f-0a1b2c3d4e5f'],
+    ['version 8', '01970c2e-5b1a-8c3d-9e8f-0a1b2c3d4e5f'],
+    ['nil', '00000000-0000-0000-0000-000000000000'],
+    ['a non-RFC 4122 variant', '01970c2e-5b1a-7c3d-0e8f-0a1b2c3d4e5f'],
+  ])('when given a %s uuid, then it is rejected', (_kind, input) => {
+    expect(canonicalUuid(input)).toBeNull();
+    expect(isDestinyUuid(input)).toBe(false);
+  });
+
+  it.each([['not-a-uuid'], [''], ['01970c2e-5b1a-7c3d-9e8f-0a1b2c3d4e5'], [42], [null]])(
+    'when given %p, then it is rejected',
+    (input) => {
+      expect(canonicalUuid(input)).toBeNull();
+    },
+  );
+
+  it('when a v1 uuid is parsed without the version rule, then its version is reported', () => {
+    const parsed = parseUuidAnyVersion('01970C2E-5B1A-1C3D-9E8F-0A1B2C3D4E5F');
+    expect(parsed).toBe('01970c2e-5b1a-1c3d-9e8f-0a1b2c3d4e5f');
+    expect(uuidVersion(parsed as string)).toBe(1);
+  });
+});
+
+describe('uuidToBytes', () => {
+  it('when converting a uuid, then it gives the 16 big-endian bytes', () => {
+    expect(uuidToBytes(V7).toString('hex')).toBe('01970c2e5b1a7c3d9e8f0a1b2c3d4e5f');
+  });
+
+  it('when converting text that is not a uuid, then it throws', () => {
+    expect(() => uuidToBytes('nope')).toThrow('not a UUID');
+  });
+});
+
+describe('uuidv7', () => {
+  it('when generated, then it is a canonical version 7 uuid carrying the millisecond timestamp', () => {
+    const now = Date.UTC(2026, 0, 31, 12, 0, 0, 123);
+    const id = uuidv7(now);
+    expect(canonicalUuid(id)).toBe(id);
+    expect(uuidVersion(id)).toBe(7);
+    expect(Number.parseInt(id.replace(/-/g, '').slice(0, 12), 16)).toBe(now);
+  });
+
+  it('when generated twice in the same millisecond, then the ids differ', () => {
+    expect(uuidv7(1000)).not.toBe(uuidv7(1000));
+  });
+
+  it('when generated at increasing times, then the ids sort in time order', () => {
+    const ids = [1, 2, 3].map((offset) => uuidv7(1_700_000_000_000 + offset));
+    expect([...ids].sort()).toEqual(ids);
+  });
+});
