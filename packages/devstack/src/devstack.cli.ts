@@ -6,12 +6,12 @@ import type { RunningStandIn, StandInOptions } from './stand-in';
 
 type Starter = (options: StandInOptions) => Promise<RunningStandIn>;
 
-// Resolved lazily so one stand-in's dependencies are loaded only when it is asked for.
-const starters: Record<string, () => Starter> = {
-  mongo: () => (require('./mongo') as { startMongo: Starter }).startMongo,
-  search: () => (require('./search') as { startSearch: Starter }).startSearch,
-  blob: () => (require('./blob') as { startBlob: Starter }).startBlob,
-  identity: () => (require('./identity') as { startIdentity: Starter }).startIdentity,
+// Loaded lazily so one stand-in's dependencies are loaded only when it is asked for.
+const starters: Record<string, () => Promise<Starter>> = {
+  mongo: async () => (await import('./mongo/index.js')).startMongo,
+  search: async () => (await import('./search/index.js')).startSearch,
+  blob: async () => (await import('./blob/index.js')).startBlob,
+  identity: async () => (await import('./identity/index.js')).startIdentity,
 };
 
 function parseArguments(argv: string[]): { kind: string; options: StandInOptions } {
@@ -41,7 +41,7 @@ function parseArguments(argv: string[]): { kind: string; options: StandInOptions
 async function main(): Promise<void> {
   const { kind, options } = parseArguments(process.argv.slice(2));
   if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true });
-  const standIn = await starters[kind]()(options);
+  const standIn = await (await starters[kind]())(options);
   console.log(JSON.stringify({ level: 'info', msg: `${kind} stand-in listening`, url: standIn.url, port: standIn.port, dataDir: options.dataDir ?? null }));
   let stopping = false;
   const stop = async (signal: string) => {

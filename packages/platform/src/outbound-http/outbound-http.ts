@@ -2,7 +2,7 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { Readable, Transform } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { createAddressPolicy, type AddressPolicy } from './address-policy';
 
 export type OutboundFailure = 'invalid_url' | 'scheme_not_allowed' | 'blocked_address' | 'redirect' | 'too_large' | 'timeout' | 'network';
