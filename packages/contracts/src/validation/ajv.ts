@@ -55,7 +55,6 @@ const runCheck: CheckValidateFunction = (name, data, _parentSchema, cxt) => {
     instancePath: base + (issue.path ?? []).map((part) => `/${String(part).replace(/~/g, '~0').replace(/\//g, '~1')}`).join(''),
     message: issue.msg,
     params: { issue },
-    data: 'input' in issue ? issue.input : data,
   }));
   return false;
 };

@@ -203,7 +203,9 @@ function mapError(error: ErrorObject, location: ValidationLocation): Mapped {
     }
     case 'x-destiny-check': {
       const issue = params.issue as RuleIssue;
-      return { type: issue.type, msg: issue.msg, input, ...(issue.ctx === undefined ? {} : { ctx: issue.ctx }) };
+      // Ajv's verbose mode overwrites `data` with the checked value; the rule may name a sub-value.
+      const issueInput = 'input' in issue ? issue.input : input;
+      return { type: issue.type, msg: issue.msg, input: issueInput, ...(issue.ctx === undefined ? {} : { ctx: issue.ctx }) };
     }
     default:
       return { type: 'value_error', msg: `Value error, ${error.message ?? 'invalid value'}`, input, ctx: { error: {} } };
