@@ -45,6 +45,7 @@ export interface AmqpConnection extends MessageBus {
 
 /** Consumers that lost their channel on a live connection try again after this long. */
 const CONSUMER_REATTACH_DELAY_MS = 1_000;
+const CONSUMER_REATTACH_MAX_DELAY_MS = 30_000;
 /** Pause before a publish retries on a fresh channel, so a failing broker is not hammered. */
 const PUBLISH_RETRY_PAUSE_MS = 100;
 
@@ -83,8 +84,11 @@ class AmqpMessageBus implements AmqpConnection, ConsumerHost {
   private readonly topologies = new Set<MessagingTopology>();
   private readonly queues = new Map<string, QueueDescription>();
   private readonly consumers = new Set<AmqpConsumer>();
+  private readonly reattachDelays = new WeakMap<AmqpConsumer, number>();
   private queueType: QueueType | undefined;
   private closing: Promise<void> | null = null;
+  /** Set once consumers have drained; until then their settlements may still republish. */
+  private closed = false;
 
   constructor(private readonly options: AmqpConnectionOptions) {
     this.name = options.name;
@@ -185,11 +189,13 @@ class AmqpMessageBus implements AmqpConnection, ConsumerHost {
   }
 
   async publish(exchange: string, routingKey: string, message: unknown, options: PublishOptions = {}): Promise<void> {
+    this.assertOpen();
     const content = encodeMessage(message);
     await this.publishConfirmed(`exchange ${exchange}`, exchange, routingKey, content, this.publishProperties(options), options.timeoutMs, false);
   }
 
   async sendToQueue(queue: string, message: unknown, options: PublishOptions = {}): Promise<void> {
+    this.assertOpen();
     const content = encodeMessage(message);
     await this.publishConfirmed(`queue ${queue}`, '', queue, content, this.publishProperties(options), options.timeoutMs, true);
   }
@@ -221,14 +227,20 @@ class AmqpMessageBus implements AmqpConnection, ConsumerHost {
 
   consumerLost(consumer: AmqpConsumer): void {
     if (this.closing || consumer.isStopping()) return;
+    // Back off while the queue stays unusable (deleted, or its leader is moving), reset on success.
+    const delay = this.reattachDelays.get(consumer) ?? CONSUMER_REATTACH_DELAY_MS;
+    this.reattachDelays.set(consumer, Math.min(delay * 2, CONSUMER_REATTACH_MAX_DELAY_MS));
     setTimeout(() => {
       const live = this.live;
       if (!live || this.closing || consumer.isStopping() || consumer.isAttached() || !this.consumers.has(consumer)) return;
-      consumer.attach(live.model).catch((err: unknown) => {
-        this.logger.error({ err, queue: consumer.queue }, 'could not restart a consumer; trying again shortly');
-        this.consumerLost(consumer);
-      });
-    }, CONSUMER_REATTACH_DELAY_MS).unref();
+      consumer.attach(live.model).then(
+        () => this.reattachDelays.delete(consumer),
+        (err: unknown) => {
+          this.logger.error({ err, queue: consumer.queue }, 'could not restart a consumer; trying again later');
+          this.consumerLost(consumer);
+        },
+      );
+    }, delay).unref();
   }
 
   consumerStopped(consumer: AmqpConsumer): void {
@@ -242,14 +254,21 @@ class AmqpMessageBus implements AmqpConnection, ConsumerHost {
 
   private async closeNow(): Promise<void> {
     await Promise.allSettled([...this.consumers].map((consumer) => consumer.stop()));
+    this.closed = true;
     this.connectedSignal.reject(new MessageBusClosedError(this.name));
     this.live = null;
     await this.recovering?.close().catch((err: unknown) => this.logger.warn({ err }, 'closing the RabbitMQ connection failed'));
     this.logger.info('RabbitMQ connection closed');
   }
 
+  /** For callers' operations: refused as soon as closing starts. */
   private assertOpen(): void {
     if (this.closing) throw new MessageBusClosedError(this.name);
+  }
+
+  /** For publishing, which consumers settling during the close still need. */
+  private assertNotClosed(): void {
+    if (this.closed) throw new MessageBusClosedError(this.name);
   }
 
   private publishProperties(options: PublishOptions): Options.Publish {
@@ -277,7 +296,7 @@ class AmqpMessageBus implements AmqpConnection, ConsumerHost {
     timeoutMs: number | undefined,
     mandatory: boolean,
   ): Promise<void> {
-    this.assertOpen();
+    this.assertNotClosed();
     const budget = timeoutMs ?? this.publishTimeoutMs;
     const deadline = Date.now() + budget;
     for (;;) {
@@ -290,7 +309,7 @@ class AmqpMessageBus implements AmqpConnection, ConsumerHost {
         const failure = publisher.failure;
         if (failure?.code === 404) throw new UnroutableMessageError(target);
         if (failure && typeof failure.code === 'number' && failure.code >= 400 && failure.code < 500) throw new PublishRejectedError(target, failure.message);
-        this.assertOpen();
+        this.assertNotClosed();
         this.logger.debug({ err, target, messageId: properties.messageId }, 'publish interrupted; publishing again after reconnection');
         await sleep(PUBLISH_RETRY_PAUSE_MS);
       }
@@ -304,7 +323,7 @@ class AmqpMessageBus implements AmqpConnection, ConsumerHost {
       try {
         return await live.publisher;
       } catch (err) {
-        this.assertOpen();
+        this.assertNotClosed();
         this.logger.debug({ err }, 'could not open a publisher channel; retrying');
         await sleep(PUBLISH_RETRY_PAUSE_MS);
       }
@@ -335,7 +354,7 @@ class AmqpMessageBus implements AmqpConnection, ConsumerHost {
   }
 
   private async waitForConnection(deadline: number, target: string): Promise<LiveConnection> {
-    this.assertOpen();
+    this.assertNotClosed();
     if (this.live) return this.live;
     return withDeadline(this.connectedSignal.promise, deadline, () => new PublishTimeoutError(target, Math.max(0, deadline - Date.now())));
   }

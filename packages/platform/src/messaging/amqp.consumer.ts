@@ -130,6 +130,12 @@ export class AmqpConsumer implements MessageConsumer {
   private async process(channel: Channel, message: ConsumeMessage): Promise<void> {
     const metadata = metadataOf(this.queue, message);
     const settlement = await handleDelivery({ content: message.content, metadata, fromDeadQueue: this.fromDeadQueue }, this.handler, this.options, this.logger);
+    if (this.channel !== channel) {
+      // The delivering channel died while the handler ran, so the broker has already requeued the
+      // message; republishing a retry copy now would only duplicate it.
+      this.logger.debug({ messageId: metadata.messageId, queue: this.queue }, 'channel gone before settlement; the broker redelivers');
+      return;
+    }
     await this.settle(channel, message, metadata, settlement);
   }
 

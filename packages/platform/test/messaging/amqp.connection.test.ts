@@ -11,7 +11,7 @@ import {
   type MessageMetadata,
   type MessagingTopology,
 } from '../../src/messaging';
-import { RABBITMQ_URL, singleQueueTopology, sleep, TcpRelay, testLogger, waitFor } from './messaging.test-support';
+import { Gate, RABBITMQ_URL, singleQueueTopology, sleep, TcpRelay, testLogger, waitFor } from './messaging.test-support';
 
 describe('RabbitMQ connection', () => {
   let raw: ChannelModel;
@@ -120,6 +120,38 @@ describe('RabbitMQ connection', () => {
 
     await waitFor(() => received.length === 1, 'the message after the failure');
     expect(received).toEqual([{ still: 'working' }]);
+  });
+
+  it('when the connection closes while a handler runs, then close waits for it and its dead-letter outcome still reaches the broker', async () => {
+    const connection = await open();
+    const { queue } = await declare(connection, 'close-drain');
+    const gate = new Gate();
+    let started = false;
+    await connection.consume(queue, async () => {
+      started = true;
+      await gate.opened;
+      return { outcome: 'dead-letter', reason: 'rejected during shutdown' };
+    });
+    await connection.sendToQueue(queue, { n: 1 }, { messageId: 'draining' });
+    await waitFor(() => started, 'the handler to start');
+
+    let closed = false;
+    const closing = connection.close().then(() => {
+      closed = true;
+    });
+    await sleep(200);
+    expect(closed).toBe(false);
+    gate.open();
+    await closing;
+
+    const inspector = await open();
+    const dead: MessageMetadata[] = [];
+    await inspector.consume(deadQueueName(queue), async (_body, meta) => {
+      dead.push(meta);
+      return { outcome: 'ack' };
+    });
+    await waitFor(() => dead.length === 1, 'the dead-lettered message');
+    expect(dead[0]).toMatchObject({ messageId: 'draining', deadLetterReason: 'rejected during shutdown' });
   });
 
   it('when the first connection is refused and no retries are allowed, then creating the connection rejects', async () => {
