@@ -1,0 +1,113 @@
+// Stored percolator queries, indexed by the terms a matching document must contain, and the
+// `percolate` query that runs the candidates against an in-memory index of the given document(s).
+import { type DocSet, EMPTY } from './doc-set';
+import { EsError, parsingError } from './es-error';
+import { type Mapping, parseDocument } from './field-mapping';
+import { SegmentSet } from './index-segment';
+import { type ExecContext, type PercolatorSource, type Query, termKey } from './query.model';
+
+export class PercolatorStore implements PercolatorSource {
+  private readonly queries: Array<Query | undefined> = [];
+  private readonly byTerm = new Map<string, number[]>();
+  private readonly always: number[] = [];
+
+  add(doc: number, query: Query): void {
+    this.queries[doc] = query;
+    const terms = query.requiredTerms();
+    if (terms === null) {
+      this.always.push(doc);
+      return;
+    }
+    for (const term of terms) {
+      const docs = this.byTerm.get(term);
+      if (docs) docs.push(doc);
+      else this.byTerm.set(term, [doc]);
+    }
+  }
+
+  candidates(termKeys: Set<string>): number[] {
+    const found = new Set<number>(this.always);
+    for (const key of termKeys) {
+      const docs = this.byTerm.get(key);
+      if (docs) for (const doc of docs) found.add(doc);
+    }
+    return [...found].sort((x, y) => x - y);
+  }
+
+  query(doc: number): Query | undefined {
+    return this.queries[doc];
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** `{"percolate": {"field", "document" | "documents", "name"}}` compiled against the percolator index mapping. */
+export class PercolateQuery implements Query {
+  private readonly memory: SegmentSet;
+  private readonly termKeys = new Set<string>();
+  private readonly slotField: string;
+
+  constructor(
+    private readonly field: string,
+    documents: Record<string, unknown>[],
+    mapping: Mapping,
+    name: string | undefined,
+  ) {
+    this.memory = new SegmentSet((level) => mapping.parentLevel(level));
+    documents.forEach((document, slot) => this.memory.addDocument(parseDocument(mapping, document, String(slot)).root));
+    for (const level of this.memory.levels.values()) {
+      for (const [path, index] of level.fields) for (const term of index.postings.keys()) this.termKeys.add(termKey(path, term));
+    }
+    this.slotField = name ? `_percolator_document_slot_${name}` : '_percolator_document_slot';
+  }
+
+  static compile(body: Record<string, unknown>, mapping: Mapping): PercolateQuery {
+    if (typeof body.field !== 'string') throw parsingError('[percolate] query is missing required [field] parameter');
+    const field = mapping.fields.get(body.field);
+    if (!field) throw new EsError(400, 'query_shard_exception', `field [${body.field}] does not exist`);
+    if (field.type !== 'percolator') throw new EsError(400, 'query_shard_exception', `expected field [${body.field}] to be of type [percolator], but is of type [${field.type}]`);
+    let documents: Record<string, unknown>[];
+    if (body.document !== undefined) {
+      if (!isObject(body.document)) throw parsingError('[percolate] query malformed, [document] must be an object');
+      documents = [body.document];
+    } else if (Array.isArray(body.documents)) {
+      documents = body.documents.filter(isObject);
+    } else if (body.id !== undefined) {
+      throw parsingError('[percolate] percolating an indexed document by [id] is not supported by this stand-in');
+    } else {
+      throw new EsError(400, 'illegal_argument_exception', '[document], [documents] or [id] must be specified');
+    }
+    return new PercolateQuery(body.field, documents, mapping, typeof body.name === 'string' ? body.name : undefined);
+  }
+
+  execute(context: ExecContext): DocSet {
+    if (context.level !== '') return EMPTY;
+    const source = context.percolators?.(this.field);
+    if (!source) return EMPTY;
+    const docs: number[] = [];
+    const scores: number[] = [];
+    const memoryContext: ExecContext = { segments: this.memory, level: '', scoring: context.scoring, now: context.now };
+    for (const doc of source.candidates(this.termKeys)) {
+      const query = source.query(doc);
+      if (!query) continue;
+      const result = query.execute(memoryContext);
+      if (result.docs.length === 0) continue;
+      docs.push(doc);
+      let best = 0;
+      for (const score of result.scores) if (score > best) best = score;
+      scores.push(context.scoring ? best : 0);
+      if (context.hitFields) {
+        const fields = context.hitFields.get(doc) ?? {};
+        fields[this.slotField] = Array.from(result.docs);
+        context.hitFields.set(doc, fields);
+      }
+    }
+    return { docs: Int32Array.from(docs), scores: Float64Array.from(scores) };
+  }
+
+  requiredTerms(): null {
+    return null;
+  }
+}

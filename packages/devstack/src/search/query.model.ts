@@ -1,0 +1,555 @@
+// Executable queries: each evaluates to the matching docs (and scores) of one nested level of an
+// index, the way Lucene queries run against a segment.
+import { type DocSet, EMPTY, addOptional, allDocs, constantScores, fromDocs, intersect, scaleScores, subtract, union } from './doc-set';
+import { type FieldInfo, isNumericType } from './field-mapping';
+import { type FieldIndex, type SegmentSet, bm25Idf } from './index-segment';
+
+export interface PercolatorSource {
+  /** Stored query docs that may match a document with these `field\0term` keys. */
+  candidates(termKeys: Set<string>): number[];
+  query(doc: number): Query | undefined;
+}
+
+export interface ExecContext {
+  readonly segments: SegmentSet;
+  readonly level: string;
+  readonly scoring: boolean;
+  readonly now: number;
+  /** Root doc ids of `_id` values. */
+  readonly lookupIds?: (ids: string[]) => number[];
+  readonly percolators?: (field: string) => PercolatorSource | undefined;
+  /** Per root doc, extra `fields` of the hit (percolator slots). */
+  readonly hitFields?: Map<number, Record<string, unknown[]>>;
+}
+
+export interface Query {
+  execute(context: ExecContext): DocSet;
+  /**
+   * Terms (`field\0term`) of which a matching document must contain at least one, or null when
+   * no such set exists; percolation evaluates a stored query only when the document has one.
+   */
+  requiredTerms(): Set<string> | null;
+}
+
+function fieldIndex(context: ExecContext, info: FieldInfo): FieldIndex | undefined {
+  if (info.level !== context.level) return undefined;
+  return context.segments.levels.get(context.level)?.fields.get(info.path);
+}
+
+function maxDocOf(context: ExecContext): number {
+  return context.segments.levels.get(context.level)?.maxDoc ?? 0;
+}
+
+export function termKey(field: string, term: string): string {
+  return `${field}\u0000${term}`;
+}
+
+export class MatchAllQuery implements Query {
+  constructor(private readonly boost = 1) {}
+  execute(context: ExecContext): DocSet {
+    return allDocs(maxDocOf(context), context.scoring ? this.boost : 0);
+  }
+  requiredTerms(): null {
+    return null;
+  }
+}
+
+export class MatchNoneQuery implements Query {
+  execute(): DocSet {
+    return EMPTY;
+  }
+  requiredTerms(): Set<string> {
+    return new Set();
+  }
+}
+
+/** One exact term: BM25-scored on text, keyword and boolean fields, constant on numbers and dates. */
+export class TermQuery implements Query {
+  constructor(
+    readonly field: FieldInfo,
+    readonly term: string,
+    private readonly boost = 1,
+  ) {}
+
+  execute(context: ExecContext): DocSet {
+    const index = fieldIndex(context, this.field);
+    const posting = index?.postings.get(this.term);
+    if (!index || !posting) return EMPTY;
+    if (!context.scoring) return fromDocs(posting.docs, 0);
+    if (isNumericType(this.field.type) || this.field.type === 'date') return fromDocs(posting.docs, this.boost);
+    const weight = this.boost * bm25Idf(index.docCount, posting.docs.length);
+    const scores = new Float64Array(posting.docs.length);
+    for (let position = 0; position < posting.docs.length; position += 1) {
+      scores[position] = Math.fround(weight * index.tf(posting.freqs[position], posting.docs[position]));
+    }
+    return { docs: Int32Array.from(posting.docs), scores };
+  }
+
+  requiredTerms(): Set<string> {
+    return new Set([termKey(this.field.path, this.term)]);
+  }
+}
+
+/** `terms`: any of several exact terms, constant score. */
+export class TermSetQuery implements Query {
+  constructor(
+    readonly field: FieldInfo,
+    readonly terms: string[],
+    private readonly boost = 1,
+  ) {}
+
+  execute(context: ExecContext): DocSet {
+    const index = fieldIndex(context, this.field);
+    if (!index) return EMPTY;
+    const sets: DocSet[] = [];
+    for (const term of new Set(this.terms)) {
+      const posting = index.postings.get(term);
+      if (posting) sets.push(fromDocs(posting.docs, 0));
+    }
+    return constantScores(union(sets, maxDocOf(context), 1, 'sum'), context.scoring ? this.boost : 0);
+  }
+
+  requiredTerms(): Set<string> {
+    return new Set(this.terms.map((term) => termKey(this.field.path, term)));
+  }
+}
+
+/** Terms of a field chosen by a predicate (prefix, wildcard): constant score like Elasticsearch. */
+export class MultiTermQuery implements Query {
+  constructor(
+    readonly field: FieldInfo,
+    private readonly accept: (term: string) => boolean,
+    private readonly boost = 1,
+    private readonly prefix?: string,
+  ) {}
+
+  execute(context: ExecContext): DocSet {
+    const index = fieldIndex(context, this.field);
+    if (!index) return EMPTY;
+    const sets: DocSet[] = [];
+    for (const [term, posting] of index.postings) if (this.accept(term)) sets.push(fromDocs(posting.docs, 0));
+    return constantScores(union(sets, maxDocOf(context), 1, 'sum'), context.scoring ? this.boost : 0);
+  }
+
+  requiredTerms(): null {
+    return null;
+  }
+}
+
+/** Damerau–Levenshtein distance bounded by `max` (returns max + 1 when larger). */
+export function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  const rows = a.length + 1;
+  const cols = b.length + 1;
+  let previousPrevious = new Array<number>(cols).fill(0);
+  let previous = Array.from({ length: cols }, (_, index) => index);
+  for (let i = 1; i < rows; i += 1) {
+    const current = new Array<number>(cols);
+    current[0] = i;
+    let rowMin = current[0];
+    for (let j = 1; j < cols; j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, previousPrevious[j - 2] + 1);
+      current[j] = value;
+      if (value < rowMin) rowMin = value;
+    }
+    if (rowMin > max) return max + 1;
+    previousPrevious = previous;
+    previous = current;
+  }
+  return previous[cols - 1];
+}
+
+export function autoFuzziness(fuzziness: unknown, term: string): number {
+  if (fuzziness === undefined || fuzziness === null) return 0;
+  const text = String(fuzziness);
+  const auto = /^AUTO(?::(\d+),(\d+))?$/i.exec(text);
+  const length = [...term].length;
+  if (auto) {
+    const low = auto[1] ? Number(auto[1]) : 3;
+    const high = auto[2] ? Number(auto[2]) : 6;
+    return length < low ? 0 : length < high ? 1 : 2;
+  }
+  const value = Number(text);
+  return Number.isFinite(value) ? Math.min(2, Math.max(0, Math.floor(value))) : 0;
+}
+
+/** Fuzzy term: expands to terms within the edit distance, scored with blended document frequency. */
+export class FuzzyQuery implements Query {
+  constructor(
+    readonly field: FieldInfo,
+    readonly term: string,
+    private readonly maxEdits: number,
+    private readonly boost = 1,
+    private readonly prefixLength = 0,
+    private readonly maxExpansions = 50,
+  ) {}
+
+  execute(context: ExecContext): DocSet {
+    const index = fieldIndex(context, this.field);
+    if (!index) return EMPTY;
+    const prefix = this.term.slice(0, this.prefixLength);
+    const expansions: Array<{ term: string; edits: number; docFreq: number }> = [];
+    for (const [term, posting] of index.postings) {
+      if (prefix && !term.startsWith(prefix)) continue;
+      const edits = editDistance(term, this.term, this.maxEdits);
+      if (edits <= this.maxEdits) expansions.push({ term, edits, docFreq: posting.docs.length });
+    }
+    expansions.sort((x, y) => x.edits - y.edits || y.docFreq - x.docFreq || (x.term < y.term ? -1 : 1));
+    const chosen = expansions.slice(0, this.maxExpansions);
+    if (chosen.length === 0) return EMPTY;
+    const blendedDocFreq = Math.max(...chosen.map((entry) => entry.docFreq));
+    const sets: DocSet[] = [];
+    for (const entry of chosen) {
+      const posting = index.postings.get(entry.term);
+      if (!posting) continue;
+      const termLength = Math.min([...entry.term].length, [...this.term].length);
+      const similarity = termLength === 0 ? 1 : Math.max(0, 1 - entry.edits / termLength);
+      const weight = this.boost * similarity * bm25Idf(index.docCount, blendedDocFreq);
+      const scores = new Float64Array(posting.docs.length);
+      if (context.scoring) for (let i = 0; i < scores.length; i += 1) scores[i] = weight * index.tf(posting.freqs[i], posting.docs[i]);
+      sets.push({ docs: Int32Array.from(posting.docs), scores });
+    }
+    return union(sets, maxDocOf(context), 1, 'sum');
+  }
+
+  requiredTerms(): null {
+    return null;
+  }
+}
+
+/** Consecutive analysed tokens (with slop), verified against the field's text. */
+export class PhraseQuery implements Query {
+  constructor(
+    readonly field: FieldInfo,
+    readonly tokens: string[],
+    private readonly slop = 0,
+    private readonly boost = 1,
+    private readonly lastIsPrefix = false,
+  ) {}
+
+  execute(context: ExecContext): DocSet {
+    const index = fieldIndex(context, this.field);
+    if (!index || this.tokens.length === 0) return EMPTY;
+    const exact = this.lastIsPrefix ? this.tokens.slice(0, -1) : this.tokens;
+    let candidates: DocSet | undefined;
+    for (const token of exact) {
+      const posting = index.postings.get(token);
+      if (!posting) return EMPTY;
+      const set = fromDocs(posting.docs, 0);
+      candidates = candidates ? intersect(candidates, set, false) : set;
+    }
+    const lastPrefix = this.tokens[this.tokens.length - 1];
+    if (!candidates) {
+      candidates = new MultiTermQuery(this.field, (term) => term.startsWith(lastPrefix)).execute({ ...context, scoring: false });
+    }
+    const idf = exact.reduce((sum, token) => sum + bm25Idf(index.docCount, index.postings.get(token)?.docs.length ?? 0), 0);
+    const docs: number[] = [];
+    const scores: number[] = [];
+    for (const doc of candidates.docs) {
+      const frequency = this.phraseFrequency(index, doc);
+      if (frequency === 0) continue;
+      docs.push(doc);
+      scores.push(context.scoring ? Math.fround(this.boost * idf * index.tf(frequency, doc)) : 0);
+    }
+    return { docs: Int32Array.from(docs), scores: Float64Array.from(scores) };
+  }
+
+  private phraseFrequency(index: FieldIndex, doc: number): number {
+    let frequency = 0;
+    const last = this.tokens.length - 1;
+    for (const value of index.values[doc] ?? []) {
+      const tokens = this.field.analyzer.analyze(String(value));
+      for (let start = 0; start < tokens.length; start += 1) {
+        if (this.matchesAt(tokens, start, last)) frequency += 1;
+      }
+    }
+    return frequency;
+  }
+
+  private matchesAt(tokens: string[], start: number, last: number): boolean {
+    const same = (token: string, index: number) => (this.lastIsPrefix && index === last ? token.startsWith(this.tokens[index]) : token === this.tokens[index]);
+    if (!same(tokens[start], 0)) return false;
+    let position = start;
+    for (let index = 1; index <= last; index += 1) {
+      let found = -1;
+      for (let next = position + 1; next <= Math.min(tokens.length - 1, position + 1 + this.slop); next += 1) {
+        if (same(tokens[next], index)) {
+          found = next;
+          break;
+        }
+      }
+      if (found < 0) return false;
+      position = found;
+    }
+    return true;
+  }
+
+  requiredTerms(): Set<string> | null {
+    const exact = this.lastIsPrefix ? this.tokens.slice(0, -1) : this.tokens;
+    return exact.length ? new Set([termKey(this.field.path, exact[0])]) : null;
+  }
+}
+
+export interface RangeBounds {
+  lower?: number | string;
+  upper?: number | string;
+  includeLower: boolean;
+  includeUpper: boolean;
+}
+
+/** Range over numeric, date or keyword doc values; constant score. */
+export class RangeQuery implements Query {
+  constructor(
+    readonly field: FieldInfo,
+    private readonly bounds: RangeBounds,
+    private readonly boost = 1,
+  ) {}
+
+  execute(context: ExecContext): DocSet {
+    const index = fieldIndex(context, this.field);
+    if (!index) return EMPTY;
+    const { lower, upper, includeLower, includeUpper } = this.bounds;
+    const inRange = (value: unknown): boolean => {
+      if (typeof value === 'object') return false;
+      const comparable = typeof lower === 'string' || typeof upper === 'string' ? String(value) : Number(value);
+      if (lower !== undefined && (includeLower ? comparable < lower : comparable <= lower)) return false;
+      if (upper !== undefined && (includeUpper ? comparable > upper : comparable >= upper)) return false;
+      return true;
+    };
+    const docs: number[] = [];
+    for (const doc of index.docsWithField) {
+      const values = index.values[doc];
+      if (values && values.some(inRange)) docs.push(doc);
+    }
+    return fromDocs(docs, context.scoring ? this.boost : 0);
+  }
+
+  requiredTerms(): null {
+    return null;
+  }
+}
+
+/** `exists`: docs with any indexed value in the field (or in any field under an object path). */
+export class ExistsQuery implements Query {
+  constructor(
+    readonly fields: FieldInfo[],
+    private readonly boost = 1,
+  ) {}
+
+  execute(context: ExecContext): DocSet {
+    const sets: DocSet[] = [];
+    for (const info of this.fields) {
+      const index = fieldIndex(context, info);
+      if (index) sets.push(fromDocs(index.docsWithField, 0));
+    }
+    return constantScores(union(sets, maxDocOf(context), 1, 'sum'), context.scoring ? this.boost : 0);
+  }
+
+  requiredTerms(): null {
+    return null;
+  }
+}
+
+export class IdsQuery implements Query {
+  constructor(
+    private readonly ids: string[],
+    private readonly boost = 1,
+  ) {}
+
+  execute(context: ExecContext): DocSet {
+    if (context.level !== '' || !context.lookupIds) return EMPTY;
+    const docs = [...new Set(context.lookupIds(this.ids))].sort((x, y) => x - y);
+    return fromDocs(docs, context.scoring ? this.boost : 0);
+  }
+
+  requiredTerms(): null {
+    return null;
+  }
+}
+
+export class BoolQuery implements Query {
+  constructor(
+    private readonly must: Query[],
+    private readonly should: Query[],
+    private readonly filter: Query[],
+    private readonly mustNot: Query[],
+    private readonly minimumShouldMatch: number,
+    private readonly boost = 1,
+  ) {}
+
+  execute(context: ExecContext): DocSet {
+    const maxDoc = maxDocOf(context);
+    const filterContext = { ...context, scoring: false };
+    let base: DocSet | undefined;
+    const required = [
+      ...this.must.map((query) => query.execute(context)),
+      ...this.filter.map((query) => constantScores(query.execute(filterContext), 0)),
+    ].sort((x, y) => x.docs.length - y.docs.length);
+    for (const set of required) {
+      base = base ? intersect(base, set, context.scoring) : set;
+      if (base.docs.length === 0) return EMPTY;
+    }
+    if (base) {
+      if (this.should.length > 0 && (context.scoring || this.minimumShouldMatch > 0)) {
+        base = addOptional(base, this.should.map((query) => query.execute(context)), this.minimumShouldMatch);
+      }
+    } else if (this.should.length > 0) {
+      base = union(
+        this.should.map((query) => query.execute(context)),
+        maxDoc,
+        Math.max(1, this.minimumShouldMatch),
+        'sum',
+      );
+    } else {
+      base = allDocs(maxDoc, 0);
+    }
+    for (const query of this.mustNot) {
+      if (base.docs.length === 0) break;
+      base = subtract(base, query.execute(filterContext));
+    }
+    return context.scoring ? scaleScores(base, this.boost) : base;
+  }
+
+  requiredTerms(): Set<string> | null {
+    let best: Set<string> | null = null;
+    for (const query of [...this.must, ...this.filter]) {
+      const terms = query.requiredTerms();
+      if (terms && (!best || terms.size < best.size)) best = terms;
+    }
+    if (best) return best;
+    if (this.must.length + this.filter.length === 0 && this.should.length > 0) {
+      const all = new Set<string>();
+      for (const query of this.should) {
+        const terms = query.requiredTerms();
+        if (!terms) return null;
+        for (const term of terms) all.add(term);
+      }
+      return all;
+    }
+    return null;
+  }
+}
+
+export class DisMaxQuery implements Query {
+  constructor(
+    private readonly queries: Query[],
+    private readonly tieBreaker = 0,
+    private readonly boost = 1,
+  ) {}
+
+  execute(context: ExecContext): DocSet {
+    const result = union(
+      this.queries.map((query) => query.execute(context)),
+      maxDocOf(context),
+      1,
+      'dismax',
+      this.tieBreaker,
+    );
+    return context.scoring ? scaleScores(result, this.boost) : result;
+  }
+
+  requiredTerms(): Set<string> | null {
+    const all = new Set<string>();
+    for (const query of this.queries) {
+      const terms = query.requiredTerms();
+      if (!terms) return null;
+      for (const term of terms) all.add(term);
+    }
+    return all;
+  }
+}
+
+export class ConstantScoreQuery implements Query {
+  constructor(
+    private readonly inner: Query,
+    private readonly boost = 1,
+  ) {}
+
+  execute(context: ExecContext): DocSet {
+    return constantScores(this.inner.execute({ ...context, scoring: false }), context.scoring ? this.boost : 0);
+  }
+
+  requiredTerms(): Set<string> | null {
+    return this.inner.requiredTerms();
+  }
+}
+
+export class BoostQuery implements Query {
+  constructor(
+    private readonly inner: Query,
+    private readonly boost: number,
+  ) {}
+
+  execute(context: ExecContext): DocSet {
+    const result = this.inner.execute(context);
+    return context.scoring ? scaleScores(result, this.boost) : result;
+  }
+
+  requiredTerms(): Set<string> | null {
+    return this.inner.requiredTerms();
+  }
+}
+
+export type NestedScoreMode = 'avg' | 'max' | 'min' | 'sum' | 'none';
+
+/** Block join: inner query on the nested path's hidden docs, mapped to their parents at this level. */
+export class NestedQuery implements Query {
+  constructor(
+    private readonly path: string,
+    private readonly inner: Query,
+    private readonly scoreMode: NestedScoreMode,
+    private readonly boost = 1,
+  ) {}
+
+  execute(context: ExecContext): DocSet {
+    const level = context.segments.levels.get(this.path);
+    if (!level) return EMPTY;
+    const childContext = { ...context, level: this.path };
+    const children = this.inner.execute(childContext);
+    const parents: number[] = [];
+    const scores: number[] = [];
+    let current = -1;
+    let sum = 0;
+    let count = 0;
+    let min = 0;
+    let max = 0;
+    const flush = () => {
+      if (current < 0) return;
+      parents.push(current);
+      const score = this.scoreMode === 'avg' ? sum / count : this.scoreMode === 'sum' ? sum : this.scoreMode === 'max' ? max : this.scoreMode === 'min' ? min : 0;
+      scores.push(context.scoring ? score * this.boost : 0);
+    };
+    for (let index = 0; index < children.docs.length; index += 1) {
+      let doc = children.docs[index];
+      let segment = level;
+      while (segment.path !== context.level && segment.parentPath !== undefined) {
+        doc = segment.parents[doc];
+        const next = context.segments.levels.get(segment.parentPath);
+        if (!next) return EMPTY;
+        segment = next;
+      }
+      if (segment.path !== context.level) return EMPTY;
+      const score = children.scores[index];
+      if (doc !== current) {
+        flush();
+        current = doc;
+        sum = 0;
+        count = 0;
+        min = score;
+        max = score;
+      }
+      sum += score;
+      count += 1;
+      if (score < min) min = score;
+      if (score > max) max = score;
+    }
+    flush();
+    return { docs: Int32Array.from(parents), scores: Float64Array.from(scores) };
+  }
+
+  requiredTerms(): Set<string> | null {
+    return this.inner.requiredTerms();
+  }
+}
