@@ -3,7 +3,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createAmqpConnection, type AmqpConnection, type MessagingTopology } from '../../src/messaging';
-import { RABBITMQ_URL, singleQueueTopology, testLogger, waitFor } from './messaging.test-support';
+import { RABBITMQ_URL, singleQueueTopology, sleep, testLogger, waitFor } from './messaging.test-support';
 
 const run = promisify(execFile);
 const MESSAGES = 2_000;
@@ -32,6 +32,8 @@ describe('RabbitMQ connection across a broker restart', () => {
       queue,
       async (_body, meta) => {
         deliveries++;
+        // Some work in flight, as a database write would be, when the broker goes away.
+        await sleep(5);
         applied.add(meta.messageId);
         return { outcome: 'ack' };
       },
