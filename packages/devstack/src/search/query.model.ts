@@ -258,32 +258,52 @@ export class PhraseQuery implements Query {
 
   private phraseFrequency(index: FieldIndex, doc: number): number {
     let frequency = 0;
-    const last = this.tokens.length - 1;
     for (const value of index.values[doc] ?? []) {
       const tokens = this.field.analyzer.analyze(String(value));
-      for (let start = 0; start < tokens.length; start += 1) {
-        if (this.matchesAt(tokens, start, last)) frequency += 1;
-      }
+      const positions = this.tokens.map((queryToken, slot) => {
+        const found: number[] = [];
+        const prefix = this.lastIsPrefix && slot === this.tokens.length - 1;
+        tokens.forEach((token, position) => {
+          if (prefix ? token.startsWith(queryToken) : token === queryToken) found.push(position);
+        });
+        return found;
+      });
+      if (positions.some((list) => list.length === 0)) continue;
+      frequency += this.slop === 0 ? this.exactMatches(positions) : this.sloppyMatches(positions);
     }
     return frequency;
   }
 
-  private matchesAt(tokens: string[], start: number, last: number): boolean {
-    const same = (token: string, index: number) => (this.lastIsPrefix && index === last ? token.startsWith(this.tokens[index]) : token === this.tokens[index]);
-    if (!same(tokens[start], 0)) return false;
-    let position = start;
-    for (let index = 1; index <= last; index += 1) {
-      let found = -1;
-      for (let next = position + 1; next <= Math.min(tokens.length - 1, position + 1 + this.slop); next += 1) {
-        if (same(tokens[next], index)) {
-          found = next;
-          break;
+  private exactMatches(positions: number[][]): number {
+    const sets = positions.map((list) => new Set(list));
+    return positions[0].filter((start) => sets.every((set, slot) => set.has(start + slot))).length;
+  }
+
+  // Lucene's sloppy phrase: positions p_i (distinct) match when max(p_i - i) - min(p_i - i) <= slop;
+  // each anchor position contributes 1 / (1 + that distance).
+  private sloppyMatches(positions: number[][]): number {
+    let total = 0;
+    for (const anchor of positions[0]) {
+      let best = Number.POSITIVE_INFINITY;
+      const used = new Set<number>([anchor]);
+      const search = (slot: number, low: number, high: number) => {
+        if (high - low > this.slop || high - low >= best) return;
+        if (slot === positions.length) {
+          best = high - low;
+          return;
         }
-      }
-      if (found < 0) return false;
-      position = found;
+        for (const position of positions[slot]) {
+          if (used.has(position)) continue;
+          const offset = position - slot;
+          used.add(position);
+          search(slot + 1, Math.min(low, offset), Math.max(high, offset));
+          used.delete(position);
+        }
+      };
+      search(1, anchor, anchor);
+      if (best !== Number.POSITIVE_INFINITY) total += 1 / (1 + best);
     }
-    return true;
+    return total;
   }
 
   requiredTerms(): Set<string> | null {

@@ -19,7 +19,7 @@ describe('single documents', () => {
     expect(first).toMatchObject({ _index: 'docs', _id: 'v', _version: 1, result: 'created', _primary_term: 1, _shards: { total: 2, successful: 1, failed: 0 } });
     const second = await fixture.client.index({ index: 'docs', id: 'v', document: { title: 'second' } });
     expect(second).toMatchObject({ _version: 2, result: 'updated' });
-    expect(second._seq_no).toBe(first._seq_no + 1);
+    expect(second._seq_no).toBe((first._seq_no ?? 0) + 1);
     const got = await fixture.client.get({ index: 'docs', id: 'v' });
     expect(got).toEqual({ _index: 'docs', _id: 'v', _version: 2, _seq_no: second._seq_no, _primary_term: 1, found: true, _source: { title: 'second' } });
   });

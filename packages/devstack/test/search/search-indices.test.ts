@@ -154,7 +154,7 @@ describe('indices', () => {
   });
 
   test('when an unknown field type is mapped, then mapper_parsing_exception 400', async () => {
-    const failure = await esError(fixture.client.indices.create({ index: 'bad-type', mappings: { properties: { x: { type: 'strange' } } } }));
+    const failure = await esError(fixture.client.indices.create({ index: 'bad-type', mappings: { properties: { x: { type: 'strange' } } } as never }));
     expect(failure.statusCode).toBe(400);
     expect(failure.body.error.type).toBe('mapper_parsing_exception');
     expect(failure.body.error.reason).toBe('No handler for type [strange] declared on field [x]');
