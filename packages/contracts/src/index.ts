@@ -29,6 +29,7 @@ export * from './identifiers/external-identifier.parser';
 export * from './identifiers/identifier-lookup.parser';
 export * from './identifiers/identifier-identity';
 export * from './enhancements/enhancement.fingerprint';
+export * from './jsonl/jsonl-line.serialiser';
 
 export * from './robot-auth/robot-signature';
 export * from './robot-auth/robot-auth-headers.parser';

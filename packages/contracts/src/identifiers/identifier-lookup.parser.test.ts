@@ -1,4 +1,4 @@
-import { parseIdentifierLookup, splitLookupIdentifiers } from './identifier-lookup.parser';
+import { lookupIdentifiersFromQuery, parseIdentifierLookup, splitLookupIdentifiers } from './identifier-lookup.parser';
 import { identifierIdentity, identifierIdentityKey, identifierMergeKey } from './identifier-identity';
 
 const V7 = '01970c2e-5b1a-7c3d-9e8f-0a1b2c3d4e5f';
@@ -63,5 +63,19 @@ describe('identifier identity (§6.3)', () => {
 
   it('when merge keys are taken, then the value is ignored', () => {
     expect(identifierMergeKey({ identifier: '10.1/A', identifier_type: 'doi' })).toBe(identifierMergeKey({ identifier: '10.9/B', identifier_type: 'doi' }));
+  });
+});
+
+describe('lookupIdentifiersFromQuery', () => {
+  it('when 100 identifiers are given, then they are accepted; at 101, then a 422 list-length issue is returned', () => {
+    const hundred = Array.from({ length: 100 }, (_, i) => `pm_id:${i + 1}`);
+    expect(lookupIdentifiersFromQuery(hundred.join(','))).toEqual({ ok: true, identifiers: hundred });
+    const result = lookupIdentifiersFromQuery([...hundred, 'pm_id:101']);
+    expect(!result.ok && result.issue).toMatchObject({
+      type: 'too_long',
+      loc: ['query', 'identifier'],
+      msg: 'List should have at most 100 items after validation, not 101',
+      ctx: { field_type: 'List', max_length: 100, actual_length: 101 },
+    });
   });
 });

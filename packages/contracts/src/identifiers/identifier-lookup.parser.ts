@@ -1,5 +1,9 @@
 import { EXTERNAL_IDENTIFIER_TYPES } from '../schemas/enums.schema';
 import { canonicalUuid } from '../validation/uuid';
+import { type ValidationIssue } from '../validation/validation-issue';
+
+/** At most this many identifiers per lookup (§7.2). */
+export const MAX_LOOKUP_IDENTIFIERS = 100;
 
 // Lookup strings of `GET /references/?identifier=` (§6.4, §7.2).
 
@@ -45,4 +49,23 @@ export function parseIdentifierLookup(text: string): ParsedIdentifierLookup {
 export function splitLookupIdentifiers(values: string | readonly string[]): string[] {
   const list = typeof values === 'string' ? [values] : [...values];
   return list.length === 1 ? list[0].split(',') : list;
+}
+
+/**
+ * Splits the `identifier` query values and enforces the 100-entry limit (§7.2): more is a 422
+ * whose issue reads like pydantic's list-length error.
+ */
+export function lookupIdentifiersFromQuery(values: string | readonly string[]): { ok: true; identifiers: string[] } | { ok: false; issue: ValidationIssue } {
+  const identifiers = splitLookupIdentifiers(values);
+  if (identifiers.length <= MAX_LOOKUP_IDENTIFIERS) return { ok: true, identifiers };
+  return {
+    ok: false,
+    issue: {
+      type: 'too_long',
+      loc: ['query', 'identifier'],
+      msg: `List should have at most ${MAX_LOOKUP_IDENTIFIERS} items after validation, not ${identifiers.length}`,
+      input: identifiers,
+      ctx: { field_type: 'List', max_length: MAX_LOOKUP_IDENTIFIERS, actual_length: identifiers.length },
+    },
+  };
 }

@@ -1,4 +1,6 @@
 import { Type, type SchemaOptions, type Static, type TObject, type TSchema, type TUnsafe } from '@sinclair/typebox';
+import { registerSchemaNormaliser } from '../validation/schema-rules';
+import { canonicalUuid } from '../validation/uuid';
 
 // Building blocks shared by every wire schema. Formats are the contract's own (registered on the
 // shared Ajv): `destiny-uuid`, `http-url`, `iso-duration`, `date`, `date-time`.
@@ -28,9 +30,14 @@ export function Nullable<T extends TSchema>(schema: T, options: SchemaOptions = 
   return Type.Unsafe<Static<T> | null>({ ...options, anyOf: [schema, { type: 'null' }] });
 }
 
-/** A DESTINY UUID (§1.2): lenient input forms, version 4 or 7. */
+registerSchemaNormaliser('uuid', (value) => canonicalUuid(value) ?? value);
+
+/**
+ * A DESTINY UUID (§1.2): lenient input forms (case, braces, `urn:uuid:`, bare hex), version 4 or
+ * 7; a valid value is rewritten to its lowercase canonical form before it reaches the service.
+ */
 export function Uuid(options: SchemaOptions = {}) {
-  return Type.String({ format: 'destiny-uuid', ...options });
+  return Type.String({ format: 'destiny-uuid', 'x-destiny-normalise': 'uuid', ...options });
 }
 
 /** http(s) URL with a host, at most 2083 characters (§16). */

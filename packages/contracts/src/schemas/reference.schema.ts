@@ -58,11 +58,9 @@ export type ReferenceFileInputEnvelope = Static<typeof ReferenceFileInputEnvelop
 export const ReferencePathParams = Type.Object({ reference_id: Uuid() });
 export type ReferencePathParams = Static<typeof ReferencePathParams>;
 
-export const MAX_LOOKUP_IDENTIFIERS = 100;
-
 /**
  * `GET /references/?identifier=` (§7.2): repeated or one comma-separated value. Splitting and the
- * 100 limit are applied by `splitLookupIdentifiers`; this schema checks presence.
+ * 100 limit are applied by `lookupIdentifiersFromQuery`; this schema checks presence.
  */
 export const ReferenceLookupQuery = Type.Object({ identifier: Type.Array(Type.String(), { minItems: 1 }) });
 export type ReferenceLookupQuery = Static<typeof ReferenceLookupQuery>;

@@ -42,3 +42,13 @@ export function toUtcTimestamp(value: string): string {
   if (Number.isNaN(parsed.getTime())) throw new RangeError(`not an ISO 8601 datetime: ${value}`);
   return parsed.toISOString().replace('.000Z', 'Z');
 }
+
+/**
+ * Python `datetime.isoformat()` of a UTC instant, as the lease-renewal body (§1.3, §12.7):
+ * `2026-01-31T12:10:00.123000+00:00` (microseconds only when non-zero).
+ */
+export function toPythonIsoformatUtc(instant: Date): string {
+  const iso = instant.toISOString();
+  const ms = instant.getUTCMilliseconds();
+  return `${iso.slice(0, 19)}${ms === 0 ? '' : `.${String(ms * 1000).padStart(6, '0')}`}+00:00`;
+}

@@ -1,4 +1,4 @@
-import { isIsoDate, isIsoDateTime, toUtcTimestamp } from './date-formats';
+import { isIsoDate, isIsoDateTime, toPythonIsoformatUtc, toUtcTimestamp } from './date-formats';
 import { httpUrlProblem, isHttpUrl, MAX_URL_LENGTH, normaliseHttpUrl } from './http-url';
 import { isIsoDuration, parseIsoDuration } from './iso-duration';
 
@@ -83,5 +83,15 @@ describe('http(s) URLs', () => {
 
   it('when a URL is echoed, then scheme and host are lower-cased and an empty path becomes /', () => {
     expect(normaliseHttpUrl('HTTPS://Example.ORG')).toBe('https://example.org/');
+  });
+});
+
+describe('Python isoformat (lease renewal body)', () => {
+  it('when the instant has milliseconds, then six fraction digits and +00:00 are written', () => {
+    expect(toPythonIsoformatUtc(new Date(Date.UTC(2026, 0, 31, 12, 10, 0, 123)))).toBe('2026-01-31T12:10:00.123000+00:00');
+  });
+
+  it('when the instant is on a whole second, then the fraction is omitted as Python does', () => {
+    expect(toPythonIsoformatUtc(new Date(Date.UTC(2026, 0, 31, 12, 10, 0, 0)))).toBe('2026-01-31T12:10:00+00:00');
   });
 });
