@@ -147,7 +147,7 @@ export class CollectionIndex {
     if (!this.sorted) this.sorted = [...this.byFirst.values()].sort((a, b) => compareValues(a.value, b.value));
     const sorted = this.sorted;
     const bracket = typeBracket((lower ?? upper)?.value);
-    let start = 0;
+    let start: number;
     if (lower) {
       let low = 0;
       let high = sorted.length;

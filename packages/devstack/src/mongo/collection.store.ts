@@ -86,8 +86,11 @@ export class Collection {
   /** Puts a document as recovered from the journal, bypassing checks already made when it was written. */
   restore(document: Document): void {
     const key = canonicalKey(document._id);
-    if (this.documents.has(key)) this.remove(key);
-    for (const index of this.indexes.values()) index.add(key, document);
+    // An existing key keeps its position in the Map, so natural order survives a restart.
+    for (const index of this.indexes.values()) {
+      index.remove(key);
+      index.add(key, document);
+    }
     this.documents.set(key, document);
   }
 

@@ -338,7 +338,7 @@ export class CommandHandler {
     const name = collectionName(inner, innerName);
     const collection = this.engine.collection(database, name);
     const examinedBefore = collection?.statistics.documentsExamined ?? 0;
-    let returned = 0;
+    let returned: number;
     if (innerName === 'find') {
       returned = this.query(collection, inner.filter, { sort: inner.sort, skip: optionalNumber(inner.skip, 'skip'), limit: optionalNumber(inner.limit, 'limit'), projection: inner.projection }).length;
     } else if (innerName === 'count' || innerName === 'distinct') {

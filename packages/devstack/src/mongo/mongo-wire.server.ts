@@ -53,9 +53,8 @@ function parseOpMsg(body: Buffer): { command: Document; moreToCome: boolean } {
     } else if (kind === 1) {
       const size = body.readInt32LE(offset);
       const sectionEnd = offset + size;
-      let cursor = offset + 4;
-      let identifier: string;
-      [identifier, cursor] = readCString(body, cursor);
+      const [identifier, afterIdentifier] = readCString(body, offset + 4);
+      let cursor = afterIdentifier;
       const documents: Document[] = [];
       while (cursor < sectionEnd) {
         const [document, next, bytes] = readDocument(body, cursor);

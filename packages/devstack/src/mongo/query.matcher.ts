@@ -42,7 +42,8 @@ export function toRegExp(pattern: unknown, options = ''): RegExp {
     if (flag === 'i' || flag === 'm' || flag === 's') {
       if (!jsFlags.includes(flag)) jsFlags += flag;
     } else if (flag === 'x') {
-      source = source.replace(/\\#/g, '\u0000').replace(/#[^\n]*/g, '').replace(/\s+/g, '').replace(/\u0000/g, '\\#');
+      // Extended mode: drop whitespace and #-comments (escaped \# and whitespace are kept).
+      source = source.replace(/\\[\s#]|#[^\n]*|\s+/g, (match) => (match.startsWith('\\') ? match : ''));
     } else if (flag !== 'u' && flag !== 'g') {
       throw new MongoCommandError(51108, `invalid flag in regex options: ${flag}`);
     }

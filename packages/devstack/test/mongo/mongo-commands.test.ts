@@ -1,5 +1,5 @@
 import { Long, MongoServerError } from 'mongodb';
-import { closeFixture, openFixture, type MongoFixture } from './mongo.fixture';
+import { closeFixture, openFixture, type MongoFixture, type Loose } from './mongo.fixture';
 
 let fixture: MongoFixture;
 
@@ -49,7 +49,7 @@ describe('handshake and server commands', () => {
 describe('catalog commands', () => {
   test('when collections are created, listed and dropped, then the catalog follows', async () => {
     await fixture.db.createCollection('alpha');
-    await fixture.db.collection('beta').insertOne({ x: 1 });
+    await fixture.db.collection<Loose>('beta').insertOne({ x: 1 });
     const names = (await fixture.db.listCollections().toArray()).map((entry) => entry.name).sort();
     expect(names).toEqual(['alpha', 'beta']);
     const nameOnly = await fixture.db.listCollections({ name: 'alpha' }, { nameOnly: true }).toArray();
@@ -58,14 +58,14 @@ describe('catalog commands', () => {
     const duplicate = await fixture.db.createCollection('alpha').catch((caught: unknown) => caught);
     expect(duplicate).toMatchObject({ code: 48, codeName: 'NamespaceExists' });
 
-    expect(await fixture.db.collection('alpha').drop()).toBe(true);
-    expect(await fixture.db.collection('never-existed').drop()).toBe(true);
+    expect(await fixture.db.collection<Loose>('alpha').drop()).toBe(true);
+    expect(await fixture.db.collection<Loose>('never-existed').drop()).toBe(true);
     expect((await fixture.db.listCollections().toArray()).map((entry) => entry.name)).toEqual(['beta']);
   });
 
   test('when databases hold data, then listDatabases reports them and dropDatabase removes one', async () => {
-    await fixture.client.db('one').collection('c').insertOne({ a: 1 });
-    await fixture.client.db('two').collection('c').insertOne({ a: 1 });
+    await fixture.client.db('one').collection<Loose>('c').insertOne({ a: 1 });
+    await fixture.client.db('two').collection<Loose>('c').insertOne({ a: 1 });
     const listed = await fixture.db.admin().listDatabases();
     expect(listed.databases.map((database) => database.name).sort()).toEqual(['one', 'two']);
     expect(listed.databases[0].sizeOnDisk).toBeGreaterThan(0);
@@ -74,7 +74,7 @@ describe('catalog commands', () => {
   });
 
   test('when indexes are created, listed and dropped, then listIndexes always shows _id_ and the rest', async () => {
-    const collection = fixture.db.collection('people');
+    const collection = fixture.db.collection<Loose>('people');
     expect(await collection.createIndex({ email: 1 }, { unique: true })).toBe('email_1');
     expect(await collection.createIndex({ last: 1, first: -1 })).toBe('last_1_first_-1');
     expect(await collection.createIndex({ email: 1 }, { unique: true })).toBe('email_1');
@@ -94,28 +94,28 @@ describe('catalog commands', () => {
     await collection.dropIndexes();
     expect((await collection.listIndexes().toArray()).map((index) => index.name)).toEqual(['_id_']);
 
-    const unknownCollection = await fixture.db.collection('nothing').listIndexes().toArray().catch((caught: unknown) => caught);
+    const unknownCollection = await fixture.db.collection<Loose>('nothing').listIndexes().toArray().catch((caught: unknown) => caught);
     expect(unknownCollection).toMatchObject({ code: 26, codeName: 'NamespaceNotFound' });
   });
 
   test('when an unsupported index type is requested, then the server refuses instead of pretending', async () => {
-    const error = await fixture.db.collection('texts').createIndex({ body: 'text' }).catch((caught: unknown) => caught);
+    const error = await fixture.db.collection<Loose>('texts').createIndex({ body: 'text' }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 67 });
   });
 
   test('when a collection is renamed, then its documents and indexes move', async () => {
-    const source = fixture.db.collection('old');
+    const source = fixture.db.collection<Loose>('old');
     await source.createIndex({ k: 1 }, { unique: true });
     await source.insertMany([{ k: 1 }, { k: 2 }]);
     await source.rename('new');
-    const target = fixture.db.collection('new');
+    const target = fixture.db.collection<Loose>('new');
     expect(await target.countDocuments()).toBe(2);
     expect((await target.listIndexes().toArray()).map((index) => index.name)).toEqual(['_id_', 'k_1']);
     expect(await source.countDocuments()).toBe(0);
   });
 
   test('when collection statistics are asked, then count and size are reported', async () => {
-    await fixture.db.collection('stats').insertMany([{ a: 1 }, { a: 2 }]);
+    await fixture.db.collection<Loose>('stats').insertMany([{ a: 1 }, { a: 2 }]);
     const stats = await fixture.db.command({ collStats: 'stats' });
     expect(stats).toMatchObject({ count: 2, nindexes: 1, ok: 1 });
     expect(stats.size).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
 import { MongoBulkWriteError, MongoServerError } from 'mongodb';
-import { closeFixture, openFixture, type MongoFixture } from './mongo.fixture';
+import { closeFixture, openFixture, type MongoFixture, type Loose } from './mongo.fixture';
 
 let fixture: MongoFixture;
 
@@ -13,7 +13,7 @@ afterEach(async () => {
 
 describe('unique indexes', () => {
   test('when a duplicate _id is inserted, then E11000 names the _id_ index with keyPattern and keyValue', async () => {
-    const collection = fixture.db.collection('users');
+    const collection = fixture.db.collection<Loose>('users');
     await collection.insertOne({ _id: 'u1' } as never);
     const error = (await collection.insertOne({ _id: 'u1' } as never).catch((caught: unknown) => caught)) as MongoServerError;
     expect(error).toBeInstanceOf(MongoServerError);
@@ -24,7 +24,7 @@ describe('unique indexes', () => {
   });
 
   test('when a unique single-field index is violated, then the write fails and the index name and key are reported', async () => {
-    const collection = fixture.db.collection('users');
+    const collection = fixture.db.collection<Loose>('users');
     await collection.createIndex({ email: 1 }, { unique: true });
     await collection.insertOne({ email: 'a@x.org' });
     const error = (await collection.insertOne({ email: 'a@x.org' }).catch((caught: unknown) => caught)) as MongoServerError;
@@ -42,7 +42,7 @@ describe('unique indexes', () => {
   });
 
   test('when insertMany hits duplicates, then ordered stops at the first and unordered continues', async () => {
-    const collection = fixture.db.collection('users');
+    const collection = fixture.db.collection<Loose>('users');
     await collection.createIndex({ email: 1 }, { unique: true });
     const ordered = (await collection.insertMany([{ email: 'a' }, { email: 'a' }, { email: 'b' }]).catch((caught: unknown) => caught)) as MongoBulkWriteError;
     expect(ordered).toBeInstanceOf(MongoBulkWriteError);
@@ -54,7 +54,7 @@ describe('unique indexes', () => {
   });
 
   test('when a compound unique index is used, then only the full key combination must be unique', async () => {
-    const collection = fixture.db.collection('pairs');
+    const collection = fixture.db.collection<Loose>('pairs');
     await collection.createIndex({ a: 1, b: 1 }, { unique: true, name: 'pair' });
     await collection.insertMany([{ a: 1, b: 1 }, { a: 1, b: 2 }]);
     const error = (await collection.insertOne({ a: 1, b: 2 }).catch((caught: unknown) => caught)) as MongoServerError;
@@ -62,21 +62,21 @@ describe('unique indexes', () => {
   });
 
   test('when a partial unique index is used, then only documents matching its filter are constrained', async () => {
-    const collection = fixture.db.collection('partial');
+    const collection = fixture.db.collection<Loose>('partial');
     await collection.createIndex({ doi: 1 }, { unique: true, partialFilterExpression: { doi: { $type: 'string' } } });
     await collection.insertMany([{ title: 'no doi' }, { title: 'also none' }, { doi: '10.1/x' }]);
     await expect(collection.insertOne({ doi: '10.1/x' })).rejects.toMatchObject({ code: 11000 });
   });
 
   test('when a sparse unique index is used, then documents without the field do not collide', async () => {
-    const collection = fixture.db.collection('sparse');
+    const collection = fixture.db.collection<Loose>('sparse');
     await collection.createIndex({ code: 1 }, { unique: true, sparse: true });
     await collection.insertMany([{ n: 1 }, { n: 2 }, { code: 'x' }]);
     await expect(collection.insertOne({ code: 'x' })).rejects.toMatchObject({ code: 11000 });
   });
 
   test('when a unique index is created over existing duplicates, then creation fails', async () => {
-    const collection = fixture.db.collection('existing');
+    const collection = fixture.db.collection<Loose>('existing');
     await collection.insertMany([{ k: 1 }, { k: 1 }]);
     await expect(collection.createIndex({ k: 1 }, { unique: true })).rejects.toMatchObject({ code: 11000 });
     expect((await collection.listIndexes().toArray()).map((index) => index.name)).toEqual(['_id_']);
@@ -85,7 +85,7 @@ describe('unique indexes', () => {
 
 describe('index use', () => {
   async function seed() {
-    const collection = fixture.db.collection('refs');
+    const collection = fixture.db.collection<Loose>('refs');
     await collection.createIndex({ doi: 1 }, { unique: true });
     await collection.createIndex({ year: 1 });
     await collection.insertMany(Array.from({ length: 2000 }, (_unused, index) => ({ doi: `10.1/${index}`, year: 1900 + (index % 100), tags: [`t${index % 10}`] })));

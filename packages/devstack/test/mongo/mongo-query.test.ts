@@ -1,5 +1,5 @@
-import { Binary, Decimal128, Long, ObjectId, UUID } from 'mongodb';
-import { closeFixture, openFixture, type MongoFixture } from './mongo.fixture';
+import { type Binary, Decimal128, Long, ObjectId, UUID } from 'mongodb';
+import { closeFixture, openFixture, type MongoFixture, type Loose } from './mongo.fixture';
 
 let fixture: MongoFixture;
 
@@ -12,7 +12,7 @@ afterEach(async () => {
 });
 
 async function seed() {
-  const collection = fixture.db.collection('items');
+  const collection = fixture.db.collection<Loose>('items');
   await collection.insertMany([
     { _id: 1, name: 'apple', qty: 5, tags: ['red', 'fruit'], price: { amount: 1.5, currency: 'EUR' }, sizes: [{ s: 'M', n: 2 }, { s: 'L', n: 0 }] },
     { _id: 2, name: 'banana', qty: 20, tags: ['yellow', 'fruit'], price: { amount: 0.5, currency: 'EUR' }, sizes: [{ s: 'S', n: 5 }] },
@@ -117,7 +117,7 @@ describe('sort, skip, limit and projection', () => {
 
 describe('cursors', () => {
   test('when 1,050 documents are read with batchSize 100, then getMore pages through all of them in order', async () => {
-    const collection = fixture.db.collection('many');
+    const collection = fixture.db.collection<Loose>('many');
     await collection.insertMany(Array.from({ length: 1050 }, (_unused, index) => ({ _id: index, v: index })));
     const seen: number[] = [];
     const cursor = collection.find({}, { batchSize: 100 }).sort({ _id: 1 });
@@ -133,7 +133,7 @@ describe('cursors', () => {
   });
 
   test('when a cursor is killed, then getMore reports CursorNotFound', async () => {
-    const collection = fixture.db.collection('many');
+    const collection = fixture.db.collection<Loose>('many');
     await collection.insertMany(Array.from({ length: 300 }, (_unused, index) => ({ _id: index })));
     const raw = await fixture.db.command({ find: 'many', batchSize: 10 });
     const killed = await fixture.db.command({ killCursors: 'many', cursors: [raw.cursor.id] });
@@ -142,7 +142,7 @@ describe('cursors', () => {
   });
 
   test('when findOne or limit with singleBatch is used, then no cursor stays open', async () => {
-    const collection = fixture.db.collection('many');
+    const collection = fixture.db.collection<Loose>('many');
     await collection.insertMany(Array.from({ length: 300 }, (_unused, index) => ({ _id: index })));
     const raw = await fixture.db.command({ find: 'many', limit: 5, singleBatch: true });
     expect(Number(raw.cursor.id)).toBe(0);
@@ -152,12 +152,12 @@ describe('cursors', () => {
 
 describe('BSON types', () => {
   test('when Int64, Decimal128, ObjectId, Date and UUID values are stored, then they round-trip and compare in MongoDB order', async () => {
-    const collection = fixture.db.collection('types');
+    const collection = fixture.db.collection<Loose>('types');
     const objectId = new ObjectId();
     const uuid = new UUID();
     const when = new Date('2024-05-01T10:00:00Z');
     await collection.insertOne({ _id: 'x', long: Long.fromString('9007199254740993'), small: Long.fromNumber(7), decimal: Decimal128.fromString('1.10'), oid: objectId, when, uuid });
-    const stored = await fixture.client.db('test').collection('types').findOne({ _id: 'x' }, { promoteLongs: false });
+    const stored = await fixture.client.db('test').collection<Loose>('types').findOne({ _id: 'x' }, { promoteLongs: false });
     expect(stored?.long).toEqual(Long.fromString('9007199254740993'));
     expect((stored?.decimal as Decimal128).toString()).toBe('1.10');
     expect((stored?.oid as ObjectId).equals(objectId)).toBe(true);
@@ -176,7 +176,7 @@ describe('BSON types', () => {
   });
 
   test('when values of different types are sorted, then the BSON type order applies', async () => {
-    const collection = fixture.db.collection('mixed');
+    const collection = fixture.db.collection<Loose>('mixed');
     await collection.insertMany([
       { _id: 1, v: true },
       { _id: 2, v: 'text' },
@@ -190,7 +190,7 @@ describe('BSON types', () => {
   });
 
   test('when _id is missing, then an ObjectId is generated', async () => {
-    const collection = fixture.db.collection('generated');
+    const collection = fixture.db.collection<Loose>('generated');
     await collection.insertOne({ a: 1 }, { forceServerObjectId: true });
     const stored = await collection.findOne({ a: 1 });
     expect(stored?._id).toBeInstanceOf(ObjectId);

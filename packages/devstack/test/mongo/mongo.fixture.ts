@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { MongoClient, type Db } from 'mongodb';
+import { MongoClient, type Binary, type Db, type ObjectId } from 'mongodb';
 import { startMongo, type RunningMongo } from '../../src/mongo';
 
 export interface MongoFixture {
@@ -27,4 +27,12 @@ export async function closeFixture(fixture: MongoFixture | undefined): Promise<v
   if (!fixture) return;
   await fixture.client.close();
   await fixture.server.stop();
+}
+
+/** A document whose _id may be of any BSON type (the driver's default typing assumes ObjectId). */
+export interface Loose {
+  _id?: string | number | ObjectId | Binary | Record<string, unknown>;
+  // The driver's update-operator typings need `any` fields to accept arbitrary test documents.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  [field: string]: any;
 }

@@ -1,0 +1,159 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { MongoClient } from 'mongodb';
+import { closeFixture, openFixture, temporaryDataDir, type MongoFixture, type Loose } from './mongo.fixture';
+import { killHard, spawnMongo } from './mongo-child.fixture';
+
+let fixture: MongoFixture | undefined;
+
+afterEach(async () => {
+  await closeFixture(fixture);
+  fixture = undefined;
+});
+
+async function reopen(dataDir: string): Promise<MongoFixture> {
+  await closeFixture(fixture);
+  fixture = await openFixture({ dataDir });
+  return fixture;
+}
+
+describe('durability with a data folder', () => {
+  test('when the server restarts, then documents, deletions, indexes and drops are recovered', async () => {
+    const dataDir = temporaryDataDir();
+    let current = await reopen(dataDir);
+    const users = current.db.collection<Loose>('users');
+    await users.createIndex({ email: 1 }, { unique: true });
+    await users.insertMany([{ _id: 1, email: 'a' }, { _id: 2, email: 'b' }, { _id: 3, email: 'c' }] as never[]);
+    await users.updateOne({ _id: 1 } as never, { $set: { name: 'Ann' } });
+    await users.deleteOne({ _id: 2 } as never);
+    await current.db.collection<Loose>('temporary').insertOne({ x: 1 });
+    await current.db.collection<Loose>('temporary').drop();
+
+    current = await reopen(dataDir);
+    const recovered = current.db.collection<Loose>('users');
+    expect(await recovered.find().toArray()).toEqual([{ _id: 1, email: 'a', name: 'Ann' }, { _id: 3, email: 'c' }]);
+    expect((await recovered.listIndexes().toArray()).map((index) => index.name)).toEqual(['_id_', 'email_1']);
+    await expect(recovered.insertOne({ email: 'c' })).rejects.toMatchObject({ code: 11000 });
+    expect((await current.db.listCollections().toArray()).map((entry) => entry.name)).toEqual(['users']);
+  });
+
+  test('when the journal ends with a torn record, then it is discarded and earlier writes survive', async () => {
+    const dataDir = temporaryDataDir();
+    let current = await reopen(dataDir);
+    await current.db.collection<Loose>('c').insertMany(Array.from({ length: 10 }, (_unused, index) => ({ _id: index })) as never[]);
+    await closeFixture(current);
+    fixture = undefined;
+    const journal = fs.readdirSync(dataDir).find((file) => file.startsWith('journal-')) as string;
+    // A record header promising 500 bytes followed by only a few: a write cut by a crash.
+    const torn = Buffer.alloc(20);
+    torn.writeUInt32LE(500, 0);
+    torn.writeUInt32LE(12345, 4);
+    fs.appendFileSync(path.join(dataDir, journal), torn);
+
+    current = await reopen(dataDir);
+    expect(await current.db.collection<Loose>('c').countDocuments()).toBe(10);
+    await current.db.collection<Loose>('c').insertOne({ _id: 'after' } as never);
+    current = await reopen(dataDir);
+    expect(await current.db.collection<Loose>('c').countDocuments()).toBe(11);
+  });
+
+  test('when a record is corrupted in place, then its checksum rejects it and the tail is dropped', async () => {
+    const dataDir = temporaryDataDir();
+    let current = await reopen(dataDir);
+    await current.db.collection<Loose>('c').insertOne({ _id: 'first', v: 'x'.repeat(100) } as never);
+    await current.db.collection<Loose>('c').insertOne({ _id: 'second', v: 'y'.repeat(100) } as never);
+    await closeFixture(current);
+    fixture = undefined;
+    const file = path.join(dataDir, fs.readdirSync(dataDir).find((name) => name.startsWith('journal-')) as string);
+    const bytes = fs.readFileSync(file);
+    const position = bytes.lastIndexOf(Buffer.from('yyyy'));
+    bytes[position] = 'z'.charCodeAt(0);
+    fs.writeFileSync(file, bytes);
+    current = await reopen(dataDir);
+    expect((await current.db.collection<Loose>('c').find().toArray()).map((document) => document._id)).toEqual(['first']);
+  });
+
+  test('when the store is compacted, then a snapshot replaces the journal and restart sees every write', async () => {
+    const dataDir = temporaryDataDir();
+    let current = await reopen(dataDir);
+    const collection = current.db.collection<Loose>('c');
+    await collection.createIndex({ k: 1 }, { unique: true });
+    await collection.insertMany(Array.from({ length: 500 }, (_unused, index) => ({ _id: index, k: index })) as never[]);
+    await current.server.compact();
+    await collection.updateMany({ _id: { $lt: 10 } } as never, { $set: { touched: true } });
+    await collection.deleteOne({ _id: 499 } as never);
+    const files = fs.readdirSync(dataDir).sort();
+    expect(files.filter((file) => file.startsWith('snapshot-'))).toHaveLength(1);
+    expect(files.filter((file) => file.startsWith('journal-'))).toHaveLength(1);
+
+    current = await reopen(dataDir);
+    const recovered = current.db.collection<Loose>('c');
+    expect(await recovered.countDocuments()).toBe(499);
+    expect(await recovered.countDocuments({ touched: true })).toBe(10);
+    await expect(recovered.insertOne({ k: 5 })).rejects.toMatchObject({ code: 11000 });
+  });
+
+  test('when there is no data folder, then data lives in memory only', async () => {
+    const current = await openFixture();
+    fixture = current;
+    await current.db.collection<Loose>('c').insertOne({ a: 1 });
+    expect(await current.db.collection<Loose>('c').countDocuments()).toBe(1);
+  });
+});
+
+describe('crash safety', () => {
+  test('when the server process is SIGKILLed under write load, then every acknowledged write is recovered intact', async () => {
+    const dataDir = temporaryDataDir();
+    const child = await spawnMongo(dataDir);
+    const client = new MongoClient(child.url, { serverSelectionTimeoutMS: 3000, retryWrites: false, maxPoolSize: 16 });
+    await client.connect();
+    const collection = client.db('crash').collection<Loose>('writes');
+    await collection.createIndex({ seq: 1 }, { unique: true });
+    const acknowledged = new Set<string>();
+    const acknowledgedCounters = new Map<string, number>();
+    let killed = false;
+    const payload = (id: string) => `${id}:${'p'.repeat(200)}`;
+
+    const writer = async (worker: number) => {
+      for (let n = 0; !killed; n += 1) {
+        const id = `w${worker}-${n}`;
+        try {
+          if (n % 5 === 4) {
+            const batch = Array.from({ length: 20 }, (_unused, index) => ({ _id: `${id}-b${index}`, seq: `${id}-b${index}`, payload: payload(`${id}-b${index}`) }));
+            await collection.insertMany(batch as never[]);
+            batch.forEach((document) => acknowledged.add(document._id));
+          } else {
+            await collection.insertOne({ _id: id, seq: id, payload: payload(id) } as never);
+            acknowledged.add(id);
+          }
+          const counter = `counter-${worker}`;
+          await collection.updateOne({ _id: counter } as never, { $inc: { value: 1 }, $set: { seq: counter } }, { upsert: true });
+          acknowledgedCounters.set(counter, (acknowledgedCounters.get(counter) ?? 0) + 1);
+        } catch {
+          return;
+        }
+      }
+    };
+    const writers = Array.from({ length: 8 }, (_unused, worker) => writer(worker));
+    while (acknowledged.size < 2000) await new Promise((resolve) => setTimeout(resolve, 5));
+    killed = true;
+    await killHard(child);
+    await Promise.all(writers);
+    await client.close(true);
+
+    fixture = await openFixture({ dataDir, database: 'crash' });
+    const recovered = fixture.db.collection<Loose>('writes');
+    const documents = await recovered.find({ _id: { $not: /^counter-/ } } as never).toArray();
+    const byId = new Map(documents.map((document) => [String(document._id), document]));
+    for (const id of acknowledged) {
+      const document = byId.get(id);
+      expect(document?.payload).toBe(payload(id));
+    }
+    for (const document of documents) expect(document.payload).toBe(payload(String(document._id)));
+    for (const [counter, value] of acknowledgedCounters) {
+      const stored = await recovered.findOne({ _id: counter } as never);
+      expect(stored?.value).toBeGreaterThanOrEqual(value);
+    }
+    expect((await recovered.listIndexes().toArray()).map((index) => index.name)).toEqual(['_id_', 'seq_1']);
+  });
+});
