@@ -177,7 +177,7 @@ describe('compound queries', () => {
   test('when function_score uses a gauss decay with max_boost, then closer values score higher', async () => {
     const result = await fixture.client.search({
       index: 'papers',
-      query: { function_score: { query: { exists: { field: 'year' } }, gauss: { year: { origin: 2020, scale: 1, decay: 0.5 } } as never, boost_mode: 'replace', max_boost: 0.9 } },
+      query: { function_score: { query: { exists: { field: 'year' } }, functions: [{ gauss: { year: { origin: 2020, scale: 1, decay: 0.5 } } }], boost_mode: 'replace', max_boost: 0.9 } },
     });
     const scores = Object.fromEntries(result.hits.hits.map((hit) => [hit._id, hit._score]));
     expect(scores.p2).toBeCloseTo(0.9, 5);
