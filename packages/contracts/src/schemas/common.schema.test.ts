@@ -15,6 +15,10 @@ describe('Uuid', () => {
     expect(result.ok && result.value.robot_id).toBe(V7);
   });
 
+  it('when the whole value is a uuid, then it is canonicalised as well', () => {
+    expect(validate(Uuid(), V7.toUpperCase(), 'body')).toEqual({ ok: true, value: V7 });
+  });
+
   it('when a uuid has the wrong version, then the issue shows the input as sent', () => {
     const input = '01970C2E-5B1A-1C3D-9E8F-0A1B2C3D4E5F';
     const result = validate(Type.Object({ id: Uuid() }), { id: input }, 'body');

@@ -1,5 +1,6 @@
 import { type Static, type TSchema } from '@sinclair/typebox';
 import { compileSchema } from './ajv';
+import { schemaNormaliser } from './schema-rules';
 import { toValidationIssues, type ValidationIssue, type ValidationLocation } from './validation-issue';
 
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: ValidationIssue[] };
@@ -68,7 +69,10 @@ function coerceTextParameters(schema: TSchema, raw: unknown): unknown {
  * `loc` starts with `location`.
  */
 export function validate<S extends TSchema>(schema: S, value: unknown, location: ValidationLocation): ValidationResult<Static<S>> {
-  const input = location === 'query' || location === 'path' ? coerceTextParameters(schema, value) : value;
+  let input = location === 'query' || location === 'path' ? coerceTextParameters(schema, value) : value;
+  // A normaliser can only rewrite a value through its parent, so a normalised root is done here.
+  const rootNormaliser = (schema as { 'x-destiny-normalise'?: unknown })['x-destiny-normalise'];
+  if (typeof rootNormaliser === 'string') input = schemaNormaliser(rootNormaliser)(input);
   const validator = compileSchema(schema);
   if (validator(input)) return { ok: true, value: input as Static<S> };
   return { ok: false, errors: toValidationIssues(validator.errors ?? [], location, input) };
