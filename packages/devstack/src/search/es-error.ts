@@ -28,18 +28,19 @@ export class EsError extends Error {
 
   toBody(): Record<string, unknown> {
     const own: EsErrorCause = { type: this.type, reason: this.message, ...this.extra };
-    const rootCause = this.rootCause ?? (this.causedBy && isRootWorthy(this.causedBy) ? [deepest(this.causedBy)] : [own]);
+    const rootCause = this.rootCause ?? (this.causedBy && !NOT_ROOT_CAUSES.has(this.causedBy.type) ? [deepest(this.causedBy)] : [own]);
     return { error: { root_cause: rootCause, ...this.toCause() }, status: this.status };
   }
 }
 
-function isRootWorthy(cause: EsErrorCause): boolean {
-  return typeof cause.type === 'string';
-}
+// Java exceptions that are not ElasticsearchExceptions never become the reported root cause.
+const NOT_ROOT_CAUSES = new Set(['named_object_not_found_exception', 'x_content_parse_exception', 'illegal_argument_exception', 'number_format_exception', 'token_mgr_error']);
 
 function deepest(cause: EsErrorCause): EsErrorCause {
   let current = cause;
-  while (current.caused_by && typeof current.caused_by === 'object') current = current.caused_by as EsErrorCause;
+  while (current.caused_by && typeof current.caused_by === 'object' && !NOT_ROOT_CAUSES.has((current.caused_by as EsErrorCause).type)) {
+    current = current.caused_by as EsErrorCause;
+  }
   const { caused_by: _ignored, ...rest } = current;
   return rest as EsErrorCause;
 }
