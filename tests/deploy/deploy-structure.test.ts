@@ -402,7 +402,7 @@ describe('Dockerfile and .dockerignore', () => {
     const build = stages.find((stage) => stage.name === 'build');
     const buildRuns = build?.instructions.filter((entry) => entry.instruction === 'RUN').map((entry) => entry.args).join('\n') ?? '';
     expect(buildRuns).toMatch(/pnpm@\$\{PNPM_VERSION\} install [^\n]*--frozen-lockfile/);
-    expect(buildRuns).toContain('tsc -b tsconfig.build.json');
+    expect(buildRuns).toMatch(/typescript\/bin\/tsc -b (tsconfig\.build\.json|services\/\*)/);
   });
 
   it('when pnpm is fetched, then it is the version the workspace pins', () => {
@@ -410,14 +410,19 @@ describe('Dockerfile and .dockerignore', () => {
     expect(dockerfile).toContain(`PNPM_VERSION=${packageManager.replace(/^pnpm@/, '')}`);
   });
 
-  it('when the runtime image starts, then it runs the selected service as a non-root user in production mode', () => {
+  it('when the runtime image starts, then it runs the selected service\'s entry point as a non-root user in production mode', () => {
     expect(runtimeArgs('ARG')).toContain('SERVICE');
     expect(runtimeArgs('WORKDIR').pop()).toBe('/app/services/${SERVICE}');
     const user = runtimeArgs('USER').pop();
     expect(user).toBe('node');
     expect(['root', '0']).not.toContain(user);
     expect(runtimeArgs('ENV').join(' ')).toMatch(/\bNODE_ENV=production\b/);
-    expect(runtimeArgs('CMD')).toEqual(['["node", "dist/index.js"]']);
+    const command = JSON.parse(runtimeArgs('CMD').pop() ?? '[]') as string[];
+    expect(command).toEqual(['node', expect.stringMatching(/^dist\/[\w-]+\.js$/)]);
+    for (const name of APP_SERVICES) {
+      const entrySource = path.join('services', name, command[1].replace(/^dist\//, 'src/').replace(/\.js$/, '.ts'));
+      expect({ entrySource, exists: fs.existsSync(path.join(root, entrySource)) }).toEqual({ entrySource, exists: true });
+    }
     const healthcheck = runtimeArgs('HEALTHCHECK').join(' ');
     expect(healthcheck).toContain('/livez');
     expect(healthcheck).toContain('HEALTH_PORT');
