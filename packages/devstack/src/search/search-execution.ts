@@ -254,6 +254,8 @@ export function runSearch(views: IndexView[], request: SearchRequest): Record<st
     throw searchPhaseFailure(failure, first?.index.name ?? '_na_', first?.index.uuid ?? '_na_');
   }
   const candidates: Candidate[] = [];
+  // search_after only chooses which hits are returned; the total still counts every match.
+  let total = 0;
   const afterKeys = request.searchAfter !== undefined ? (request.searchAfter.length === outputKeys.length ? outputKeys : keys) : [];
   views.forEach((view, viewIndex) => {
     const query = compileForView(view, request.query, request.aliasFilters?.[viewIndex]);
@@ -266,6 +268,7 @@ export function runSearch(views: IndexView[], request: SearchRequest): Record<st
         const doc = matches.docs[index];
         const score = Math.fround(matches.scores[index]);
         if (request.minScore !== undefined && score < request.minScore) continue;
+        total += 1;
         const values = outputKeys.map((key) => sortValue(view, key, doc, score, viewIndex));
         if (after) {
           let comparison = 0;
@@ -279,7 +282,6 @@ export function runSearch(views: IndexView[], request: SearchRequest): Record<st
       throw error;
     }
   });
-  const total = candidates.length;
   const compare = (left: Candidate, right: Candidate) =>
     keys.length === 0 ? right.score - left.score || left.viewIndex - right.viewIndex || left.doc - right.doc : compareCandidates(outputKeys, left, right);
   const page = topCandidates(candidates, request.from + request.size, compare).slice(request.from);
