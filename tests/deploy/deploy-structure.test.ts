@@ -4,6 +4,15 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
+import {
+  ACCESS_TOKEN_TTL_SECONDS,
+  AUTH_CLIENT_ID,
+  DEVELOPMENT_CLIENTS,
+  DEVELOPMENT_USER,
+  REALM,
+  REPOSITORY_CLIENT_ID,
+  ROLES as DEVSTACK_ROLES,
+} from '@destiny/devstack/identity/development-realm';
 
 const root = path.resolve(__dirname, '..', '..');
 const read = (file: string): string => fs.readFileSync(path.join(root, file), 'utf8');
@@ -387,6 +396,22 @@ describe('deploy/keycloak/destiny-realm.json', () => {
 
   it('when a token is issued, then it lives 7200 seconds', () => {
     expect(realm.accessTokenLifespan).toBe(7200);
+  });
+
+  it('when the devstack identity provider stands in for Keycloak, then both realms hold the same clients, roles, user and token lifespan', () => {
+    expect(realm.realm).toBe(REALM);
+    expect(realmClient(REPOSITORY_CLIENT_ID).bearerOnly).toBe(true);
+    expect(realmClient(AUTH_CLIENT_ID).publicClient).toBe(true);
+    expect([...ROLES].sort()).toEqual([...DEVSTACK_ROLES].sort());
+    expect(realm.accessTokenLifespan).toBe(ACCESS_TOKEN_TTL_SECONDS);
+    for (const client of Object.values(DEVELOPMENT_CLIENTS)) {
+      expect(realmClient(client.clientId).secret).toBe(client.secret);
+      expect(serviceAccountRoles(client.clientId)).toEqual([...client.roles].sort());
+    }
+    const user = objects(realm.users).find((candidate) => candidate.username === DEVELOPMENT_USER.username);
+    expect(user).toMatchObject({ enabled: true, email: DEVELOPMENT_USER.email });
+    expect(objects(user?.credentials)).toEqual([expect.objectContaining({ type: 'password', value: DEVELOPMENT_USER.password, temporary: false })]);
+    expect([...((user?.clientRoles as Record<string, string[]>)[API_CLIENT] ?? [])].sort()).toEqual([...DEVELOPMENT_USER.roles].sort());
   });
 });
 
