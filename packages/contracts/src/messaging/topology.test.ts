@@ -1,9 +1,10 @@
-import { DEAD_LETTER_EXCHANGE, deadLetterQueueName, EVENTS_EXCHANGE, QUEUES, RETRY_EXCHANGE, ROUTING_KEYS, TOPOLOGY, WORK_EXCHANGE } from './topology';
+import { DEAD_LETTER_EXCHANGE, deadLetterQueueName, EVENTS_EXCHANGE, QUEUES, RETRY_EXCHANGE, retryQueueName, ROUTING_KEYS, TOPOLOGY } from './topology';
 
 describe('messaging topology', () => {
   it('when the exchanges are declared, then events go to the destiny.events topic exchange', () => {
-    expect(TOPOLOGY.exchanges).toContainEqual({ name: 'destiny.events', type: 'topic', durable: true });
-    expect(TOPOLOGY.exchanges.map((exchange) => exchange.name)).toEqual([EVENTS_EXCHANGE, WORK_EXCHANGE, RETRY_EXCHANGE, DEAD_LETTER_EXCHANGE]);
+    expect(TOPOLOGY.exchanges).toEqual([{ name: 'destiny.events', type: 'topic' }]);
+    expect(EVENTS_EXCHANGE).toBe('destiny.events');
+    expect([RETRY_EXCHANGE, DEAD_LETTER_EXCHANGE]).toEqual(['destiny.retry', 'destiny.dead-letter']);
   });
 
   it('when the queues are declared, then every named queue is present exactly once', () => {
@@ -26,18 +27,18 @@ describe('messaging topology', () => {
     expect(bound.map((queue) => queue.name).sort()).toEqual([QUEUES.percolatorReferenceChanged, QUEUES.searchRequestServiceReferenceChanged]);
   });
 
-  it('when a work queue is declared, then it is bound to the work and retry exchanges under its own name and dead-letters under it', () => {
+  it('when a work queue is declared, then it has no bindings (jobs are sent straight to it) and derived retry and dead queues', () => {
     const queue = TOPOLOGY.queues.find((candidate) => candidate.name === QUEUES.importServiceImportBatch);
-    expect(queue).toEqual({
-      name: 'import-service.import-batch',
-      kind: 'work',
-      bindings: [
-        { exchange: WORK_EXCHANGE, routingKey: 'import-service.import-batch' },
-        { exchange: RETRY_EXCHANGE, routingKey: 'import-service.import-batch' },
-      ],
-      deadLetterRoutingKey: 'import-service.import-batch',
-    });
-    expect(deadLetterQueueName(QUEUES.importServiceImportBatch)).toBe('import-service.import-batch.dead-letter');
+    expect(queue).toEqual({ name: 'import-service.import-batch', kind: 'work', bindings: [] });
+    expect(retryQueueName(QUEUES.importServiceImportBatch)).toBe('import-service.import-batch.retry');
+    expect(deadLetterQueueName(QUEUES.importServiceImportBatch)).toBe('import-service.import-batch.dead');
+  });
+
+  it('when event queues are declared, then each is bound to the events exchange only', () => {
+    for (const queue of TOPOLOGY.queues.filter((candidate) => candidate.kind === 'event')) {
+      expect(queue.bindings).toHaveLength(1);
+      expect(queue.bindings[0].exchange).toBe(EVENTS_EXCHANGE);
+    }
   });
 
   it('when routing keys are listed, then they are the three events of the catalog', () => {

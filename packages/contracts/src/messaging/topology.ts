@@ -1,9 +1,11 @@
 // RabbitMQ topology of the system (ARCHITECTURE.md "How they talk"): one topic exchange for
-// events, one direct exchange for work, retry (delayed re-delivery) and dead-letter exchanges.
-// The platform's AMQP layer declares exactly this description.
+// events, one durable queue per consumer of an event, one work queue per kind of job. Work jobs
+// go straight to their queue (default exchange). The platform's AMQP layer declares `TOPOLOGY`
+// (its shape is the platform's `MessagingTopology`) and derives each queue's retry and
+// dead-letter queues (`<queue>.retry`, `<queue>.dead`).
 
 export const EVENTS_EXCHANGE = 'destiny.events';
-export const WORK_EXCHANGE = 'destiny.work';
+/** Names reserved for exchange-based retry and dead-lettering; the platform layer uses the per-queue queues below. */
 export const RETRY_EXCHANGE = 'destiny.retry';
 export const DEAD_LETTER_EXCHANGE = 'destiny.dead-letter';
 
@@ -29,7 +31,6 @@ export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 export interface ExchangeDeclaration {
   name: string;
   type: 'topic' | 'direct' | 'fanout';
-  durable: true;
 }
 
 export interface QueueBinding {
@@ -42,8 +43,6 @@ export interface QueueDeclaration {
   /** `event` queues receive published facts; `work` queues receive jobs for any replica. */
   kind: 'event' | 'work';
   bindings: QueueBinding[];
-  /** Dead letters go to `DEAD_LETTER_EXCHANGE` with this routing key (the queue's own name). */
-  deadLetterRoutingKey: string;
 }
 
 export interface Topology {
@@ -51,43 +50,26 @@ export interface Topology {
   queues: QueueDeclaration[];
 }
 
-/** Dead-letter queue of a queue: `<queue>.dead-letter`, bound to the dead-letter exchange. */
-export function deadLetterQueueName(queue: QueueName): string {
-  return `${queue}.dead-letter`;
+/** The queue a consumer's retried messages wait in (the platform layer's naming). */
+export function retryQueueName(queue: QueueName): string {
+  return `${queue}.retry`;
 }
 
-/** Work jobs are published to `WORK_EXCHANGE` with the queue name as routing key. */
+/** The queue a message ends in after its last failed attempt (the platform layer's naming). */
+export function deadLetterQueueName(queue: QueueName): string {
+  return `${queue}.dead`;
+}
+
 function eventQueue(name: QueueName, routingKey: EventRoutingKey): QueueDeclaration {
-  return {
-    name,
-    kind: 'event',
-    bindings: [
-      { exchange: EVENTS_EXCHANGE, routingKey },
-      { exchange: RETRY_EXCHANGE, routingKey: name },
-    ],
-    deadLetterRoutingKey: name,
-  };
+  return { name, kind: 'event', bindings: [{ exchange: EVENTS_EXCHANGE, routingKey }] };
 }
 
 function workQueue(name: QueueName): QueueDeclaration {
-  return {
-    name,
-    kind: 'work',
-    bindings: [
-      { exchange: WORK_EXCHANGE, routingKey: name },
-      { exchange: RETRY_EXCHANGE, routingKey: name },
-    ],
-    deadLetterRoutingKey: name,
-  };
+  return { name, kind: 'work', bindings: [] };
 }
 
 export const TOPOLOGY: Topology = {
-  exchanges: [
-    { name: EVENTS_EXCHANGE, type: 'topic', durable: true },
-    { name: WORK_EXCHANGE, type: 'direct', durable: true },
-    { name: RETRY_EXCHANGE, type: 'direct', durable: true },
-    { name: DEAD_LETTER_EXCHANGE, type: 'direct', durable: true },
-  ],
+  exchanges: [{ name: EVENTS_EXCHANGE, type: 'topic' }],
   queues: [
     eventQueue(QUEUES.searchRequestServiceReferenceChanged, ROUTING_KEYS.referenceChanged),
     eventQueue(QUEUES.percolatorReferenceChanged, ROUTING_KEYS.referenceChanged),
