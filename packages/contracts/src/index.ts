@@ -47,5 +47,6 @@ export * from './messaging/topology';
 
 export * from './http/permissions';
 export * from './http/routes';
+export * from './http/route-request.validator';
 
 export * from './openapi/openapi';
