@@ -83,10 +83,11 @@ describe('each service as its own process', () => {
   });
 
   it('when the gateway starts, then it answers ping and stops on SIGTERM', async () => {
-    const started = await spawnService('api-gateway', { PORT: '0', HOST: '127.0.0.1' });
+    const started = await spawnService('api-gateway', { PORT: '0', HEALTH_PORT: '0', HOST: '127.0.0.1' });
     try {
       const port = Number(started.started.port);
       expect((await fetch(`http://127.0.0.1:${port}/v1/system/ping/`)).status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${Number(started.started.health_port)}/livez`)).status).toBe(200);
       const exited = exitOf(started.child);
       started.child.kill('SIGTERM');
       expect(await exited).toBe(0);

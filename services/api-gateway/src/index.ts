@@ -1,7 +1,7 @@
 // Composition root of api-gateway: the only public HTTP surface, calling the services over gRPC.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLogger, loadConfig } from '@destiny/platform';
+import { createLogger, loadConfig, startHealthServer } from '@destiny/platform';
 import { apiGatewayConfig } from './config';
 import { createApp } from './entry-points/http/app';
 import { upstreamAddresses } from './upstreams/upstream-services';
@@ -27,16 +27,21 @@ export async function startApiGateway(env: NodeJS.ProcessEnv = process.env): Pro
     server.listen(config.PORT, config.HOST, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  logger.info({ port }, `${SERVICE_NAME} listening`);
+  // /livez and /readyz for orchestrators, like every service; the gateway holds no connections.
+  const health = await startHealthServer({ port: config.HEALTH_PORT, checks: [] });
+  logger.info({ port, health_port: health.port }, `${SERVICE_NAME} listening`);
   return {
     port,
     url: `http://127.0.0.1:${port}`,
     // Stops accepting, lets in-flight requests finish, then closes idle keep-alive sockets.
-    stop: () =>
-      new Promise<void>((resolve) => {
+    stop: async () => {
+      health.setAccepting(false);
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
         setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS).unref();
-      }),
+      });
+      await health.stop();
+    },
   };
 }

@@ -30,6 +30,7 @@ describe('api-gateway with the five backend services', () => {
     const address = (name: string) => `127.0.0.1:${services[name].grpcPort}`;
     gateway = await startApiGateway({
       PORT: '0',
+      HEALTH_PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'silent',
       IMPORT_SERVICE_GRPC_URL: address('import-service'),

@@ -75,7 +75,7 @@ async function main(): Promise<void> {
     if (!stopping) process.stderr.write(`[cluster] ${name} exited unexpectedly (${signal ?? `code ${code}`}); the healthcheck reports it unavailable\n`);
   };
   const baseEnvironment: NodeJS.ProcessEnv = { ...process.env, ...standIns.serviceEnvironment, AMQP_URL: config.AMQP_URL, LOG_LEVEL: config.LOG_LEVEL, GRPC_HOST: '127.0.0.1' };
-  const gatewayEnvironment: NodeJS.ProcessEnv = { ...baseEnvironment, PORT: String(config.DESTINY_PORT), HOST: config.DESTINY_HOST };
+  const gatewayEnvironment: NodeJS.ProcessEnv = { ...baseEnvironment, PORT: String(config.DESTINY_PORT), HOST: config.DESTINY_HOST, HEALTH_PORT: String(await freePort('127.0.0.1')) };
   const serviceSummary: Record<string, { pid: number | undefined; grpc: string; health: number }> = {};
   for (const [name, variable] of backendServices) {
     const grpcPort = await freePort('127.0.0.1');
