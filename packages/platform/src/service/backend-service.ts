@@ -1,3 +1,4 @@
+import { TOPOLOGY } from '@destiny/contracts';
 import type { Db } from 'mongodb';
 import type { Logger } from 'pino';
 import type { ConfigValues } from '../config/config';
@@ -46,6 +47,7 @@ export interface BackendServiceOptions {
   config: BackendConfig;
   logger?: Logger;
   indexes?: IndexDeclaration[];
+  /** Defaults to the system's whole topology (declaring is idempotent, so every service may). */
   topology?: MessagingTopology;
   /** RabbitMQ at AMQP_URL unless given; the in-process bus only in the all-in-one embedded default. */
   createBus?(logger: Logger): Promise<MessageBus>;
@@ -66,7 +68,7 @@ export async function startBackendService(options: BackendServiceOptions): Promi
   let bus: MessageBus | undefined;
   try {
     bus = options.createBus ? await options.createBus(logger) : await createAmqpConnection({ url: config.AMQP_URL, logger, name: options.name });
-    if (options.topology) await bus.declareTopology(options.topology);
+    await bus.declareTopology(options.topology ?? TOPOLOGY);
   } catch (error) {
     await bus?.close();
     await mongo.close();
