@@ -2,7 +2,7 @@
 // date doc values, combined with score_mode / boost_mode like Elasticsearch.
 import { type DocSet, EMPTY, intersect } from './doc-set';
 import { type FieldInfo } from './field-mapping';
-import { type ExecContext, type Query } from './query.model';
+import { type ExecContext, type Query, type RequiredTerms } from './query.model';
 import { QueryShardError } from './es-error';
 
 export interface ScoreFunction {
@@ -158,7 +158,7 @@ export class FunctionScoreQuery implements Query {
     return { docs: Int32Array.from(docs), scores: Float64Array.from(scores) };
   }
 
-  requiredTerms(): Set<string> | null {
+  requiredTerms(): RequiredTerms {
     return this.inner.requiredTerms();
   }
 }

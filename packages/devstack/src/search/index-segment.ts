@@ -62,13 +62,12 @@ export class FieldIndex {
     this.values[doc] = values;
     this.docsWithField.push(doc);
     if (!this.info.indexed && this.info.type !== 'percolator') return;
-    const terms = new Map<string, number>();
     let length = 0;
     if (this.norms) {
       for (const value of values) {
         const tokens = this.info.analyzer.analyze(String(value));
         length += tokens.length;
-        for (const token of tokens) terms.set(token, (terms.get(token) ?? 0) + 1);
+        for (const token of tokens) this.addTerm(token, doc);
       }
       if (doc >= this.lengths.length) {
         const grown = new Uint32Array(Math.max(doc + 1, this.lengths.length * 2));
@@ -80,21 +79,41 @@ export class FieldIndex {
       for (const value of values) {
         if (typeof value === 'object') continue;
         if (this.info.type === 'keyword' && typeof value === 'string' && value.length > this.info.ignoreAbove) continue;
-        const term = termOf(this.info, value);
-        terms.set(term, (terms.get(term) ?? 0) + 1);
+        this.addTerm(termOf(this.info, value), doc);
         length += 1;
       }
+      if (typeof values[0] === 'number') this.addNumber(doc, values);
     }
     this.sumTotalTermFreq += length;
-    for (const [term, freq] of terms) {
-      let posting = this.postings.get(term);
-      if (!posting) {
-        posting = { docs: [], freqs: [] };
-        this.postings.set(term, posting);
-      }
-      posting.docs.push(doc);
-      posting.freqs.push(freq);
+  }
+
+  // Postings are appended in doc order, so a repeated term of the same doc only bumps its freq.
+  private addTerm(term: string, doc: number): void {
+    const posting = this.postings.get(term);
+    if (!posting) {
+      this.postings.set(term, { docs: [doc], freqs: [1] });
+      return;
     }
+    const last = posting.docs.length - 1;
+    if (posting.docs[last] === doc) posting.freqs[last] += 1;
+    else {
+      posting.docs.push(doc);
+      posting.freqs.push(1);
+    }
+  }
+
+  /** First numeric value per doc (NaN when absent), for fast range scans; `multiValued` when any doc has more. */
+  numbers = new Float64Array(0);
+  multiValued = false;
+
+  private addNumber(doc: number, values: FieldValue[]): void {
+    if (doc >= this.numbers.length) {
+      const grown = new Float64Array(Math.max(doc + 1, 64, this.numbers.length * 2)).fill(Number.NaN);
+      grown.set(this.numbers);
+      this.numbers = grown;
+    }
+    this.numbers[doc] = values[0] as number;
+    if (values.length > 1) this.multiValued = true;
   }
 
   /** BM25 term weight for one doc, as Lucene's BM25Similarity (k1 1.2, b 0.75). */

@@ -4,21 +4,27 @@ import { type DocSet, EMPTY } from './doc-set';
 import { EsError, parsingError } from './es-error';
 import { type Mapping, parseDocument } from './field-mapping';
 import { SegmentSet } from './index-segment';
-import { type ExecContext, type PercolatorSource, type Query, termKey } from './query.model';
+import { type ExecContext, type PercolatorSource, type Query, type RequiredTerms, scoreOf, termKey } from './query.model';
 
 export class PercolatorStore implements PercolatorSource {
   private readonly queries: Array<Query | undefined> = [];
+  /** Stored queries by one term of their indexed requirement set. */
   private readonly byTerm = new Map<string, number[]>();
+  /** Per stored query, the other requirement sets a document must also hit. */
+  private readonly otherSets: Array<Array<Set<string>> | undefined> = [];
   private readonly always: number[] = [];
 
   add(doc: number, query: Query): void {
     this.queries[doc] = query;
-    const terms = query.requiredTerms();
-    if (terms === null) {
+    const required = query.requiredTerms();
+    if (required === null || required.length === 0) {
       this.always.push(doc);
       return;
     }
-    for (const term of terms) {
+    // Index by the smallest set (fewest candidates to look up); check the rest per document.
+    const indexed = required.reduce((best, set) => (set.size < best.size ? set : best));
+    this.otherSets[doc] = required.filter((set) => set !== indexed);
+    for (const term of indexed) {
       const docs = this.byTerm.get(term);
       if (docs) docs.push(doc);
       else this.byTerm.set(term, [doc]);
@@ -27,9 +33,19 @@ export class PercolatorStore implements PercolatorSource {
 
   candidates(termKeys: Set<string>): number[] {
     const found = new Set<number>(this.always);
+    const hits = (set: Set<string>) => {
+      for (const term of set) if (termKeys.has(term)) return true;
+      return false;
+    };
     for (const key of termKeys) {
       const docs = this.byTerm.get(key);
-      if (docs) for (const doc of docs) found.add(doc);
+      if (!docs) continue;
+      for (const doc of docs) {
+        if (found.has(doc)) continue;
+        const others = this.otherSets[doc];
+        if (others && !others.every(hits)) continue;
+        found.add(doc);
+      }
     }
     return [...found].sort((x, y) => x - y);
   }
@@ -89,25 +105,31 @@ export class PercolateQuery implements Query {
     const docs: number[] = [];
     const scores: number[] = [];
     const memoryContext: ExecContext = { segments: this.memory, level: '', scoring: context.scoring, now: context.now };
+    const slots = this.memory.root.maxDoc;
     for (const doc of source.candidates(this.termKeys)) {
       const query = source.query(doc);
       if (!query) continue;
-      const result = query.execute(memoryContext);
-      if (result.docs.length === 0) continue;
-      docs.push(doc);
+      const matchedSlots: number[] = [];
       let best = 0;
-      for (const score of result.scores) if (score > best) best = score;
+      for (let slot = 0; slot < slots; slot += 1) {
+        const score = scoreOf(query, memoryContext, slot);
+        if (Number.isNaN(score)) continue;
+        matchedSlots.push(slot);
+        if (score > best) best = score;
+      }
+      if (matchedSlots.length === 0) continue;
+      docs.push(doc);
       scores.push(context.scoring ? best : 0);
       if (context.hitFields) {
         const fields = context.hitFields.get(doc) ?? {};
-        fields[this.slotField] = Array.from(result.docs);
+        fields[this.slotField] = matchedSlots;
         context.hitFields.set(doc, fields);
       }
     }
     return { docs: Int32Array.from(docs), scores: Float64Array.from(scores) };
   }
 
-  requiredTerms(): null {
+  requiredTerms(): RequiredTerms {
     return null;
   }
 }

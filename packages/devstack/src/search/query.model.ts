@@ -25,10 +25,60 @@ export interface ExecContext {
 export interface Query {
   execute(context: ExecContext): DocSet;
   /**
-   * Terms (`field\0term`) of which a matching document must contain at least one, or null when
-   * no such set exists; percolation evaluates a stored query only when the document has one.
+   * Term sets (`field\0term`) a matching document must hit: at least one term of every set. Null
+   * when nothing is required. Percolation evaluates a stored query only for documents that hit all.
    */
-  requiredTerms(): Set<string> | null;
+  requiredTerms(): RequiredTerms;
+  /** Score of one doc, NaN when it does not match (doc-at-a-time, used for small in-memory indices). */
+  scoreDoc?(context: ExecContext, doc: number): number;
+}
+
+export type RequiredTerms = Array<Set<string>> | null;
+
+/** Score of one doc under a query (NaN = no match), doc-at-a-time when the query supports it. */
+export function scoreOf(query: Query, context: ExecContext, doc: number): number {
+  if (query.scoreDoc) return query.scoreDoc(context, doc);
+  const result = query.execute(context);
+  let low = 0;
+  let high = result.docs.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const value = result.docs[middle];
+    if (value === doc) return result.scores[middle];
+    if (value < doc) low = middle + 1;
+    else high = middle - 1;
+  }
+  return Number.NaN;
+}
+
+function postingFreq(docs: number[], freqs: number[], doc: number): number {
+  let low = 0;
+  let high = docs.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const value = docs[middle];
+    if (value === doc) return freqs[middle];
+    if (value < doc) low = middle + 1;
+    else high = middle - 1;
+  }
+  return 0;
+}
+
+/** The smallest set of a requirement list (the best single necessary condition). */
+function bestSet(required: RequiredTerms): Set<string> | null {
+  if (!required || required.length === 0) return null;
+  return required.reduce((best, set) => (set.size < best.size ? set : best));
+}
+
+/** Any-of: documents must satisfy one of the alternatives. */
+function anyOf(alternatives: RequiredTerms[]): RequiredTerms {
+  const union = new Set<string>();
+  for (const required of alternatives) {
+    const best = bestSet(required);
+    if (!best) return null;
+    for (const term of best) union.add(term);
+  }
+  return [union];
 }
 
 function fieldIndex(context: ExecContext, info: FieldInfo): FieldIndex | undefined {
@@ -49,7 +99,10 @@ export class MatchAllQuery implements Query {
   execute(context: ExecContext): DocSet {
     return allDocs(maxDocOf(context), context.scoring ? this.boost : 0);
   }
-  requiredTerms(): null {
+  scoreDoc(context: ExecContext): number {
+    return context.scoring ? this.boost : 0;
+  }
+  requiredTerms(): RequiredTerms {
     return null;
   }
 }
@@ -58,8 +111,11 @@ export class MatchNoneQuery implements Query {
   execute(): DocSet {
     return EMPTY;
   }
-  requiredTerms(): Set<string> {
-    return new Set();
+  scoreDoc(): number {
+    return Number.NaN;
+  }
+  requiredTerms(): RequiredTerms {
+    return [new Set()];
   }
 }
 
@@ -85,8 +141,19 @@ export class TermQuery implements Query {
     return { docs: Int32Array.from(posting.docs), scores };
   }
 
-  requiredTerms(): Set<string> {
-    return new Set([termKey(this.field.path, this.term)]);
+  scoreDoc(context: ExecContext, doc: number): number {
+    const index = fieldIndex(context, this.field);
+    const posting = index?.postings.get(this.term);
+    if (!index || !posting) return Number.NaN;
+    const freq = postingFreq(posting.docs, posting.freqs, doc);
+    if (freq === 0) return Number.NaN;
+    if (!context.scoring) return 0;
+    if (isNumericType(this.field.type) || this.field.type === 'date') return this.boost;
+    return Math.fround(this.boost * bm25Idf(index.docCount, posting.docs.length) * index.tf(freq, doc));
+  }
+
+  requiredTerms(): RequiredTerms {
+    return [new Set([termKey(this.field.path, this.term)])];
   }
 }
 
@@ -109,8 +176,18 @@ export class TermSetQuery implements Query {
     return constantScores(union(sets, maxDocOf(context), 1, 'sum'), context.scoring ? this.boost : 0);
   }
 
-  requiredTerms(): Set<string> {
-    return new Set(this.terms.map((term) => termKey(this.field.path, term)));
+  scoreDoc(context: ExecContext, doc: number): number {
+    const index = fieldIndex(context, this.field);
+    if (!index) return Number.NaN;
+    for (const term of this.terms) {
+      const posting = index.postings.get(term);
+      if (posting && postingFreq(posting.docs, posting.freqs, doc) > 0) return context.scoring ? this.boost : 0;
+    }
+    return Number.NaN;
+  }
+
+  requiredTerms(): RequiredTerms {
+    return [new Set(this.terms.map((term) => termKey(this.field.path, term)))];
   }
 }
 
@@ -131,7 +208,7 @@ export class MultiTermQuery implements Query {
     return constantScores(union(sets, maxDocOf(context), 1, 'sum'), context.scoring ? this.boost : 0);
   }
 
-  requiredTerms(): null {
+  requiredTerms(): RequiredTerms {
     return null;
   }
 }
@@ -214,7 +291,7 @@ export class FuzzyQuery implements Query {
     return union(sets, maxDocOf(context), 1, 'sum');
   }
 
-  requiredTerms(): null {
+  requiredTerms(): RequiredTerms {
     return null;
   }
 }
@@ -306,9 +383,9 @@ export class PhraseQuery implements Query {
     return total;
   }
 
-  requiredTerms(): Set<string> | null {
+  requiredTerms(): RequiredTerms {
     const exact = this.lastIsPrefix ? this.tokens.slice(0, -1) : this.tokens;
-    return exact.length ? new Set([termKey(this.field.path, exact[0])]) : null;
+    return exact.length ? exact.map((token) => new Set([termKey(this.field.path, token)])) : null;
   }
 }
 
@@ -331,6 +408,21 @@ export class RangeQuery implements Query {
     const index = fieldIndex(context, this.field);
     if (!index) return EMPTY;
     const { lower, upper, includeLower, includeUpper } = this.bounds;
+    if (typeof lower !== 'string' && typeof upper !== 'string' && !index.multiValued && index.numbers.length > 0) {
+      // Single-valued numbers and dates: a tight scan over the dense column.
+      const low = lower ?? Number.NEGATIVE_INFINITY;
+      const high = upper ?? Number.POSITIVE_INFINITY;
+      const column = index.numbers;
+      const docs: number[] = [];
+      for (let doc = 0; doc < column.length; doc += 1) {
+        const value = column[doc];
+        if (value !== value) continue;
+        if (includeLower ? value < low : value <= low) continue;
+        if (includeUpper ? value > high : value >= high) continue;
+        docs.push(doc);
+      }
+      return fromDocs(docs, context.scoring ? this.boost : 0);
+    }
     const inRange = (value: unknown): boolean => {
       if (typeof value === 'object') return false;
       const comparable = typeof lower === 'string' || typeof upper === 'string' ? String(value) : Number(value);
@@ -346,7 +438,7 @@ export class RangeQuery implements Query {
     return fromDocs(docs, context.scoring ? this.boost : 0);
   }
 
-  requiredTerms(): null {
+  requiredTerms(): RequiredTerms {
     return null;
   }
 }
@@ -367,7 +459,14 @@ export class ExistsQuery implements Query {
     return constantScores(union(sets, maxDocOf(context), 1, 'sum'), context.scoring ? this.boost : 0);
   }
 
-  requiredTerms(): null {
+  scoreDoc(context: ExecContext, doc: number): number {
+    for (const info of this.fields) {
+      if (fieldIndex(context, info)?.values[doc] !== undefined) return context.scoring ? this.boost : 0;
+    }
+    return Number.NaN;
+  }
+
+  requiredTerms(): RequiredTerms {
     return null;
   }
 }
@@ -384,7 +483,7 @@ export class IdsQuery implements Query {
     return fromDocs(docs, context.scoring ? this.boost : 0);
   }
 
-  requiredTerms(): null {
+  requiredTerms(): RequiredTerms {
     return null;
   }
 }
@@ -432,22 +531,38 @@ export class BoolQuery implements Query {
     return context.scoring ? scaleScores(base, this.boost) : base;
   }
 
-  requiredTerms(): Set<string> | null {
-    let best: Set<string> | null = null;
+  scoreDoc(context: ExecContext, doc: number): number {
+    let score = 0;
+    for (const query of this.filter) if (Number.isNaN(scoreOf(query, { ...context, scoring: false }, doc))) return Number.NaN;
+    for (const query of this.must) {
+      const value = scoreOf(query, context, doc);
+      if (Number.isNaN(value)) return Number.NaN;
+      score += value;
+    }
+    for (const query of this.mustNot) if (!Number.isNaN(scoreOf(query, { ...context, scoring: false }, doc))) return Number.NaN;
+    const required = this.must.length + this.filter.length > 0;
+    if (this.should.length > 0 && (context.scoring || this.minimumShouldMatch > 0 || !required)) {
+      let matched = 0;
+      for (const query of this.should) {
+        const value = scoreOf(query, context, doc);
+        if (Number.isNaN(value)) continue;
+        matched += 1;
+        score += value;
+      }
+      const minimum = required ? this.minimumShouldMatch : Math.max(1, this.minimumShouldMatch);
+      if (matched < minimum) return Number.NaN;
+    }
+    return context.scoring ? score * this.boost : 0;
+  }
+
+  requiredTerms(): RequiredTerms {
+    const required: Array<Set<string>> = [];
     for (const query of [...this.must, ...this.filter]) {
       const terms = query.requiredTerms();
-      if (terms && (!best || terms.size < best.size)) best = terms;
+      if (terms) required.push(...terms);
     }
-    if (best) return best;
-    if (this.must.length + this.filter.length === 0 && this.should.length > 0) {
-      const all = new Set<string>();
-      for (const query of this.should) {
-        const terms = query.requiredTerms();
-        if (!terms) return null;
-        for (const term of terms) all.add(term);
-      }
-      return all;
-    }
+    if (required.length > 0) return required;
+    if (this.must.length + this.filter.length === 0 && this.should.length > 0) return anyOf(this.should.map((query) => query.requiredTerms()));
     return null;
   }
 }
@@ -470,14 +585,21 @@ export class DisMaxQuery implements Query {
     return context.scoring ? scaleScores(result, this.boost) : result;
   }
 
-  requiredTerms(): Set<string> | null {
-    const all = new Set<string>();
+  scoreDoc(context: ExecContext, doc: number): number {
+    let max = Number.NaN;
+    let sum = 0;
     for (const query of this.queries) {
-      const terms = query.requiredTerms();
-      if (!terms) return null;
-      for (const term of terms) all.add(term);
+      const value = scoreOf(query, context, doc);
+      if (Number.isNaN(value)) continue;
+      sum += value;
+      if (Number.isNaN(max) || value > max) max = value;
     }
-    return all;
+    if (Number.isNaN(max)) return max;
+    return context.scoring ? (max + this.tieBreaker * (sum - max)) * this.boost : 0;
+  }
+
+  requiredTerms(): RequiredTerms {
+    return anyOf(this.queries.map((query) => query.requiredTerms()));
   }
 }
 
@@ -491,7 +613,11 @@ export class ConstantScoreQuery implements Query {
     return constantScores(this.inner.execute({ ...context, scoring: false }), context.scoring ? this.boost : 0);
   }
 
-  requiredTerms(): Set<string> | null {
+  scoreDoc(context: ExecContext, doc: number): number {
+    return Number.isNaN(scoreOf(this.inner, { ...context, scoring: false }, doc)) ? Number.NaN : context.scoring ? this.boost : 0;
+  }
+
+  requiredTerms(): RequiredTerms {
     return this.inner.requiredTerms();
   }
 }
@@ -507,7 +633,11 @@ export class BoostQuery implements Query {
     return context.scoring ? scaleScores(result, this.boost) : result;
   }
 
-  requiredTerms(): Set<string> | null {
+  scoreDoc(context: ExecContext, doc: number): number {
+    return scoreOf(this.inner, context, doc) * (context.scoring ? this.boost : 1);
+  }
+
+  requiredTerms(): RequiredTerms {
     return this.inner.requiredTerms();
   }
 }
@@ -569,7 +699,38 @@ export class NestedQuery implements Query {
     return { docs: Int32Array.from(parents), scores: Float64Array.from(scores) };
   }
 
-  requiredTerms(): Set<string> | null {
+  scoreDoc(context: ExecContext, doc: number): number {
+    const level = context.segments.levels.get(this.path);
+    if (!level) return Number.NaN;
+    const childContext = { ...context, level: this.path };
+    let count = 0;
+    let sum = 0;
+    let min = Number.POSITIVE_INFINITY;
+    let max = Number.NEGATIVE_INFINITY;
+    for (let child = 0; child < level.maxDoc; child += 1) {
+      let ancestor = child;
+      let segment = level;
+      while (segment.path !== context.level && segment.parentPath !== undefined) {
+        ancestor = segment.parents[ancestor];
+        const next = context.segments.levels.get(segment.parentPath);
+        if (!next) return Number.NaN;
+        segment = next;
+      }
+      if (ancestor !== doc) continue;
+      const score = scoreOf(this.inner, childContext, child);
+      if (Number.isNaN(score)) continue;
+      count += 1;
+      sum += score;
+      if (score < min) min = score;
+      if (score > max) max = score;
+    }
+    if (count === 0) return Number.NaN;
+    if (!context.scoring) return 0;
+    const score = this.scoreMode === 'avg' ? sum / count : this.scoreMode === 'sum' ? sum : this.scoreMode === 'max' ? max : this.scoreMode === 'min' ? min : 0;
+    return score * this.boost;
+  }
+
+  requiredTerms(): RequiredTerms {
     return this.inner.requiredTerms();
   }
 }
