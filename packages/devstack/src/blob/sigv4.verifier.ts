@@ -1,7 +1,7 @@
 // AWS Signature Version 4 verification for S3 requests, both forms: the Authorization header and
 // presigned query parameters (https://docs.aws.amazon.com/AmazonS3/latest/API/sig-v4-authenticating-requests.html).
 import crypto from 'node:crypto';
-import { S3Error, s3Errors } from './s3-error';
+import { type S3Error, s3Errors } from './s3-error';
 
 export const SIGNING_ALGORITHM = 'AWS4-HMAC-SHA256';
 export const UNSIGNED_PAYLOAD = 'UNSIGNED-PAYLOAD';
@@ -120,7 +120,11 @@ export function signaturesEqual(expected: string, provided: string): boolean {
 
 /** The signature of one chunk of a STREAMING-AWS4-HMAC-SHA256-PAYLOAD body, chained from the previous one. */
 export function chunkSignature(key: Buffer, amzDate: string, scope: string, previousSignature: string, chunk: Buffer): string {
-  const chunkHash = crypto.createHash('sha256').update(chunk).digest('hex');
+  return chunkSignatureOfHash(key, amzDate, scope, previousSignature, crypto.createHash('sha256').update(chunk).digest('hex'));
+}
+
+/** chunkSignature from the chunk's hex SHA-256, for chunks hashed as they stream. */
+export function chunkSignatureOfHash(key: Buffer, amzDate: string, scope: string, previousSignature: string, chunkHash: string): string {
   return hmacHex(key, ['AWS4-HMAC-SHA256-PAYLOAD', amzDate, scope, previousSignature, EMPTY_SHA256, chunkHash].join('\n'));
 }
 
