@@ -42,11 +42,15 @@ export function parseDateValue(value: unknown, roundUp = false): number | undefi
 
 const UNIT_MILLIS: Record<string, number> = { w: 604_800_000, d: 86_400_000, h: 3_600_000, H: 3_600_000, m: 60_000, s: 1000, ms: 1 };
 
+// Calendar units clamp the day to the target month's length, as java.time's plusMonths does.
 function addUnit(millis: number, amount: number, unit: string): number {
+  if (unit !== 'y' && unit !== 'M') return millis + amount * UNIT_MILLIS[unit];
   const date = new Date(millis);
-  if (unit === 'y') return date.setUTCFullYear(date.getUTCFullYear() + amount);
-  if (unit === 'M') return date.setUTCMonth(date.getUTCMonth() + amount);
-  return millis + amount * UNIT_MILLIS[unit];
+  const months = date.getUTCFullYear() * 12 + date.getUTCMonth() + (unit === 'y' ? amount * 12 : amount);
+  const year = Math.floor(months / 12);
+  const month = months - year * 12;
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  return Date.UTC(year, month, Math.min(date.getUTCDate(), lastDay), date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds(), date.getUTCMilliseconds());
 }
 
 function roundTo(millis: number, unit: string, up: boolean): number {

@@ -4,6 +4,8 @@ export interface SourceFilter {
   enabled: boolean;
   includes: string[];
   excludes: string[];
+  /** Compiled patterns, built on first use and reused for every hit of a request. */
+  compiled?: { includes: RegExp[]; excludes: RegExp[] };
 }
 
 function toList(value: unknown): string[] {
@@ -43,12 +45,12 @@ function patternRegex(pattern: string): RegExp {
 export function applySourceFilter(source: Record<string, unknown>, filter: SourceFilter): Record<string, unknown> | undefined {
   if (!filter.enabled) return undefined;
   if (filter.includes.length === 0 && filter.excludes.length === 0) return source;
-  const includes = filter.includes.map(patternRegex);
-  const excludes = filter.excludes.map(patternRegex);
+  filter.compiled ??= { includes: filter.includes.map(patternRegex), excludes: filter.excludes.map(patternRegex) };
+  const { includes, excludes } = filter.compiled;
   const matchesPathOrAncestor = (patterns: RegExp[], path: string) => {
-    const parts = path.split('.');
-    for (let length = 1; length <= parts.length; length += 1) {
-      const prefix = parts.slice(0, length).join('.');
+    if (patterns.some((pattern) => pattern.test(path))) return true;
+    for (let dot = path.indexOf('.'); dot >= 0; dot = path.indexOf('.', dot + 1)) {
+      const prefix = path.slice(0, dot);
       if (patterns.some((pattern) => pattern.test(prefix))) return true;
     }
     return false;
