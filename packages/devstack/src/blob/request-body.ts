@@ -16,6 +16,7 @@ export interface RequestBody {
 function contentMd5(request: IncomingMessage): Buffer | undefined {
   const header = request.headers['content-md5'];
   if (header === undefined) return undefined;
+  if (typeof header !== 'string') throw s3Errors.invalidDigest();
   const digest = Buffer.from(header, 'base64');
   if (digest.length !== 16 || digest.toString('base64') !== header.trim()) throw s3Errors.invalidDigest();
   return digest;

@@ -88,7 +88,7 @@ export async function getObject(call: S3Call, withBody: boolean): Promise<void> 
   const notModified = readPreconditionStatus(call, object);
   const headers = objectHeaders(object);
   if (notModified !== undefined) {
-    call.response.writeHead(notModified, { etag: headers.etag, 'last-modified': headers['last-modified'] });
+    call.response.writeHead(notModified, { etag: quoted(object.etag), 'last-modified': object.lastModified.toUTCString() });
     call.response.end();
     return;
   }

@@ -16,6 +16,10 @@ afterAll(async () => {
   await blob.stop();
 });
 
+/** minio calls ListParts itself to resume uploads; its typings mark the method protected. */
+const listParts = (minio: Minio.Client, bucket: string, key: string, uploadId: string) =>
+  (minio as unknown as { listParts(bucket: string, key: string, uploadId: string): Promise<Array<{ part: number; size: number; etag: string }>> }).listParts(bucket, key, uploadId);
+
 async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
@@ -161,7 +165,7 @@ describe('objects', () => {
     await client.putObject(bucket, 'original.txt', content, content.length, { 'Content-Type': 'text/plain', 'x-amz-meta-kind': 'source' });
     const conditions = new Minio.CopyConditions();
     const copied = await client.copyObject(bucket, 'copied.txt', `/${bucket}/original.txt`, conditions);
-    expect(copied.etag).toBe(md5(content));
+    expect((copied as { etag: string }).etag).toBe(md5(content));
     expect((await readAll(await client.getObject(bucket, 'copied.txt'))).toString()).toBe('copy me');
     expect((await client.statObject(bucket, 'copied.txt')).metaData).toMatchObject({ 'content-type': 'text/plain', kind: 'source' });
   });
@@ -239,7 +243,7 @@ describe('multipart upload', () => {
     const second = crypto.randomBytes(1000);
     await client.uploadPart({ bucketName: bucket, objectName: 'manual.bin', uploadID: uploadId, partNumber: 1, headers: {} }, first);
     await client.uploadPart({ bucketName: bucket, objectName: 'manual.bin', uploadID: uploadId, partNumber: 2, headers: {} }, second);
-    const parts = await client.listParts(bucket, 'manual.bin', uploadId);
+    const parts = await listParts(client, bucket, 'manual.bin', uploadId);
     expect(parts.map((part) => [part.part, part.size, part.etag])).toEqual([
       [1, first.length, md5(first)],
       [2, second.length, md5(second)],
@@ -248,7 +252,7 @@ describe('multipart upload', () => {
     expect(incomplete.map((upload) => [upload.key, upload.uploadId])).toEqual([['manual.bin', uploadId]]);
 
     await client.abortMultipartUpload(bucket, 'manual.bin', uploadId);
-    expect((await s3ErrorOf(client.listParts(bucket, 'manual.bin', uploadId))).code).toBe('NoSuchUpload');
+    expect((await s3ErrorOf(listParts(client, bucket, 'manual.bin', uploadId))).code).toBe('NoSuchUpload');
     expect((await s3ErrorOf(client.statObject(bucket, 'manual.bin'))).code).toBe('NotFound');
   });
 
