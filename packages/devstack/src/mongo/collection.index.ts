@@ -1,5 +1,6 @@
 // A secondary index: canonical key → document keys, with unique/sparse/partial semantics and
-// lazily sorted first-field values for range scans.
+// lazily sorted first-field values for range scans. Keys are recomputed from the old document on
+// removal instead of being stored per document, which keeps memory close to one entry per key.
 import { canonicalKey, compareValues, typeBracket, type Document } from './bson-value.order';
 import { keyValues, pathValues } from './document.path';
 import { ErrorCodes, MongoCommandError } from './mongo-command.error';
@@ -16,19 +17,57 @@ export interface IndexSpec {
   [option: string]: unknown;
 }
 
+/** Document keys holding one index key: a single key is kept as a string, several as a Set. */
+type Holders = string | Set<string>;
+
 interface FirstFieldEntry {
   value: unknown;
-  documents: Set<string>;
+  holders: Holders;
 }
 
-interface DocumentKeys {
-  /** Canonical keys of the whole (possibly compound) key. */
+/** The keys of one document in an index. */
+export interface IndexKeys {
+  /** Canonical keys of the whole (possibly compound) key; for one field, the first-field keys. */
   full: string[];
-  /** Values of the first field, one per distinct entry. */
+  /** Distinct values of the first field. */
   first: unknown[];
-  /** For the duplicate-key error: the key value of the first full key. */
-  keyValues: Document[];
+  /** Value combinations behind `full`, for the duplicate-key error. */
+  combinations: unknown[][];
   multikey: boolean;
+}
+
+function addHolder(holders: Holders | undefined, documentKey: string): Holders {
+  if (holders === undefined) return documentKey;
+  if (typeof holders === 'string') return holders === documentKey ? holders : new Set([holders, documentKey]);
+  holders.add(documentKey);
+  return holders;
+}
+
+/** Returns the remaining holders, or undefined when none is left. */
+function removeHolder(holders: Holders, documentKey: string): Holders | undefined {
+  if (typeof holders === 'string') return holders === documentKey ? undefined : holders;
+  holders.delete(documentKey);
+  if (holders.size === 0) return undefined;
+  return holders;
+}
+
+function* eachHolder(holders: Holders | undefined): Iterable<string> {
+  if (holders === undefined) return;
+  if (typeof holders === 'string') yield holders;
+  else yield* holders;
+}
+
+function distinctValues(values: unknown[]): { keys: string[]; values: unknown[] } {
+  if (values.length === 1) {
+    const value = values[0] === undefined ? null : values[0];
+    return { keys: [canonicalKey(value)], values: [value] };
+  }
+  const unique = new Map<string, unknown>();
+  for (const raw of values) {
+    const value = raw === undefined ? null : raw;
+    unique.set(canonicalKey(value), value);
+  }
+  return { keys: [...unique.keys()], values: [...unique.values()] };
 }
 
 export class CollectionIndex {
@@ -37,9 +76,9 @@ export class CollectionIndex {
   readonly unique: boolean;
   multikey = false;
   private readonly partial?: Predicate;
-  private readonly byFull = new Map<string, Set<string>>();
+  /** Whole compound keys, kept only where uniqueness has to be checked. */
+  private readonly byFull = new Map<string, Holders>();
   private readonly byFirst = new Map<string, FirstFieldEntry>();
-  private readonly keysByDocument = new Map<string, DocumentKeys>();
   private sorted: FirstFieldEntry[] | null = null;
 
   constructor(spec: IndexSpec) {
@@ -54,16 +93,18 @@ export class CollectionIndex {
     return !this.partial && this.spec.sparse !== true;
   }
 
-  private keysOf(document: Document): DocumentKeys | undefined {
+  /** The document's keys, or undefined when the index does not hold it (sparse/partial). */
+  keysOf(document: Document): IndexKeys | undefined {
     if (this.partial && !this.partial(document)) return undefined;
-    const perField = this.fields.map((field) => {
-      const values = keyValues(document, field);
-      const unique = new Map<string, unknown>();
-      for (const value of values) unique.set(canonicalKey(value === undefined ? null : value), value === undefined ? null : value);
-      return [...unique.values()];
-    });
     if (this.spec.sparse === true && this.fields.every((field) => pathValues(document, field).every((value) => value === undefined))) return undefined;
-    const arrayFields = this.fields.filter((_field, index) => perField[index].length > 1 || pathValues(document, this.fields[index]).some(Array.isArray));
+    if (this.fields.length === 1) {
+      const values = keyValues(document, this.fields[0]);
+      const multikey = values.length !== 1 || pathValues(document, this.fields[0]).some(Array.isArray);
+      const { keys, values: distinct } = distinctValues(values);
+      return { full: keys, first: distinct, combinations: distinct.map((value) => [value]), multikey };
+    }
+    const perField = this.fields.map((field) => distinctValues(keyValues(document, field)).values);
+    const arrayFields = this.fields.filter((field, index) => perField[index].length > 1 || pathValues(document, field).some(Array.isArray));
     if (arrayFields.length > 1) {
       throw new MongoCommandError(171, `cannot index parallel arrays [${arrayFields[1]}] [${arrayFields[0]}]`);
     }
@@ -73,119 +114,102 @@ export class CollectionIndex {
       for (const combination of combinations) for (const value of values) next.push([...combination, value]);
       combinations = next;
     }
-    const full = combinations.map((combination) => (combination.length === 1 ? canonicalKey(combination[0]) : JSON.stringify(combination.map(canonicalKey))));
-    const keyValueDocuments = combinations.map((combination) => Object.fromEntries(this.fields.map((field, index) => [field, combination[index]])));
-    return { full, first: perField[0], keyValues: keyValueDocuments, multikey: arrayFields.length > 0 };
+    const full = combinations.map((combination) => JSON.stringify(combination.map(canonicalKey)));
+    return { full, first: perField[0], combinations, multikey: arrayFields.length > 0 };
   }
 
-  /** Throws the E11000 error if adding `document` (replacing `documentKey`'s old version) breaks uniqueness. */
-  checkUnique(namespace: string, documentKey: string, document: Document): void {
-    if (!this.unique) return;
-    const keys = this.keysOf(document);
-    if (!keys) return;
+  private fullMap(): Map<string, Holders> | undefined {
+    return this.fields.length > 1 && this.unique ? this.byFull : undefined;
+  }
+
+  /** Throws the E11000 error if storing `keys` for `documentKey` breaks uniqueness. */
+  checkUnique(namespace: string, documentKey: string, keys: IndexKeys | undefined): void {
+    if (!this.unique || !keys) return;
     keys.full.forEach((key, index) => {
-      const holders = this.byFull.get(key);
-      if (holders && (holders.size > 1 || !holders.has(documentKey))) {
-        const keyValue = keys.keyValues[index];
-        throw new MongoCommandError(
-          ErrorCodes.DuplicateKey,
-          `E11000 duplicate key error collection: ${namespace} index: ${this.spec.name} dup key: ${formatFields(keyValue)}`,
-          { keyPattern: this.spec.key, keyValue },
-        );
+      const holders = this.fields.length > 1 ? this.byFull.get(key) : this.byFirst.get(key)?.holders;
+      if (holders === undefined || holders === documentKey) return;
+      if (typeof holders !== 'string' && holders.size === 1 && holders.has(documentKey)) return;
+      const keyValue = Object.fromEntries(this.fields.map((field, position) => [field, keys.combinations[index][position]]));
+      throw new MongoCommandError(
+        ErrorCodes.DuplicateKey,
+        `E11000 duplicate key error collection: ${namespace} index: ${this.spec.name} dup key: ${formatFields(keyValue)}`,
+        { keyPattern: this.spec.key, keyValue },
+      );
+    });
+  }
+
+  add(documentKey: string, keys: IndexKeys | undefined): void {
+    if (!keys) return;
+    if (keys.multikey) this.multikey = true;
+    const full = this.fullMap();
+    if (full) for (const key of keys.full) full.set(key, addHolder(full.get(key), documentKey));
+    keys.first.forEach((value, position) => {
+      const canonical = this.fields.length === 1 ? keys.full[position] : canonicalKey(value);
+      const entry = this.byFirst.get(canonical);
+      if (entry) {
+        entry.holders = addHolder(entry.holders, documentKey);
+      } else {
+        this.byFirst.set(canonical, { value, holders: documentKey });
+        this.sorted = null;
       }
     });
   }
 
-  add(documentKey: string, document: Document): void {
-    const keys = this.keysOf(document);
+  remove(documentKey: string, keys: IndexKeys | undefined): void {
     if (!keys) return;
-    this.keysByDocument.set(documentKey, keys);
-    if (keys.multikey) this.multikey = true;
-    for (const key of keys.full) {
-      let holders = this.byFull.get(key);
-      if (!holders) this.byFull.set(key, (holders = new Set()));
-      holders.add(documentKey);
-    }
-    for (const value of keys.first) {
-      const key = canonicalKey(value);
-      let entry = this.byFirst.get(key);
-      if (!entry) {
-        this.byFirst.set(key, (entry = { value, documents: new Set() }));
-        this.sorted = null;
-      }
-      entry.documents.add(documentKey);
-    }
-  }
-
-  remove(documentKey: string): void {
-    const keys = this.keysByDocument.get(documentKey);
-    if (!keys) return;
-    this.keysByDocument.delete(documentKey);
-    for (const key of keys.full) {
-      const holders = this.byFull.get(key);
-      holders?.delete(documentKey);
-      if (holders && holders.size === 0) this.byFull.delete(key);
-    }
-    for (const value of keys.first) {
-      const key = canonicalKey(value);
-      const entry = this.byFirst.get(key);
-      entry?.documents.delete(documentKey);
-      if (entry && entry.documents.size === 0) {
-        this.byFirst.delete(key);
-        this.sorted = null;
+    const full = this.fullMap();
+    if (full) {
+      for (const key of keys.full) {
+        const holders = full.get(key);
+        if (holders === undefined) continue;
+        const remaining = removeHolder(holders, documentKey);
+        if (remaining === undefined) full.delete(key);
+        else full.set(key, remaining);
       }
     }
+    keys.first.forEach((value, position) => {
+      const canonical = this.fields.length === 1 ? keys.full[position] : canonicalKey(value);
+      const entry = this.byFirst.get(canonical);
+      if (!entry) return;
+      const remaining = removeHolder(entry.holders, documentKey);
+      if (remaining === undefined) {
+        this.byFirst.delete(canonical);
+        this.sorted = null;
+      } else {
+        entry.holders = remaining;
+      }
+    });
   }
 
   /** Documents whose first indexed field equals `value` (or holds it in an array). */
   lookup(value: unknown): Iterable<string> {
-    return this.byFirst.get(canonicalKey(value))?.documents ?? [];
+    return eachHolder(this.byFirst.get(canonicalKey(value))?.holders);
   }
 
-  /** Documents whose first indexed field has a value of `bound`'s type within the bounds. */
-  range(lower: { value: unknown; inclusive: boolean } | undefined, upper: { value: unknown; inclusive: boolean } | undefined): string[] {
+  /** Documents whose first indexed field has a value of the bounds' type within the bounds. */
+  *range(lower: { value: unknown; inclusive: boolean } | undefined, upper: { value: unknown; inclusive: boolean } | undefined): Iterable<string> {
     if (!this.sorted) this.sorted = [...this.byFirst.values()].sort((a, b) => compareValues(a.value, b.value));
     const sorted = this.sorted;
     const bracket = typeBracket((lower ?? upper)?.value);
-    let start: number;
-    if (lower) {
-      let low = 0;
-      let high = sorted.length;
-      while (low < high) {
-        const middle = (low + high) >>> 1;
-        const order = compareValues(sorted[middle].value, lower.value);
-        if (order < 0 || (order === 0 && !lower.inclusive)) low = middle + 1;
-        else high = middle;
-      }
-      start = low;
-    } else {
-      let low = 0;
-      let high = sorted.length;
-      while (low < high) {
-        const middle = (low + high) >>> 1;
-        if (typeBracket(sorted[middle].value) < bracket) low = middle + 1;
-        else high = middle;
-      }
-      start = low;
+    let low = 0;
+    let high = sorted.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      const entry = sorted[middle].value;
+      const before = lower
+        ? compareValues(entry, lower.value) < 0 || (compareValues(entry, lower.value) === 0 && !lower.inclusive)
+        : typeBracket(entry) < bracket;
+      if (before) low = middle + 1;
+      else high = middle;
     }
-    const result: string[] = [];
-    for (let index = start; index < sorted.length; index += 1) {
+    for (let index = low; index < sorted.length; index += 1) {
       const entry = sorted[index];
       if (typeBracket(entry.value) !== bracket) break;
       if (upper) {
         const order = compareValues(entry.value, upper.value);
         if (order > 0 || (order === 0 && !upper.inclusive)) break;
       }
-      for (const documentKey of entry.documents) result.push(documentKey);
+      yield* eachHolder(entry.holders);
     }
-    return result;
-  }
-
-  clear(): void {
-    this.byFull.clear();
-    this.byFirst.clear();
-    this.keysByDocument.clear();
-    this.sorted = null;
-    this.multikey = false;
   }
 }

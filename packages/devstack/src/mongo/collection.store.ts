@@ -1,6 +1,8 @@
 // One collection in memory: documents by canonical _id, its indexes, and the choice of index
 // (or full scan) that produces candidate documents for a filter.
-import { ObjectId } from 'bson';
+import { deserialize, ObjectId, serialize } from 'bson';
+import { readTopLevelFields } from './bson-field.reader';
+import { DESERIALIZE_OPTIONS } from './bson.options';
 import { canonicalKey, isPlainObject, type Document } from './bson-value.order';
 import { CollectionIndex, type IndexSpec } from './collection.index';
 import { ErrorCodes, MongoCommandError } from './mongo-command.error';
@@ -8,6 +10,7 @@ import { isOperatorObject, isRegex } from './query.matcher';
 import { formatFields } from './value.formatter';
 
 export const ID_INDEX_NAME = '_id_';
+const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
 
 /** Counters exposed for tests: how much work queries did. */
 export interface ScanStatistics {
@@ -19,9 +22,12 @@ export class Collection {
   readonly database: string;
   readonly name: string;
   readonly options: Document;
-  readonly documents = new Map<string, Document>();
+  /** Stored documents as raw BSON by canonical _id: compact, immutable, and outside the JS heap. */
+  readonly documents = new Map<string, Uint8Array>();
   readonly indexes = new Map<string, CollectionIndex>();
   readonly statistics: ScanStatistics = { documentsExamined: 0, lastPlan: 'COLLSCAN' };
+  /** Top-level fields the indexes read, or undefined when a whole document is needed. */
+  private keyFields: Set<string> | undefined = new Set(['_id']);
 
   constructor(database: string, name: string, options: Document = {}) {
     this.database = database;
@@ -43,6 +49,39 @@ export class Collection {
     return { _id: new ObjectId(), ...document };
   }
 
+  static decode(raw: Uint8Array): Document {
+    return deserialize(raw, DESERIALIZE_OPTIONS);
+  }
+
+  /** A fresh decoded copy of a stored document (callers may modify it). */
+  document(key: string): Document | undefined {
+    const raw = this.documents.get(key);
+    return raw ? Collection.decode(raw) : undefined;
+  }
+
+  allDocuments(): Document[] {
+    const all: Document[] = [];
+    for (const raw of this.documents.values()) all.push(Collection.decode(raw));
+    return all;
+  }
+
+  private refreshKeyFields(): void {
+    const fields = new Set(['_id']);
+    for (const index of this.indexes.values()) {
+      if (index.spec.partialFilterExpression !== undefined) {
+        this.keyFields = undefined;
+        return;
+      }
+      for (const field of index.fields) fields.add(field.split('.')[0]);
+    }
+    this.keyFields = fields;
+  }
+
+  /** The part of a stored document the indexes need. */
+  private keyDocument(raw: Uint8Array): Document {
+    return this.keyFields ? readTopLevelFields(raw, this.keyFields) : Collection.decode(raw);
+  }
+
   private duplicateIdError(document: Document): MongoCommandError {
     const keyValue = { _id: document._id };
     return new MongoCommandError(ErrorCodes.DuplicateKey, `E11000 duplicate key error collection: ${this.namespace} index: ${ID_INDEX_NAME} dup key: ${formatFields(keyValue)}`, {
@@ -51,61 +90,94 @@ export class Collection {
     });
   }
 
-  /** Inserts atomically: either every index accepts the document or nothing changes. */
-  insert(document: Document): string {
+  /**
+   * Inserts atomically: either every index accepts the document or nothing changes. `raw` is the
+   * client's encoding of `document` when available. Returns the stored bytes.
+   */
+  insert(document: Document, raw?: Uint8Array): Uint8Array {
     if (Array.isArray(document._id)) throw new MongoCommandError(ErrorCodes.InvalidIdField, `The '_id' value cannot be of type array`);
     if (isRegex(document._id)) throw new MongoCommandError(ErrorCodes.InvalidIdField, `can't use a regex for _id`);
     const key = canonicalKey(document._id);
     if (this.documents.has(key)) throw this.duplicateIdError(document);
-    for (const index of this.indexes.values()) index.checkUnique(this.namespace, key, document);
-    for (const index of this.indexes.values()) index.add(key, document);
-    this.documents.set(key, document);
-    return key;
+    const indexes = [...this.indexes.values()];
+    const keys = indexes.map((index) => index.keysOf(document));
+    indexes.forEach((index, position) => index.checkUnique(this.namespace, key, keys[position]));
+    const stored = raw ? Buffer.from(raw) : serialize(document, { checkKeys: false });
+    if (stored.length > MAX_DOCUMENT_BYTES) throw new MongoCommandError(ErrorCodes.BadValue, `object to insert too large. size in bytes: ${stored.length}, max size: ${MAX_DOCUMENT_BYTES}`);
+    indexes.forEach((index, position) => index.add(key, keys[position]));
+    this.documents.set(key, stored);
+    return stored;
   }
 
-  /** Replaces the stored version of a document (same _id) atomically. */
-  replace(key: string, document: Document): void {
+  /** Replaces the stored version of a document (same _id) atomically. Returns the stored bytes. */
+  replace(key: string, document: Document): Uint8Array {
     const previous = this.documents.get(key);
     if (!previous) throw new Error(`replace of a missing document ${key}`);
-    for (const index of this.indexes.values()) index.checkUnique(this.namespace, key, document);
-    for (const index of this.indexes.values()) {
-      index.remove(key);
-      index.add(key, document);
+    const indexes = [...this.indexes.values()];
+    const keys = indexes.map((index) => index.keysOf(document));
+    indexes.forEach((index, position) => index.checkUnique(this.namespace, key, keys[position]));
+    const stored = serialize(document, { checkKeys: false });
+    if (stored.length > MAX_DOCUMENT_BYTES) throw new MongoCommandError(17419, `Resulting document after update is larger than ${MAX_DOCUMENT_BYTES}`);
+    if (indexes.length > 0) {
+      const previousKeys = this.keyDocument(previous);
+      indexes.forEach((index, position) => {
+        index.remove(key, index.keysOf(previousKeys));
+        index.add(key, keys[position]);
+      });
     }
-    this.documents.set(key, document);
+    this.documents.set(key, stored);
+    return stored;
   }
 
-  remove(key: string): Document | undefined {
+  remove(key: string): boolean {
     const previous = this.documents.get(key);
-    if (!previous) return undefined;
-    for (const index of this.indexes.values()) index.remove(key);
+    if (!previous) return false;
+    if (this.indexes.size > 0) {
+      const previousKeys = this.keyDocument(previous);
+      for (const index of this.indexes.values()) index.remove(key, index.keysOf(previousKeys));
+    }
     this.documents.delete(key);
-    return previous;
+    return true;
   }
 
   /** Puts a document as recovered from the journal, bypassing checks already made when it was written. */
-  restore(document: Document): void {
-    const key = canonicalKey(document._id);
-    // An existing key keeps its position in the Map, so natural order survives a restart.
-    for (const index of this.indexes.values()) {
-      index.remove(key);
-      index.add(key, document);
+  restore(raw: Uint8Array): void {
+    const stored = Buffer.from(raw);
+    const keyDocument = this.keyDocument(stored);
+    const key = canonicalKey(keyDocument._id);
+    const previous = this.documents.get(key);
+    if (this.indexes.size > 0) {
+      const previousKeys = previous ? this.keyDocument(previous) : undefined;
+      for (const index of this.indexes.values()) {
+        if (previousKeys) index.remove(key, index.keysOf(previousKeys));
+        index.add(key, index.keysOf(keyDocument));
+      }
     }
-    this.documents.set(key, document);
+    // An existing key keeps its position in the Map, so natural order survives a restart.
+    this.documents.set(key, stored);
+  }
+
+  /** Removes a document by _id value, as recovered from the journal. */
+  restoreDeletion(id: unknown): void {
+    this.remove(canonicalKey(id));
   }
 
   createIndex(spec: IndexSpec): void {
     const index = new CollectionIndex(spec);
-    for (const [key, document] of this.documents) {
-      index.checkUnique(this.namespace, key, document);
-      index.add(key, document);
+    const fields = new Set(['_id', ...index.fields.map((field) => field.split('.')[0])]);
+    const needsWhole = spec.partialFilterExpression !== undefined;
+    for (const [key, raw] of this.documents) {
+      const keys = index.keysOf(needsWhole ? Collection.decode(raw) : readTopLevelFields(raw, fields));
+      index.checkUnique(this.namespace, key, keys);
+      index.add(key, keys);
     }
     this.indexes.set(spec.name, index);
+    this.refreshKeyFields();
   }
 
-  clear(): void {
-    this.documents.clear();
-    for (const index of this.indexes.values()) index.clear();
+  dropIndex(name: string): void {
+    this.indexes.delete(name);
+    this.refreshKeyFields();
   }
 
   /**
@@ -114,31 +186,30 @@ export class Collection {
    * `$in` or range condition of a top-level field.
    */
   candidates(filter: Document | undefined): Iterable<[string, Document]> {
-    const keys = filter ? this.plan(filter) : undefined;
-    if (!keys) {
+    const plan = filter ? this.plan(filter) : undefined;
+    if (!plan) {
       this.statistics.lastPlan = 'COLLSCAN';
-      return this.countingScan(this.documents.entries());
+      return this.examine(this.documents.keys(), true);
     }
-    const seen = new Set<string>();
-    const pairs: [string, Document][] = [];
+    return this.examine(plan.keys, plan.distinct);
+  }
+
+  /** Yields documents lazily (a query with a limit stops early) and counts them as examined. */
+  private *examine(keys: Iterable<string>, distinct: boolean): Iterable<[string, Document]> {
+    const seen = distinct ? undefined : new Set<string>();
     for (const key of keys) {
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const document = this.documents.get(key);
-      if (document) pairs.push([key, document]);
-    }
-    this.statistics.documentsExamined += pairs.length;
-    return pairs;
-  }
-
-  private *countingScan(entries: Iterable<[string, Document]>): Iterable<[string, Document]> {
-    for (const entry of entries) {
+      if (seen) {
+        if (seen.has(key)) continue;
+        seen.add(key);
+      }
+      const raw = this.documents.get(key);
+      if (!raw) continue;
       this.statistics.documentsExamined += 1;
-      yield entry;
+      yield [key, Collection.decode(raw)];
     }
   }
 
-  private plan(filter: Document): Iterable<string> | undefined {
+  private plan(filter: Document): { keys: Iterable<string>; distinct: boolean } | undefined {
     const equalities = new Map<string, unknown[]>();
     const ranges = new Map<string, Document>();
     const addClause = (clause: Document): void => {
@@ -157,14 +228,14 @@ export class Collection {
     const ids = equalities.get('_id');
     if (ids) {
       this.statistics.lastPlan = 'IDHACK';
-      return ids.map((value) => canonicalKey(value));
+      return { keys: ids.map((value) => canonicalKey(value)), distinct: ids.length === 1 };
     }
     for (const index of this.indexes.values()) {
       if (!index.complete) continue;
       const values = equalities.get(index.fields[0]);
       if (values) {
         this.statistics.lastPlan = `IXSCAN ${index.spec.name}`;
-        return values.flatMap((value) => [...index.lookup(value)]);
+        return { keys: concat(values.map((value) => index.lookup(value))), distinct: values.length === 1 };
       }
     }
     for (const index of this.indexes.values()) {
@@ -181,10 +252,14 @@ export class Collection {
       if (upper && (upper.value === null || upper.value === undefined)) upper = undefined;
       if (!lower && !upper) continue;
       this.statistics.lastPlan = `IXSCAN ${index.spec.name}`;
-      return index.range(lower, upper);
+      return { keys: index.range(lower, upper), distinct: !index.multikey };
     }
     return undefined;
   }
+}
+
+function* concat(sources: Iterable<string>[]): Iterable<string> {
+  for (const source of sources) yield* source;
 }
 
 function isPlainScalar(value: unknown): boolean {

@@ -2,7 +2,7 @@
 // Each write command is applied synchronously (atomically with respect to other commands) and
 // acknowledged only after its journal records are fsynced.
 import os from 'node:os';
-import { calculateObjectSize, Long } from 'bson';
+import { Long } from 'bson';
 import { canonicalKey, compareValues, isPlainObject, toNumber, typeBracket, TypeBracket, type Document } from './bson-value.order';
 import { Collection, ID_INDEX_NAME } from './collection.store';
 import { type IndexSpec } from './collection.index';
@@ -59,8 +59,10 @@ function writeErrorOf(index: number, error: unknown): Document {
   return { index, code: 1, errmsg: error instanceof Error ? error.message : String(error) };
 }
 
-function documentSize(document: Document): number {
-  return rawDocumentBytes.get(document)?.length ?? calculateObjectSize(document);
+function storedBytes(collection: Collection): number {
+  let size = 0;
+  for (const raw of collection.documents.values()) size += raw.length;
+  return size;
 }
 
 function defaultIndexName(key: Document): string {
@@ -319,11 +321,11 @@ export class CommandHandler {
       input = this.query(collection, first.$match, {});
       stages = pipeline.slice(1);
     } else {
-      input = collection ? [...collection.documents.values()] : [];
+      input = collection ? collection.allDocuments() : [];
     }
     const output = runPipeline(input, stages, (other) => {
       const target = this.engine.collection(database, other);
-      return target ? [...target.documents.values()] : [];
+      return target ? target.allDocuments() : [];
     });
     const cursorOptions = isPlainObject(command.cursor) ? command.cursor : {};
     const batchSize = optionalNumber(cursorOptions.batchSize, 'cursor.batchSize');
@@ -371,15 +373,14 @@ export class CommandHandler {
     if (documents.length > MAX_WRITE_BATCH_SIZE) throw new MongoCommandError(ErrorCodes.InvalidOptions, `Write batch sizes must be between 1 and ${MAX_WRITE_BATCH_SIZE}. Got ${documents.length} operations.`);
     const ordered = command.ordered !== false;
     const collection = this.engine.ensureCollection(database, name);
-    const inserted: Document[] = [];
+    const inserted: Uint8Array[] = [];
     const writeErrors: Document[] = [];
     for (let index = 0; index < documents.length; index += 1) {
       const document = documents[index];
       try {
         if (!isPlainObject(document)) throw new MongoCommandError(ErrorCodes.TypeMismatch, 'document to insert must be an object');
-        const stored = Collection.withId(document);
-        collection.insert(stored);
-        inserted.push(stored);
+        const withId = Collection.withId(document);
+        inserted.push(collection.insert(withId, withId === document ? rawDocumentBytes.get(document) : undefined));
       } catch (error) {
         writeErrors.push(writeErrorOf(index, error));
         if (ordered) break;
@@ -393,8 +394,8 @@ export class CommandHandler {
     return reply;
   }
 
-  /** Inserts the document an upsert builds; returns its _id. */
-  private upsertInsert(collection: Collection, filter: unknown, update: unknown, arrayFilters: Document[] | undefined): Document {
+  /** Inserts the document an upsert builds; returns it and its stored bytes. */
+  private upsertInsert(collection: Collection, filter: unknown, update: unknown, arrayFilters: Document[] | undefined): { document: Document; raw: Uint8Array } {
     const seed = upsertSeed(isPlainObject(filter) ? filter : undefined);
     let document: Document;
     if (Array.isArray(update) || (isPlainObject(update) && isOperatorUpdate(update))) {
@@ -408,8 +409,7 @@ export class CommandHandler {
       const { _id, ...rest } = document;
       document = { _id, ...rest };
     }
-    collection.insert(document);
-    return document;
+    return { document, raw: collection.insert(document) };
   }
 
   private async update(database: string, command: Document): Promise<Document> {
@@ -418,7 +418,7 @@ export class CommandHandler {
     if (!Array.isArray(updates)) throw new MongoCommandError(ErrorCodes.FailedToParse, "BSON field 'update.updates' is missing but a required field");
     const ordered = command.ordered !== false;
     const collection = this.engine.ensureCollection(database, name);
-    const changed: Document[] = [];
+    const changed: Uint8Array[] = [];
     const writeErrors: Document[] = [];
     const upserted: Document[] = [];
     let matched = 0;
@@ -436,8 +436,8 @@ export class CommandHandler {
           }
           const entries = this.matchingEntries(collection, filter, multi === true ? Number.POSITIVE_INFINITY : 1);
           if (entries.length === 0 && upsert === true) {
-            const document = this.upsertInsert(collection, filter, update, arrayFilters);
-            changed.push(document);
+            const { document, raw } = this.upsertInsert(collection, filter, update, arrayFilters);
+            changed.push(raw);
             upserted.push({ index, _id: document._id });
             continue;
           }
@@ -446,8 +446,7 @@ export class CommandHandler {
             const next = applyUpdate(document, update, context);
             matched += 1;
             if (compareValues(document, next) !== 0) {
-              collection.replace(key, next);
-              changed.push(next);
+              changed.push(collection.replace(key, next));
               modified += 1;
             }
           }
@@ -532,15 +531,14 @@ export class CommandHandler {
     if (match) {
       const next = applyUpdate(match[1], update, { filter: isPlainObject(filter) ? filter : undefined, arrayFilters });
       if (compareValues(match[1], next) !== 0) {
-        target.replace(match[0], next);
-        this.engine.journalPut(target, [next]);
+        this.engine.journalPut(target, [target.replace(match[0], next)]);
         await this.engine.commit();
       }
       return { lastErrorObject: { n: 1, updatedExisting: true }, value: project(returnNew ? next : match[1]), ok: 1 };
     }
     if (upsert === true) {
-      const document = this.upsertInsert(target, filter, update, arrayFilters);
-      this.engine.journalPut(target, [document]);
+      const { document, raw } = this.upsertInsert(target, filter, update, arrayFilters);
+      this.engine.journalPut(target, [raw]);
       await this.engine.commit();
       return { lastErrorObject: { n: 1, updatedExisting: false, upserted: document._id }, value: project(returnNew ? document : null), ok: 1 };
     }
@@ -596,7 +594,7 @@ export class CommandHandler {
   private listDatabases(command: Document): Document {
     let databases: Document[] = [...this.engine.databases.entries()].map(([name, collections]) => {
       let size = 0;
-      if (command.nameOnly !== true) for (const collection of collections.values()) for (const document of collection.documents.values()) size += documentSize(document);
+      if (command.nameOnly !== true) for (const collection of collections.values()) size += storedBytes(collection);
       return command.nameOnly === true ? { name } : { name, sizeOnDisk: size, empty: size === 0 };
     });
     if (command.filter !== undefined) databases = databases.filter(compileFilter(command.filter));
@@ -688,8 +686,7 @@ export class CommandHandler {
     const name = collectionName(command, 'collStats');
     const collection = this.engine.collection(database, name);
     if (!collection) throw new MongoCommandError(ErrorCodes.NamespaceNotFound, `Collection [${database}.${name}] not found.`);
-    let size = 0;
-    for (const document of collection.documents.values()) size += documentSize(document);
+    const size = storedBytes(collection);
     const count = collection.documents.size;
     const indexSizes = Object.fromEntries(collection.indexSpecs().map((spec) => [spec.name, 0]));
     return { ns: `${database}.${name}`, count, size, avgObjSize: count === 0 ? 0 : Math.round(size / count), storageSize: size, nindexes: collection.indexes.size + 1, totalIndexSize: 0, indexSizes, ok: 1 };
@@ -703,7 +700,7 @@ export class CommandHandler {
     for (const collection of collections) {
       objects += collection.documents.size;
       indexes += collection.indexes.size + 1;
-      for (const document of collection.documents.values()) dataSize += documentSize(document);
+      dataSize += storedBytes(collection);
     }
     return { db: database, collections: collections.length, views: 0, objects, avgObjSize: objects === 0 ? 0 : dataSize / objects, dataSize, storageSize: dataSize, indexes, indexSize: 0, ok: 1 };
   }

@@ -5,7 +5,8 @@ import net from 'node:net';
 import { deserialize, serialize } from 'bson';
 import { type Document } from './bson-value.order';
 import { type CommandHandler, MAX_MESSAGE_SIZE_BYTES } from './command.handler';
-import { DESERIALIZE_OPTIONS, rawDocumentBytes } from './storage.engine';
+import { DESERIALIZE_OPTIONS } from './bson.options';
+import { rawDocumentBytes } from './storage.engine';
 
 const OP_REPLY = 1;
 const OP_QUERY = 2004;
@@ -58,8 +59,8 @@ function parseOpMsg(body: Buffer): { command: Document; moreToCome: boolean } {
       const documents: Document[] = [];
       while (cursor < sectionEnd) {
         const [document, next, bytes] = readDocument(body, cursor);
-        // Keep the client's bytes so the journal can store inserted documents without re-encoding.
-        rawDocumentBytes.set(document, Buffer.from(bytes));
+        // Keep the client's bytes so an inserted document is stored without re-encoding.
+        rawDocumentBytes.set(document, bytes);
         documents.push(document);
         cursor = next;
       }
@@ -112,7 +113,10 @@ export function startWireServer(handler: CommandHandler, host: string, port: num
     handler.connectionCount += 1;
     socket.setNoDelay(true);
     const connection = { id: (connectionIds += 1) };
-    let buffered: Buffer = Buffer.alloc(0);
+    // Incoming bytes are kept as a list of chunks and joined once per message: concatenating on
+    // every chunk would copy a 48 MB insert batch hundreds of times.
+    let chunks: Buffer[] = [];
+    let bufferedBytes = 0;
     let queue: Promise<void> = Promise.resolve();
 
     const process = async (message: Message): Promise<void> => {
@@ -142,20 +146,25 @@ export function startWireServer(handler: CommandHandler, host: string, port: num
     };
 
     socket.on('data', (chunk: Buffer) => {
-      buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
-      while (buffered.length >= HEADER_BYTES) {
-        const length = buffered.readInt32LE(0);
+      chunks.push(chunk);
+      bufferedBytes += chunk.length;
+      while (bufferedBytes >= HEADER_BYTES) {
+        if (chunks[0].length < HEADER_BYTES) chunks = [Buffer.concat(chunks, bufferedBytes)];
+        const length = chunks[0].readInt32LE(0);
         if (length < HEADER_BYTES || length > MAX_MESSAGE_SIZE_BYTES + HEADER_BYTES) {
           socket.destroy();
           return;
         }
-        if (buffered.length < length) break;
+        if (bufferedBytes < length) break;
+        const data = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, bufferedBytes);
         const message: Message = {
-          requestId: buffered.readInt32LE(4),
-          opCode: buffered.readInt32LE(12),
-          body: buffered.subarray(HEADER_BYTES, length),
+          requestId: data.readInt32LE(4),
+          opCode: data.readInt32LE(12),
+          body: data.subarray(HEADER_BYTES, length),
         };
-        buffered = buffered.subarray(length);
+        const rest = data.subarray(length);
+        chunks = rest.length > 0 ? [rest] : [];
+        bufferedBytes = rest.length;
         queue = queue
           .then(() => process(message))
           .catch((error: unknown) => {

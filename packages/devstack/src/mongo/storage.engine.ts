@@ -4,13 +4,13 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { deserialize, serialize, type DeserializeOptions } from 'bson';
+import { deserialize, serialize } from 'bson';
 import { type Document } from './bson-value.order';
 import { Collection } from './collection.store';
 import { type IndexSpec } from './collection.index';
 import { frameRecord, fsyncDirectory, GroupCommitWriter, readRecords } from './journal.file';
 
-export const DESERIALIZE_OPTIONS: DeserializeOptions = { promoteLongs: false, promoteValues: true, promoteBuffers: false, bsonRegExp: true };
+import { DESERIALIZE_OPTIONS } from './bson.options';
 
 const enum RecordType {
   PutDocuments = 1,
@@ -26,25 +26,15 @@ type CatalogChange =
   | { op: 'dropIndex'; d: string; c: string; name: string }
   | { op: 'rename'; d: string; c: string; toD: string; toC: string };
 
-/** Bytes of each stored document sent by the client, so inserts are journaled without re-serializing. */
+/** Bytes of each document as sent by the client, so inserts are stored without re-serializing. */
 export const rawDocumentBytes = new WeakMap<Document, Uint8Array>();
 
 const CHUNK_DOCUMENTS = 1000;
 const MIN_COMPACTION_BYTES = 64 * 1024 * 1024;
 
-function documentBytes(document: Document): Uint8Array {
-  const raw = rawDocumentBytes.get(document);
-  if (!raw) return serialize(document, { checkKeys: false });
-  // Once journaled the client's bytes are not needed again; holding them would double memory.
-  rawDocumentBytes.delete(document);
-  return raw;
-}
-
-function putRecord(database: string, collection: string, documents: Document[]): Buffer {
+function putRecord(database: string, collection: string, documents: Uint8Array[]): Buffer {
   const header = serialize({ d: database, c: collection });
-  const parts: Uint8Array[] = [Buffer.from([RecordType.PutDocuments]), header];
-  for (const document of documents) parts.push(documentBytes(document));
-  return frameRecord(Buffer.concat(parts));
+  return frameRecord(Buffer.concat([Buffer.from([RecordType.PutDocuments]), header, ...documents]));
 }
 
 function typedRecord(type: RecordType, body: Document): Buffer {
@@ -106,7 +96,7 @@ export class StorageEngine {
   }
 
   dropIndex(collection: Collection, name: string): void {
-    collection.indexes.delete(name);
+    collection.dropIndex(name);
     this.journal(typedRecord(RecordType.Catalog, { op: 'dropIndex', d: collection.database, c: collection.name, name }));
   }
 
@@ -135,7 +125,7 @@ export class StorageEngine {
         this.collection(change.d, change.c)?.createIndex(change.spec);
         return;
       case 'dropIndex':
-        this.collection(change.d, change.c)?.indexes.delete(change.name);
+        this.collection(change.d, change.c)?.dropIndex(change.name);
         return;
       case 'rename': {
         const source = this.collection(change.d, change.c);
@@ -144,7 +134,7 @@ export class StorageEngine {
         this.applyCatalog({ op: 'create', d: change.toD, c: change.toC, options: source.options });
         const target = this.collection(change.toD, change.toC) as Collection;
         for (const spec of source.indexSpecs().slice(1)) target.createIndex(spec);
-        for (const document of source.documents.values()) target.restore(document);
+        for (const raw of source.documents.values()) target.restore(raw);
         this.applyCatalog({ op: 'drop', d: change.d, c: change.c });
         return;
       }
@@ -153,8 +143,8 @@ export class StorageEngine {
 
   // ---- document changes (already applied in memory by the caller) --------------------------
 
-  /** Journals inserted or updated documents (full new versions). */
-  journalPut(collection: Collection, documents: Document[]): void {
+  /** Journals inserted or updated documents (their full new stored bytes). */
+  journalPut(collection: Collection, documents: Uint8Array[]): void {
     if (!this.dataDir || documents.length === 0) return;
     for (let start = 0; start < documents.length; start += CHUNK_DOCUMENTS) {
       this.journal(putRecord(collection.database, collection.name, documents.slice(start, start + CHUNK_DOCUMENTS)));
@@ -198,7 +188,7 @@ export class StorageEngine {
       let offset = 1 + headerLength;
       while (offset < payload.length) {
         const length = payload.readInt32LE(offset);
-        collection.restore(deserialize(payload.subarray(offset, offset + length), DESERIALIZE_OPTIONS));
+        collection.restore(payload.subarray(offset, offset + length));
         offset += length;
       }
       return;
@@ -207,10 +197,7 @@ export class StorageEngine {
     if (type === RecordType.DeleteDocuments) {
       const collection = this.collection(body.d as string, body.c as string);
       if (!collection) return;
-      for (const id of body.ids as unknown[]) {
-        const match = [...collection.candidates({ _id: id })][0];
-        if (match) collection.remove(match[0]);
-      }
+      for (const id of body.ids as unknown[]) collection.restoreDeletion(id);
       return;
     }
     if (type === RecordType.Catalog) this.applyCatalog(body as unknown as CatalogChange);
