@@ -12,6 +12,8 @@ export class PercolatorStore implements PercolatorSource {
   private readonly byTerm = new Map<string, number[]>();
   /** Per stored query, the other requirement sets a document must also hit. */
   private readonly otherSets: Array<Array<Set<string>> | undefined> = [];
+  /** Per stored query, every requirement set (undefined when nothing is required). */
+  private readonly requirements: Array<Array<Set<string>> | undefined> = [];
   private readonly always: number[] = [];
 
   add(doc: number, query: Query): void {
@@ -22,6 +24,7 @@ export class PercolatorStore implements PercolatorSource {
       return;
     }
     // Index by the smallest set (fewest candidates to look up); check the rest per document.
+    this.requirements[doc] = required;
     const indexed = required.reduce((best, set) => (set.size < best.size ? set : best));
     this.otherSets[doc] = required.filter((set) => set !== indexed);
     for (const term of indexed) {
@@ -50,6 +53,15 @@ export class PercolatorStore implements PercolatorSource {
     return [...found].sort((x, y) => x - y);
   }
 
+  accepts(doc: number, termKeys: Set<string>): boolean {
+    const required = this.requirements[doc];
+    if (!required) return true;
+    return required.every((set) => {
+      for (const term of set) if (termKeys.has(term)) return true;
+      return false;
+    });
+  }
+
   query(doc: number): Query | undefined {
     return this.queries[doc];
   }
@@ -63,6 +75,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export class PercolateQuery implements Query {
   private readonly memory: SegmentSet;
   private readonly termKeys = new Set<string>();
+  /** Term keys of each percolated document (slot), to skip slots a stored query cannot match. */
+  private readonly slotKeys: Array<Set<string>> = [];
   private readonly slotField: string;
 
   constructor(
@@ -73,10 +87,27 @@ export class PercolateQuery implements Query {
   ) {
     this.memory = new SegmentSet((level) => mapping.parentLevel(level));
     documents.forEach((document, slot) => this.memory.addDocument(parseDocument(mapping, document, String(slot)).root));
+    for (let slot = 0; slot < documents.length; slot += 1) this.slotKeys.push(new Set());
     for (const level of this.memory.levels.values()) {
-      for (const [path, index] of level.fields) for (const term of index.postings.keys()) this.termKeys.add(termKey(path, term));
+      for (const [path, index] of level.fields) {
+        for (const [term, posting] of index.postings) {
+          const key = termKey(path, term);
+          this.termKeys.add(key);
+          for (const doc of posting.docs) this.slotKeys[this.rootOf(level.path, doc)].add(key);
+        }
+      }
     }
     this.slotField = name ? `_percolator_document_slot_${name}` : '_percolator_document_slot';
+  }
+
+  private rootOf(levelPath: string, doc: number): number {
+    let level = this.memory.levels.get(levelPath);
+    let current = doc;
+    while (level && level.parentPath !== undefined) {
+      current = level.parents[current];
+      level = this.memory.levels.get(level.parentPath);
+    }
+    return current;
   }
 
   static compile(body: Record<string, unknown>, mapping: Mapping): PercolateQuery {
@@ -112,6 +143,7 @@ export class PercolateQuery implements Query {
       const matchedSlots: number[] = [];
       let best = 0;
       for (let slot = 0; slot < slots; slot += 1) {
+        if (slots > 1 && !source.accepts(doc, this.slotKeys[slot])) continue;
         const score = scoreOf(query, memoryContext, slot);
         if (Number.isNaN(score)) continue;
         matchedSlots.push(slot);

@@ -7,6 +7,8 @@ import { type FieldIndex, type SegmentSet, bm25Idf } from './index-segment';
 export interface PercolatorSource {
   /** Stored query docs that may match a document with these `field\0term` keys. */
   candidates(termKeys: Set<string>): number[];
+  /** Whether one document's keys satisfy every requirement set of a stored query. */
+  accepts(doc: number, termKeys: Set<string>): boolean;
   query(doc: number): Query | undefined;
 }
 
@@ -707,16 +709,26 @@ export class NestedQuery implements Query {
     let sum = 0;
     let min = Number.POSITIVE_INFINITY;
     let max = Number.NEGATIVE_INFINITY;
-    for (let child = 0; child < level.maxDoc; child += 1) {
+    const ancestorOf = (child: number): number => {
       let ancestor = child;
       let segment = level;
       while (segment.path !== context.level && segment.parentPath !== undefined) {
         ancestor = segment.parents[ancestor];
         const next = context.segments.levels.get(segment.parentPath);
-        if (!next) return Number.NaN;
+        if (!next) return -1;
         segment = next;
       }
-      if (ancestor !== doc) continue;
+      return segment.path === context.level ? ancestor : -1;
+    };
+    // Children are stored in parent order, so their ancestors are non-decreasing: binary search the first.
+    let low = 0;
+    let high = level.maxDoc;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (ancestorOf(middle) < doc) low = middle + 1;
+      else high = middle;
+    }
+    for (let child = low; child < level.maxDoc && ancestorOf(child) === doc; child += 1) {
       const score = scoreOf(this.inner, childContext, child);
       if (Number.isNaN(score)) continue;
       count += 1;
