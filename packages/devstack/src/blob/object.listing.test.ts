@@ -31,7 +31,26 @@ describe('listPage', () => {
     expect(seen).toEqual(['a.txt', 'docs/', 'photos/', 'z.txt']);
   });
 
+  it('when paging under a prefix without a delimiter, then each key under it comes back exactly once', () => {
+    const seen: string[] = [];
+    let after = '';
+    for (let guard = 0; guard < 10; guard += 1) {
+      const page = listPage(bucket, { prefix: 'docs/', delimiter: '', after, maxKeys: 2 });
+      seen.push(...keysOf(page));
+      if (!page.isTruncated) break;
+      after = page.nextMarker ?? '';
+    }
+    expect(seen).toEqual(['docs/deep/three.txt', 'docs/one.txt', 'docs/two.txt']);
+  });
+
+  it('when a prefix is itself a key, then that key is listed too', () => {
+    expect(keysOf(listPage(entries('a', 'a/b', 'ab', 'b'), { prefix: 'a', delimiter: '', after: '', maxKeys: 10 }))).toEqual(['a', 'a/b', 'ab']);
+  });
+
   it('when keys hold characters outside the BMP, then the order is by UTF-8 bytes', () => {
-    expect(entries('\u{1F600}', '\uFF01', 'a').map((entry) => entry.key)).toEqual(['a', '\uFF01', '\u{1F600}']);
+    const keys = ['\u{1F600}', '\uFF01', 'a', '\uD7FF', '\u{10000}', '\uE000'];
+    const byBytes = [...keys].sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y)));
+    expect(entries(...keys).map((entry) => entry.key)).toEqual(byBytes);
+    expect(byBytes).toEqual(['a', '\uD7FF', '\uE000', '\uFF01', '\u{10000}', '\u{1F600}']);
   });
 });

@@ -17,9 +17,36 @@ export interface ListingPage<T> {
   nextMarker?: string;
 }
 
-/** S3 orders keys by their UTF-8 bytes. */
+/**
+ * S3 orders keys by their UTF-8 bytes, which is code point order. UTF-16 code unit order agrees except
+ * that surrogates (U+D800-DFFF, used for code points above U+FFFF) must sort after U+E000-FFFF.
+ */
 export function compareKeys(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  const length = Math.min(a.length, b.length);
+  for (let index = 0; index < length; index += 1) {
+    let x = a.charCodeAt(index);
+    let y = b.charCodeAt(index);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) {
+      x = x < 0xe000 ? x + 0x2000 : x - 0x800;
+      y = y < 0xe000 ? y + 0x2000 : y - 0x800;
+    }
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+/** Index of the first entry whose key sorts after `key` (or at it, when inclusive). */
+function searchFrom<T extends { key: string }>(sorted: readonly T[], key: string, inclusive: boolean): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const order = compareKeys(sorted[middle].key, key);
+    if (order < 0 || (order === 0 && !inclusive)) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** Pages through entries already sorted by compareKeys. */
@@ -31,9 +58,13 @@ export function listPage<T extends { key: string }>(sorted: readonly T[], reques
   const skipUnder = delimiter !== '' && after.startsWith(prefix) && after.endsWith(delimiter) && after.length > prefix.length ? after : undefined;
   let last: string | undefined;
   let isTruncated = false;
-  for (const entry of sorted) {
+  // Keys under the prefix are contiguous in sorted order: start at the later of the prefix and the
+  // resume point, stop at the first key past the prefix.
+  const start = Math.max(searchFrom(sorted, prefix, true), searchFrom(sorted, after, false));
+  for (let index = start; index < sorted.length; index += 1) {
+    const entry = sorted[index];
     const { key } = entry;
-    if (!key.startsWith(prefix) || compareKeys(key, after) <= 0) continue;
+    if (!key.startsWith(prefix)) break;
     if (skipUnder !== undefined && key.startsWith(skipUnder)) continue;
     const delimiterAt = delimiter === '' ? -1 : key.indexOf(delimiter, prefix.length);
     const rolledUp = delimiterAt === -1 ? undefined : key.slice(0, delimiterAt + delimiter.length);

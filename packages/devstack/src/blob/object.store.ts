@@ -72,6 +72,8 @@ export const MIN_PART_SIZE = 5 * 1024 * 1024;
 interface BucketState {
   info: BucketInfo;
   objects: Map<string, StoredObject>;
+  /** objects in key order; dropped on every change and rebuilt by the next listing. */
+  sorted?: StoredObject[];
 }
 
 interface ObjectSidecar extends ObjectAttributes {
@@ -339,8 +341,10 @@ export class ObjectStore {
   }
 
   /** The bucket's objects in key order. */
-  listObjects(bucket: string): StoredObject[] {
-    return [...this.bucketState(bucket).objects.values()].sort((a, b) => compareKeys(a.key, b.key));
+  listObjects(bucket: string): readonly StoredObject[] {
+    const state = this.bucketState(bucket);
+    state.sorted ??= [...state.objects.values()].sort((a, b) => compareKeys(a.key, b.key));
+    return state.sorted;
   }
 
   /**
@@ -371,6 +375,7 @@ export class ObjectStore {
       await this.writeFileAtomically(path.join(this.objectsDir(bucket), `${hash}.json`), JSON.stringify(sidecar));
       const previous = state.objects.get(key);
       state.objects.set(key, object);
+      state.sorted = undefined;
       if (previous) await removeQuietly(path.join(this.objectsDir(bucket), previous.dataFile));
       return object;
     });
@@ -405,6 +410,7 @@ export class ObjectStore {
       // The sidecar goes first: a crash afterwards leaves an orphan data file, which open() removes.
       await removeQuietly(path.join(this.objectsDir(bucket), `${hashKey(key)}.json`));
       state.objects.delete(key);
+      state.sorted = undefined;
       await removeQuietly(path.join(this.objectsDir(bucket), previous.dataFile));
     });
   }

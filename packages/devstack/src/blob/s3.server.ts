@@ -142,6 +142,9 @@ export function createS3Server(options: S3ServerOptions): http.Server {
   };
 
   return http.createServer((request, response) => {
+    // A client that disconnects mid-request makes these streams emit 'error'; unheard, that would crash the process.
+    request.on('error', (error) => logger.debug({ err: error }, 'S3 request stream error'));
+    response.on('error', (error) => logger.debug({ err: error }, 'S3 response stream error'));
     void handle(request, response);
   });
 }

@@ -142,6 +142,13 @@ function formatAmzDate(date: Date): string {
   return date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
 }
 
+/** SigV4 allows the HTTP Date header in place of x-amz-date; the string to sign then uses it in ISO 8601 form. */
+function dateHeaderAsAmzDate(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : formatAmzDate(date);
+}
+
 interface Credential {
   accessKey: string;
   date: string;
@@ -206,7 +213,7 @@ function verifyHeaderSignature(request: SignedRequest, authorization: string, pa
   const secret = findSecret(config, credential.accessKey);
   const signedHeaders = parseSignedHeaders(signedHeadersField, malformed);
 
-  const amzDate = headerValue(request.headers, 'x-amz-date');
+  const amzDate = headerValue(request.headers, 'x-amz-date') ?? dateHeaderAsAmzDate(headerValue(request.headers, 'date'));
   const requestDate = amzDate === undefined ? undefined : parseAmzDate(amzDate);
   if (amzDate === undefined || requestDate === undefined) throw s3Errors.accessDenied('AWS authentication requires a valid Date or x-amz-date header');
   if (amzDate.slice(0, 8) !== credential.date) {
