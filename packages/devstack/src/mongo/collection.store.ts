@@ -109,6 +109,31 @@ export class Collection {
     return stored;
   }
 
+  /**
+   * Inserts a document given as the client's BSON without decoding it: only `_id` and indexed
+   * fields are read (an ObjectId `_id` is prepended when missing). Returns the stored bytes.
+   */
+  insertRaw(raw: Uint8Array): Uint8Array {
+    let stored: Uint8Array = Buffer.from(raw);
+    if (stored.length > MAX_DOCUMENT_BYTES) throw new MongoCommandError(ErrorCodes.BadValue, `object to insert too large. size in bytes: ${stored.length}, max size: ${MAX_DOCUMENT_BYTES}`);
+    let keyDocument = this.keyDocument(stored);
+    if (keyDocument._id === undefined) {
+      const id = new ObjectId();
+      stored = withLeadingId(stored, id);
+      keyDocument = { _id: id, ...keyDocument };
+    }
+    if (Array.isArray(keyDocument._id)) throw new MongoCommandError(ErrorCodes.InvalidIdField, `The '_id' value cannot be of type array`);
+    if (isRegex(keyDocument._id)) throw new MongoCommandError(ErrorCodes.InvalidIdField, `can't use a regex for _id`);
+    const key = canonicalKey(keyDocument._id);
+    if (this.documents.has(key)) throw this.duplicateIdError(keyDocument);
+    const indexes = [...this.indexes.values()];
+    const keys = indexes.map((index) => index.keysOf(keyDocument));
+    indexes.forEach((index, position) => index.checkUnique(this.namespace, key, keys[position]));
+    indexes.forEach((index, position) => index.add(key, keys[position]));
+    this.documents.set(key, stored);
+    return stored;
+  }
+
   /** Replaces the stored version of a document (same _id) atomically. Returns the stored bytes. */
   replace(key: string, document: Document): Uint8Array {
     const previous = this.documents.get(key);
@@ -256,6 +281,16 @@ export class Collection {
     }
     return undefined;
   }
+}
+
+/** The document with an `_id` ObjectId element inserted first. */
+function withLeadingId(raw: Uint8Array, id: ObjectId): Uint8Array {
+  const element = Buffer.concat([Buffer.from([0x07]), Buffer.from('_id\0', 'latin1'), id.id]);
+  const result = Buffer.allocUnsafe(raw.length + element.length);
+  result.writeInt32LE(result.length, 0);
+  result.set(element, 4);
+  result.set(raw.subarray(4), 4 + element.length);
+  return result;
 }
 
 function* concat(sources: Iterable<string>[]): Iterable<string> {

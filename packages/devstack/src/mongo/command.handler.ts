@@ -11,7 +11,7 @@ import { keyValues } from './document.path';
 import { badValue, ErrorCodes, MongoCommandError } from './mongo-command.error';
 import { compileProjection, compileSort } from './projection.applier';
 import { compileFilter } from './query.matcher';
-import { rawDocumentBytes, type StorageEngine } from './storage.engine';
+import { type StorageEngine } from './storage.engine';
 import { applyUpdate, isOperatorUpdate, upsertSeed } from './update.applier';
 import { runPipeline, validatePipeline } from './aggregate.pipeline';
 
@@ -25,7 +25,7 @@ export interface ConnectionInfo {
   id: number;
 }
 
-type CommandFunction = (database: string, command: Document, connection: ConnectionInfo) => Document | Promise<Document>;
+type CommandFunction = (database: string, command: Document, connection: ConnectionInfo, rawDocuments?: Uint8Array[]) => Document | Promise<Document>;
 
 interface QueryOptions {
   sort?: unknown;
@@ -96,7 +96,7 @@ export class CommandHandler {
       connectionStatus: () => ({ authInfo: { authenticatedUsers: [], authenticatedUserRoles: [] }, ok: 1 }),
       endSessions: () => ({ ok: 1 }),
       killAllSessions: () => ({ ok: 1 }),
-      insert: (database, command) => this.insert(database, command),
+      insert: (database, command, _connection, rawDocuments) => this.insert(database, command, rawDocuments),
       update: (database, command) => this.update(database, command),
       delete: (database, command) => this.delete(database, command),
       find: (database, command) => this.find(database, command),
@@ -128,7 +128,7 @@ export class CommandHandler {
   }
 
   /** Runs one command; failures become MongoDB error replies, never exceptions. */
-  async execute(database: string, command: Document, connection: ConnectionInfo): Promise<Document> {
+  async execute(database: string, command: Document, connection: ConnectionInfo, rawDocuments?: Uint8Array[]): Promise<Document> {
     const name = Object.keys(command)[0];
     try {
       if (name === undefined) throw new MongoCommandError(ErrorCodes.CommandNotFound, "no such command: ''");
@@ -138,7 +138,7 @@ export class CommandHandler {
         throw new MongoCommandError(ErrorCodes.IllegalOperation, 'Transaction numbers are only allowed on a replica set member or mongos');
       }
       if (typeof database !== 'string' || database.length === 0) throw new MongoCommandError(ErrorCodes.InvalidNamespace, 'Invalid database name');
-      return await handler(database, command, connection);
+      return await handler(database, command, connection, rawDocuments);
     } catch (error) {
       if (error instanceof MongoCommandError) return error.toReply();
       return { ok: 0, errmsg: error instanceof Error ? error.message : String(error), code: 1, codeName: 'InternalError' };
@@ -366,10 +366,10 @@ export class CommandHandler {
 
   // ---- writes ---------------------------------------------------------------------------------
 
-  private async insert(database: string, command: Document): Promise<Document> {
+  private async insert(database: string, command: Document, rawDocuments?: Uint8Array[]): Promise<Document> {
     const name = collectionName(command, 'insert');
-    const documents = command.documents;
-    if (!Array.isArray(documents)) throw new MongoCommandError(ErrorCodes.FailedToParse, "BSON field 'insert.documents' is missing but a required field");
+    const documents: unknown[] | undefined = rawDocuments ?? (Array.isArray(command.documents) ? command.documents : undefined);
+    if (!documents) throw new MongoCommandError(ErrorCodes.FailedToParse, "BSON field 'insert.documents' is missing but a required field");
     if (documents.length > MAX_WRITE_BATCH_SIZE) throw new MongoCommandError(ErrorCodes.InvalidOptions, `Write batch sizes must be between 1 and ${MAX_WRITE_BATCH_SIZE}. Got ${documents.length} operations.`);
     const ordered = command.ordered !== false;
     const collection = this.engine.ensureCollection(database, name);
@@ -378,9 +378,12 @@ export class CommandHandler {
     for (let index = 0; index < documents.length; index += 1) {
       const document = documents[index];
       try {
-        if (!isPlainObject(document)) throw new MongoCommandError(ErrorCodes.TypeMismatch, 'document to insert must be an object');
-        const withId = Collection.withId(document);
-        inserted.push(collection.insert(withId, withId === document ? rawDocumentBytes.get(document) : undefined));
+        if (document instanceof Uint8Array) {
+          inserted.push(collection.insertRaw(document));
+        } else {
+          if (!isPlainObject(document)) throw new MongoCommandError(ErrorCodes.TypeMismatch, 'document to insert must be an object');
+          inserted.push(collection.insert(Collection.withId(document)));
+        }
       } catch (error) {
         writeErrors.push(writeErrorOf(index, error));
         if (ordered) break;

@@ -6,11 +6,25 @@ import zlib from 'node:zlib';
 
 const HEADER_BYTES = 8;
 
-export function frameRecord(payload: Uint8Array): Buffer {
+/** A framed record as a list of buffers (header first), written without concatenating them. */
+export type FramedRecord = Uint8Array[];
+
+/** Frames a payload given in parts; the checksum runs over the parts without joining them. */
+export function frameRecord(parts: Uint8Array[]): FramedRecord {
+  let length = 0;
+  let checksum = 0;
+  for (const part of parts) {
+    length += part.length;
+    checksum = zlib.crc32(part, checksum);
+  }
   const header = Buffer.allocUnsafe(HEADER_BYTES);
-  header.writeUInt32LE(payload.length, 0);
-  header.writeUInt32LE(zlib.crc32(payload), 4);
-  return Buffer.concat([header, payload]);
+  header.writeUInt32LE(length, 0);
+  header.writeUInt32LE(checksum, 4);
+  return [header, ...parts];
+}
+
+export function recordBytes(record: FramedRecord): number {
+  return record.reduce((total, part) => total + part.length, 0);
 }
 
 /**
@@ -34,7 +48,7 @@ export function readRecords(data: Buffer): { records: Buffer[]; validLength: num
 }
 
 interface Batch {
-  items: { fd: number; buffer: Buffer }[];
+  items: { fd: number; buffers: Uint8Array[] }[];
   waiters: { resolve: () => void; reject: (error: Error) => void }[];
 }
 
@@ -46,8 +60,8 @@ export class GroupCommitWriter {
   bytesWritten = 0;
 
   /** Queues a framed record for `fd`; call `sync` to wait for durability. */
-  append(fd: number, buffer: Buffer): void {
-    this.pending.items.push({ fd, buffer });
+  append(fd: number, record: FramedRecord): void {
+    this.pending.items.push({ fd, buffers: record });
   }
 
   /** Resolves once everything appended so far is on disk. */
@@ -73,13 +87,12 @@ export class GroupCommitWriter {
       let index = 0;
       while (index < batch.items.length) {
         const fd = batch.items[index].fd;
-        const buffers: Buffer[] = [];
+        const buffers: Uint8Array[] = [];
         while (index < batch.items.length && batch.items[index].fd === fd) {
-          buffers.push(batch.items[index].buffer);
+          buffers.push(...batch.items[index].buffers);
           index += 1;
         }
-        await writeAll(fd, buffers);
-        this.bytesWritten += buffers.reduce((total, buffer) => total + buffer.length, 0);
+        this.bytesWritten += await writeAll(fd, buffers);
         if (!fds.includes(fd)) fds.push(fd);
       }
       for (const fd of fds) await new Promise<void>((resolve, reject) => fs.fdatasync(fd, (error) => (error ? reject(error) : resolve())));
@@ -98,15 +111,27 @@ export class GroupCommitWriter {
   }
 }
 
-async function writeAll(fd: number, buffers: Buffer[]): Promise<void> {
-  const data = buffers.length === 1 ? buffers[0] : Buffer.concat(buffers);
-  let offset = 0;
-  while (offset < data.length) {
-    const { bytesWritten } = await new Promise<{ bytesWritten: number }>((resolve, reject) =>
-      fs.write(fd, data, offset, data.length - offset, null, (error, written) => (error ? reject(error) : resolve({ bytesWritten: written }))),
+/** Writes the buffers in order with vectored writes, continuing after partial writes. */
+async function writeAll(fd: number, buffers: Uint8Array[]): Promise<number> {
+  const maxVector = 512;
+  let total = 0;
+  let pending = buffers.filter((buffer) => buffer.length > 0);
+  while (pending.length > 0) {
+    const vector = pending.slice(0, maxVector);
+    const written = await new Promise<number>((resolve, reject) =>
+      fs.writev(fd, vector as NodeJS.ArrayBufferView[], (error, bytes) => (error ? reject(error) : resolve(bytes))),
     );
-    offset += bytesWritten;
+    total += written;
+    let remaining = written;
+    let consumed = 0;
+    while (consumed < vector.length && remaining >= vector[consumed].length) {
+      remaining -= vector[consumed].length;
+      consumed += 1;
+    }
+    pending = pending.slice(consumed);
+    if (remaining > 0) pending[0] = pending[0].subarray(remaining);
   }
+  return total;
 }
 
 export async function fsyncDirectory(directory: string): Promise<void> {

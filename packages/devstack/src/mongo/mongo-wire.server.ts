@@ -6,7 +6,6 @@ import { deserialize, serialize } from 'bson';
 import { type Document } from './bson-value.order';
 import { type CommandHandler, MAX_MESSAGE_SIZE_BYTES } from './command.handler';
 import { DESERIALIZE_OPTIONS } from './bson.options';
-import { rawDocumentBytes } from './storage.engine';
 
 const OP_REPLY = 1;
 const OP_QUERY = 2004;
@@ -32,20 +31,23 @@ function readCString(buffer: Buffer, offset: number): [string, number] {
   return [buffer.toString('utf8', offset, end), end + 1];
 }
 
-function readDocument(buffer: Buffer, offset: number): [Document, number, Buffer] {
+function readDocument(buffer: Buffer, offset: number): [Document, number] {
   const length = buffer.readInt32LE(offset);
   if (length < 5 || offset + length > buffer.length) throw new Error('invalid BSON document length');
   const bytes = buffer.subarray(offset, offset + length);
-  return [deserialize(bytes, DESERIALIZE_OPTIONS), offset + length, bytes];
+  return [deserialize(bytes, DESERIALIZE_OPTIONS), offset + length];
 }
 
-/** Parses an OP_MSG into its command: the body section plus document sequences merged in. */
-function parseOpMsg(body: Buffer): { command: Document; moreToCome: boolean } {
+/**
+ * Parses an OP_MSG into its command: the body section plus document sequences merged in. The
+ * documents of an insert stay raw BSON (returned separately) so they are stored without decoding.
+ */
+function parseOpMsg(body: Buffer): { command: Document; rawDocuments?: Uint8Array[]; moreToCome: boolean } {
   const flags = body.readUInt32LE(0);
   const end = flags & CHECKSUM_PRESENT ? body.length - 4 : body.length;
   let offset = 4;
   let command: Document | undefined;
-  const sequences: [string, Document[]][] = [];
+  const sequences: [string, Uint8Array[]][] = [];
   while (offset < end) {
     const kind = body[offset];
     offset += 1;
@@ -56,13 +58,12 @@ function parseOpMsg(body: Buffer): { command: Document; moreToCome: boolean } {
       const sectionEnd = offset + size;
       const [identifier, afterIdentifier] = readCString(body, offset + 4);
       let cursor = afterIdentifier;
-      const documents: Document[] = [];
+      const documents: Uint8Array[] = [];
       while (cursor < sectionEnd) {
-        const [document, next, bytes] = readDocument(body, cursor);
-        // Keep the client's bytes so an inserted document is stored without re-encoding.
-        rawDocumentBytes.set(document, bytes);
-        documents.push(document);
-        cursor = next;
+        const length = body.readInt32LE(cursor);
+        if (length < 5 || cursor + length > sectionEnd) throw new Error('invalid BSON document length');
+        documents.push(body.subarray(cursor, cursor + length));
+        cursor += length;
       }
       sequences.push([identifier, documents]);
       offset = sectionEnd;
@@ -71,8 +72,13 @@ function parseOpMsg(body: Buffer): { command: Document; moreToCome: boolean } {
     }
   }
   if (!command) throw new Error('OP_MSG without a body section');
-  for (const [identifier, documents] of sequences) command[identifier] = documents;
-  return { command, moreToCome: (flags & MORE_TO_COME) !== 0 };
+  let rawDocuments: Uint8Array[] | undefined;
+  const isInsert = Object.keys(command)[0] === 'insert';
+  for (const [identifier, documents] of sequences) {
+    if (isInsert && identifier === 'documents') rawDocuments = documents;
+    else command[identifier] = documents.map((document) => deserialize(document, DESERIALIZE_OPTIONS));
+  }
+  return { command, rawDocuments, moreToCome: (flags & MORE_TO_COME) !== 0 };
 }
 
 function header(length: number, requestId: number, responseTo: number, opCode: number): Buffer {
@@ -121,9 +127,9 @@ export function startWireServer(handler: CommandHandler, host: string, port: num
 
     const process = async (message: Message): Promise<void> => {
       if (message.opCode === OP_MSG) {
-        const { command, moreToCome } = parseOpMsg(message.body);
+        const { command, rawDocuments, moreToCome } = parseOpMsg(message.body);
         const database = command.$db;
-        const reply = await handler.execute(typeof database === 'string' ? database : '', command, connection);
+        const reply = await handler.execute(typeof database === 'string' ? database : '', command, connection, rawDocuments);
         if (!moreToCome && !socket.destroyed) socket.write(opMsgReply(message.requestId, reply));
         return;
       }

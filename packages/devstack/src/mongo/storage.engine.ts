@@ -8,7 +8,7 @@ import { deserialize, serialize } from 'bson';
 import { type Document } from './bson-value.order';
 import { Collection } from './collection.store';
 import { type IndexSpec } from './collection.index';
-import { frameRecord, fsyncDirectory, GroupCommitWriter, readRecords } from './journal.file';
+import { frameRecord, fsyncDirectory, GroupCommitWriter, readRecords, recordBytes, type FramedRecord } from './journal.file';
 
 import { DESERIALIZE_OPTIONS } from './bson.options';
 
@@ -26,19 +26,23 @@ type CatalogChange =
   | { op: 'dropIndex'; d: string; c: string; name: string }
   | { op: 'rename'; d: string; c: string; toD: string; toC: string };
 
-/** Bytes of each document as sent by the client, so inserts are stored without re-serializing. */
-export const rawDocumentBytes = new WeakMap<Document, Uint8Array>();
 
 const CHUNK_DOCUMENTS = 1000;
 const MIN_COMPACTION_BYTES = 64 * 1024 * 1024;
 
-function putRecord(database: string, collection: string, documents: Uint8Array[]): Buffer {
+function putRecord(database: string, collection: string, documents: Uint8Array[]): FramedRecord {
   const header = serialize({ d: database, c: collection });
-  return frameRecord(Buffer.concat([Buffer.from([RecordType.PutDocuments]), header, ...documents]));
+  return frameRecord([Buffer.from([RecordType.PutDocuments]), header, ...documents]);
 }
 
-function typedRecord(type: RecordType, body: Document): Buffer {
-  return frameRecord(Buffer.concat([Buffer.from([type]), serialize(body, { checkKeys: false })]));
+function typedRecord(type: RecordType, body: Document): FramedRecord {
+  return frameRecord([Buffer.from([type]), serialize(body, { checkKeys: false })]);
+}
+
+async function writeRecords(handle: fsp.FileHandle, records: FramedRecord[]): Promise<number> {
+  const data = Buffer.concat(records.flat());
+  await handle.write(data);
+  return data.length;
 }
 
 export class StorageEngine {
@@ -156,10 +160,10 @@ export class StorageEngine {
     this.journal(typedRecord(RecordType.DeleteDocuments, { d: collection.database, c: collection.name, ids }));
   }
 
-  private journal(record: Buffer): void {
+  private journal(record: FramedRecord): void {
     if (!this.dataDir || this.closed) return;
     this.writer.append(this.journalFd, record);
-    this.journalBytes += record.length;
+    this.journalBytes += recordBytes(record);
   }
 
   /** Resolves when every change made so far is durable. */
@@ -280,19 +284,15 @@ export class StorageEngine {
     let bytes = 0;
     try {
       for (const { collection, specs, documents } of captured) {
-        const header: Buffer[] = [typedRecord(RecordType.Catalog, { op: 'create', d: collection.database, c: collection.name, options: collection.options })];
+        const header: FramedRecord[] = [typedRecord(RecordType.Catalog, { op: 'create', d: collection.database, c: collection.name, options: collection.options })];
         for (const spec of specs) header.push(typedRecord(RecordType.Catalog, { op: 'createIndex', d: collection.database, c: collection.name, spec }));
-        const headerBytes = Buffer.concat(header);
-        await handle.write(headerBytes);
-        bytes += headerBytes.length;
+        bytes += await writeRecords(handle, header);
         for (let start = 0; start < documents.length; start += CHUNK_DOCUMENTS * 10) {
-          const chunk: Buffer[] = [];
+          const chunk: FramedRecord[] = [];
           for (let offset = start; offset < Math.min(documents.length, start + CHUNK_DOCUMENTS * 10); offset += CHUNK_DOCUMENTS) {
             chunk.push(putRecord(collection.database, collection.name, documents.slice(offset, Math.min(offset + CHUNK_DOCUMENTS, documents.length))));
           }
-          const data = Buffer.concat(chunk);
-          await handle.write(data);
-          bytes += data.length;
+          bytes += await writeRecords(handle, chunk);
         }
       }
       await handle.sync();
