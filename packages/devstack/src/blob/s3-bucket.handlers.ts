@@ -156,13 +156,15 @@ export function listMultipartUploads(call: S3Call): void {
   const uploadIdMarker = call.query.get('upload-id-marker') ?? '';
   const limit = maxKeys(call, 'max-uploads');
   const encode = encodingFor(call);
-  const candidates = call.store.listUploads(call.bucket).filter((upload) => {
-    if (!upload.key.startsWith(prefix)) return false;
-    const order = compareKeys(upload.key, keyMarker);
-    if (keyMarker === '' || order > 0) return true;
-    // Within the marker key, uploads after the marker upload (uploads sort by initiation).
-    return order === 0 && uploadIdMarker !== '' && upload.uploadId !== uploadIdMarker && isAfterUpload(call, upload.uploadId, uploadIdMarker);
-  });
+  const uploads = call.store.listUploads(call.bucket).filter((upload) => upload.key.startsWith(prefix));
+  // Resume after the marker upload when both markers are given, otherwise after every upload of the marker key.
+  let start = 0;
+  if (keyMarker !== '') {
+    const markerAt = uploadIdMarker === '' ? -1 : uploads.findIndex((upload) => upload.key === keyMarker && upload.uploadId === uploadIdMarker);
+    const afterKey = uploads.findIndex((upload) => compareKeys(upload.key, keyMarker) > 0);
+    start = markerAt !== -1 ? markerAt + 1 : afterKey === -1 ? uploads.length : afterKey;
+  }
+  const candidates = uploads.slice(start);
   const page = candidates.slice(0, limit);
   const isTruncated = candidates.length > page.length;
   const last = page[page.length - 1];
@@ -185,9 +187,4 @@ export function listMultipartUploads(call: S3Call): void {
     })),
     EncodingType: call.query.get('encoding-type'),
   });
-}
-
-function isAfterUpload(call: S3Call, uploadId: string, markerId: string): boolean {
-  const uploads = call.store.listUploads(call.bucket).map((upload) => upload.uploadId);
-  return uploads.indexOf(uploadId) > uploads.indexOf(markerId);
 }

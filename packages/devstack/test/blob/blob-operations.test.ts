@@ -256,6 +256,13 @@ describe('multipart upload', () => {
     expect((await s3ErrorOf(client.statObject(bucket, 'manual.bin'))).code).toBe('NotFound');
   });
 
+  it('when several uploads are in progress, then listing incomplete uploads shows each under the prefix', async () => {
+    const ids = [];
+    for (const key of ['pending/a.bin', 'pending/b.bin', 'pending/b.bin', 'other/c.bin']) ids.push([key, await client.initiateNewMultipartUpload(bucket, key, {})]);
+    const listed = await collect<{ key: string; uploadId: string }>(client.listIncompleteUploads(bucket, 'pending/', true));
+    expect(listed.map((upload) => [upload.key, upload.uploadId]).sort()).toEqual(ids.filter(([key]) => key.startsWith('pending/')).sort());
+  });
+
   it('when a non-final part is smaller than 5 MiB, then completing fails with EntityTooSmall', async () => {
     const uploadId = await client.initiateNewMultipartUpload(bucket, 'small-parts.bin', {});
     const etags = [];
