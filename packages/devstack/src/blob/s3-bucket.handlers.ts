@@ -28,6 +28,8 @@ export function listBuckets(call: S3Call): void {
 
 export async function createBucket(call: S3Call): Promise<void> {
   if (!isValidBucketName(call.bucket)) throw s3Errors.invalidBucketName(call.bucket);
+  // Object Lock cannot be honoured here; creating an unlocked bucket instead would be a silent lie.
+  if (call.request.headers['x-amz-bucket-object-lock-enabled'] === 'true') throw s3Errors.notImplemented();
   const body = await readSmallBody(requestBody(call.request, call.signature));
   if (body.length > 0) {
     const constraint = childText(parseXml(body.toString('utf8')).CreateBucketConfiguration, 'LocationConstraint') ?? '';

@@ -55,6 +55,11 @@ describe('signed requests with bad input', () => {
     await expectS3Error(await signedFetch('PUT', '/elsewhere', { body }), 400, 'InvalidLocationConstraint');
   });
 
+  it('when a bucket is asked for with Object Lock, then 501 NotImplemented and no bucket', async () => {
+    await expectS3Error(await signedFetch('PUT', '/locked', { headers: { 'x-amz-bucket-object-lock-enabled': 'true' } }), 501, 'NotImplemented');
+    expect(await client.bucketExists('locked')).toBe(false);
+  });
+
   it('when a multi-object delete body is not XML, then 400 MalformedXML', async () => {
     await expectS3Error(await signedFetch('POST', `/${bucket}?delete`, { body: Buffer.from('<Delete><Object>') }), 400, 'MalformedXML');
   });

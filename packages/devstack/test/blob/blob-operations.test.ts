@@ -104,6 +104,16 @@ describe('objects', () => {
     expect(md5(stored)).toBe(md5(content));
   });
 
+  it('when a stream of unknown length is put, then minio sends it as a one-part multipart upload and it is stored', async () => {
+    // The services' blob storage (packages/platform) puts Readables without a size, like this.
+    const configured = new Minio.Client({ endPoint: '127.0.0.1', port: blob.port, useSSL: false, accessKey: blob.accessKey, secretKey: blob.secretKey, region: 'us-east-1', pathStyle: true });
+    const content = crypto.randomBytes(300_000);
+    const result = await configured.putObject(bucket, 'unknown-length.bin', Readable.from([content.subarray(0, 100_000), content.subarray(100_000)]), undefined, { 'Content-Type': 'application/x-ndjson' });
+    expect(result.etag).toMatch(/-1$/);
+    expect((await readAll(await configured.getObject(bucket, 'unknown-length.bin'))).equals(content)).toBe(true);
+    expect((await configured.statObject(bucket, 'unknown-length.bin')).metaData['content-type']).toBe('application/x-ndjson');
+  });
+
   it('when an object is put again, then the new content replaces the old', async () => {
     await client.putObject(bucket, 'replaced.txt', Buffer.from('first'));
     await client.putObject(bucket, 'replaced.txt', Buffer.from('second version'));
