@@ -1,5 +1,6 @@
 // Validly signed but wrong requests get S3's error codes, and the server keeps serving.
 import crypto from 'node:crypto';
+import http from 'node:http';
 import * as Minio from 'minio';
 import { signV4 } from 'minio/dist/main/signing.js';
 import { startBlob, type RunningBlob } from '@destiny/devstack/blob';
@@ -116,6 +117,20 @@ describe('signed requests with bad input', () => {
     const response = await signedFetch('HEAD', `/${bucket}/absent.txt`);
     expect(response.status).toBe(404);
     expect(await response.text()).toBe('');
+  });
+
+  it('when the client disconnects midway through an upload, then nothing is stored', async () => {
+    const now = new Date();
+    const path = `/${bucket}/cut-short.bin`;
+    const headers: Record<string, string> = { host: `127.0.0.1:${blob.port}`, 'x-amz-date': amzDate(now), 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' };
+    const authorization = signV4({ method: 'PUT', path, headers, protocol: 'http:' } as never, blob.accessKey, blob.secretKey, blob.region, now, 'UNSIGNED-PAYLOAD');
+    await new Promise<void>((resolve) => {
+      const request = http.request({ host: '127.0.0.1', port: blob.port, method: 'PUT', path, headers: { ...headers, authorization, 'content-length': 1_000_000 } });
+      request.on('error', () => undefined);
+      request.on('close', () => resolve());
+      request.write(Buffer.alloc(10_000), () => request.destroy());
+    });
+    await expectS3Error(await signedFetch('GET', path), 404, 'NoSuchKey');
   });
 
   it('when all of the above has happened, then the server still serves', async () => {
