@@ -3,9 +3,14 @@
 import { type FieldInfo, type FieldValue, type ParsedLevelDoc, isNumericType } from './field-mapping';
 
 export interface Posting {
+  /** Term number within the field (positions in `FieldIndex.forward` refer to it). */
+  id: number;
   docs: number[];
   freqs: number[];
 }
+
+/** Separates the values of a multi-valued text field in the forward index; phrases never span it. */
+export const VALUE_GAP = 0xffffffff;
 
 const K1 = 1.2;
 const B = 0.75;
@@ -42,6 +47,8 @@ export class FieldIndex {
   /** Values per doc, for sorting, ranges, exists, phrase checks and function scores. */
   readonly values: Array<FieldValue[] | undefined> = [];
   readonly docsWithField: number[] = [];
+  /** Text fields: each doc's terms by position (term ids), for phrase matching without re-analysis. */
+  readonly forward: Array<Uint32Array | undefined> = [];
   sumTotalTermFreq = 0;
 
   constructor(public info: FieldInfo) {}
@@ -64,11 +71,15 @@ export class FieldIndex {
     if (!this.info.indexed && this.info.type !== 'percolator') return;
     let length = 0;
     if (this.norms) {
-      for (const value of values) {
-        const tokens = this.info.analyzer.analyze(String(value));
+      const analyzed = values.map((value) => this.info.analyzer.analyze(String(value)));
+      const positions = new Uint32Array(analyzed.reduce((sum, tokens) => sum + tokens.length, 0) + analyzed.length - 1);
+      let position = 0;
+      for (const tokens of analyzed) {
+        if (position > 0) positions[position++] = VALUE_GAP;
         length += tokens.length;
-        for (const token of tokens) this.addTerm(token, doc);
+        for (const token of tokens) positions[position++] = this.addTerm(token, doc);
       }
+      this.forward[doc] = positions;
       if (doc >= this.lengths.length) {
         const grown = new Uint32Array(Math.max(doc + 1, this.lengths.length * 2));
         grown.set(this.lengths);
@@ -88,11 +99,12 @@ export class FieldIndex {
   }
 
   // Postings are appended in doc order, so a repeated term of the same doc only bumps its freq.
-  private addTerm(term: string, doc: number): void {
+  private addTerm(term: string, doc: number): number {
     const posting = this.postings.get(term);
     if (!posting) {
-      this.postings.set(term, { docs: [doc], freqs: [1] });
-      return;
+      const id = this.postings.size;
+      this.postings.set(term, { id, docs: [doc], freqs: [1] });
+      return id;
     }
     const last = posting.docs.length - 1;
     if (posting.docs[last] === doc) posting.freqs[last] += 1;
@@ -100,6 +112,7 @@ export class FieldIndex {
       posting.docs.push(doc);
       posting.freqs.push(1);
     }
+    return posting.id;
   }
 
   /** First numeric value per doc (NaN when absent), for fast range scans; `multiValued` when any doc has more. */

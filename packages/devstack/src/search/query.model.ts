@@ -319,15 +319,17 @@ export class PhraseQuery implements Query {
       const set = fromDocs(posting.docs, 0);
       candidates = candidates ? intersect(candidates, set, false) : set;
     }
-    const lastPrefix = this.tokens[this.tokens.length - 1];
     if (!candidates) {
+      const lastPrefix = this.tokens[this.tokens.length - 1];
       candidates = new MultiTermQuery(this.field, (term) => term.startsWith(lastPrefix)).execute({ ...context, scoring: false });
     }
     const idf = exact.reduce((sum, token) => sum + bm25Idf(index.docCount, index.postings.get(token)?.docs.length ?? 0), 0);
     const docs: number[] = [];
     const scores: number[] = [];
+    const last = this.tokens[this.tokens.length - 1];
+    const prefixIds = this.lastIsPrefix ? new Set([...index.postings].filter(([term]) => term.startsWith(last)).map(([, posting]) => posting.id)) : undefined;
     for (const doc of candidates.docs) {
-      const frequency = this.phraseFrequency(index, doc);
+      const frequency = this.phraseFrequency(index, doc, prefixIds);
       if (frequency === 0) continue;
       docs.push(doc);
       scores.push(context.scoring ? Math.fround(this.boost * idf * index.tf(frequency, doc)) : 0);
@@ -335,22 +337,20 @@ export class PhraseQuery implements Query {
     return { docs: Int32Array.from(docs), scores: Float64Array.from(scores) };
   }
 
-  private phraseFrequency(index: FieldIndex, doc: number): number {
-    let frequency = 0;
-    for (const value of index.values[doc] ?? []) {
-      const tokens = this.field.analyzer.analyze(String(value));
-      const positions = this.tokens.map((queryToken, slot) => {
-        const found: number[] = [];
-        const prefix = this.lastIsPrefix && slot === this.tokens.length - 1;
-        tokens.forEach((token, position) => {
-          if (prefix ? token.startsWith(queryToken) : token === queryToken) found.push(position);
-        });
-        return found;
-      });
-      if (positions.some((list) => list.length === 0)) continue;
-      frequency += this.slop === 0 ? this.exactMatches(positions) : this.sloppyMatches(positions);
+  private phraseFrequency(index: FieldIndex, doc: number, prefixIds: Set<number> | undefined): number {
+    const forward = index.forward[doc];
+    if (!forward) return 0;
+    const last = this.tokens.length - 1;
+    const ids = this.tokens.map((token, slot) => (this.lastIsPrefix && slot === last ? -1 : (index.postings.get(token)?.id ?? -2)));
+    const positions: number[][] = this.tokens.map(() => []);
+    for (let position = 0; position < forward.length; position += 1) {
+      const id = forward[position];
+      for (let slot = 0; slot <= last; slot += 1) {
+        if (ids[slot] === id || (ids[slot] === -1 && prefixIds?.has(id))) positions[slot].push(position);
+      }
     }
-    return frequency;
+    if (positions.some((list) => list.length === 0)) return 0;
+    return this.slop === 0 ? this.exactMatches(positions) : this.sloppyMatches(positions);
   }
 
   private exactMatches(positions: number[][]): number {

@@ -4,6 +4,7 @@ import http from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import pino from 'pino';
 import { EsError } from './es-error';
+import { applyFilterPath } from './filter-path';
 import type { ApiResponse, SearchEngine } from './search.engine';
 
 const logger = pino({ name: 'search-stand-in', level: process.env.DEVSTACK_LOG_LEVEL ?? 'info' });
@@ -196,7 +197,7 @@ export function createSearchServer(engine: SearchEngine): http.Server {
         response.end();
         return;
       }
-      const payload = JSON.stringify(result.body);
+      const payload = JSON.stringify(applyFilterPath(result.body, url.searchParams.get('filter_path')));
       response.writeHead(result.status, { ...headers, 'content-type': contentType, 'content-length': String(Buffer.byteLength(payload)) });
       response.end(payload);
     });
