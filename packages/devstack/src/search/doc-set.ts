@@ -88,7 +88,7 @@ export function union(sets: DocSet[], maxDoc: number, minimum: number, combine: 
   if (nonEmpty.length < Math.max(minimum, 1)) return EMPTY;
   if (nonEmpty.length === 1 && minimum <= 1) return nonEmpty[0];
   const total = nonEmpty.reduce((sum, set) => sum + set.docs.length, 0);
-  if (total * 4 < maxDoc) return sparseUnion(nonEmpty, minimum, combine, tieBreaker);
+  if (total * 64 < maxDoc) return sparseUnion(nonEmpty, minimum, combine, tieBreaker);
   const sums = new Float64Array(maxDoc);
   const maxima = combine === 'sum' ? undefined : new Float64Array(maxDoc);
   const counts = new Uint16Array(maxDoc);

@@ -415,15 +415,19 @@ export class RangeQuery implements Query {
       const low = lower ?? Number.NEGATIVE_INFINITY;
       const high = upper ?? Number.POSITIVE_INFINITY;
       const column = index.numbers;
-      const docs: number[] = [];
+      const docs = new Int32Array(column.length);
+      let count = 0;
       for (let doc = 0; doc < column.length; doc += 1) {
         const value = column[doc];
         if (value !== value) continue;
         if (includeLower ? value < low : value <= low) continue;
         if (includeUpper ? value > high : value >= high) continue;
-        docs.push(doc);
+        docs[count] = doc;
+        count += 1;
       }
-      return fromDocs(docs, context.scoring ? this.boost : 0);
+      const scores = new Float64Array(count);
+      if (context.scoring && this.boost !== 0) scores.fill(this.boost);
+      return { docs: docs.subarray(0, count), scores };
     }
     const inRange = (value: unknown): boolean => {
       if (typeof value === 'object') return false;

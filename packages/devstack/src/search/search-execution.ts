@@ -94,6 +94,26 @@ function compareKey(key: SortKey, left: unknown, right: unknown): number {
   return key.order === 'desc' ? -result : result;
 }
 
+type SortAccessor = (doc: number, score: number) => unknown;
+
+/** Resolves a sort key once per index view; single-valued numeric columns are read directly. */
+function sortAccessor(view: IndexView, key: SortKey, viewIndex: number): SortAccessor {
+  if (key.field === '_score') return (_doc, score) => score;
+  if (key.field === '_doc') return (doc) => doc;
+  if (key.field === '_shard_doc') return (doc) => viewIndex * 2 ** 32 + doc;
+  const field = view.index.mapping.fields.get(key.field);
+  const index = field ? view.segments.root.fields.get(field.path) : undefined;
+  if (field && field.level === '' && index && !index.multiValued && index.numbers.length > 0 && field.type !== 'boolean' && field.type !== 'keyword') {
+    const missing = key.missing !== 'first' && key.missing !== 'last' ? key.missing : missingValue(key, field.type);
+    const column = index.numbers;
+    return (doc) => {
+      const value = doc < column.length ? column[doc] : Number.NaN;
+      return value === value ? value : missing;
+    };
+  }
+  return (doc, score) => sortValue(view, key, doc, score, viewIndex);
+}
+
 function sortValue(view: IndexView, key: SortKey, doc: number, score: number, viewIndex: number): unknown {
   if (key.field === '_score') return score;
   if (key.field === '_doc') return doc;
@@ -188,6 +208,43 @@ function topCandidates(candidates: Candidate[], count: number, compare: (a: Cand
   return heap.sort(compare);
 }
 
+/** Positions of the `count` best scores (ties: lower doc first), in no particular order. */
+function topByScore(matches: DocSet, count: number): number[] {
+  const length = matches.docs.length;
+  if (count <= 0 || length === 0) return [];
+  if (length <= count) return Array.from({ length }, (_, index) => index);
+  const scores = matches.scores;
+  // Min-heap of positions on (score, then higher doc is worse).
+  const heap: number[] = [];
+  const worse = (a: number, b: number) => scores[a] < scores[b] || (scores[a] === scores[b] && a > b);
+  for (let position = 0; position < length; position += 1) {
+    if (heap.length < count) {
+      heap.push(position);
+      let child = heap.length - 1;
+      while (child > 0) {
+        const parent = (child - 1) >> 1;
+        if (!worse(heap[child], heap[parent])) break;
+        [heap[child], heap[parent]] = [heap[parent], heap[child]];
+        child = parent;
+      }
+    } else if (worse(heap[0], position)) {
+      heap[0] = position;
+      let parent = 0;
+      for (;;) {
+        const left = parent * 2 + 1;
+        const right = left + 1;
+        let smallest = parent;
+        if (left < heap.length && worse(heap[left], heap[smallest])) smallest = left;
+        if (right < heap.length && worse(heap[right], heap[smallest])) smallest = right;
+        if (smallest === parent) break;
+        [heap[parent], heap[smallest]] = [heap[smallest], heap[parent]];
+        parent = smallest;
+      }
+    }
+  }
+  return heap;
+}
+
 export function executeMatches(view: IndexView, query: Query, scoring: boolean, hitFields?: Map<number, Record<string, unknown[]>>): DocSet {
   const context: ExecContext = {
     segments: view.segments,
@@ -263,13 +320,23 @@ export function runSearch(views: IndexView[], request: SearchRequest): Record<st
     let matches = liveDocs(view, executeMatches(view, query, scoring, hitFields));
     if (request.postFilter !== undefined) matches = intersect(matches, executeMatches(view, compileForView(view, request.postFilter), false), false);
     const after = request.searchAfter?.map((value, index) => normalizeAfter(view, afterKeys[index], value));
+    if (keys.length === 0 && request.minScore === undefined) {
+      // Relevance order without search_after: keep only the best from+size, no per-match objects.
+      total += matches.docs.length;
+      for (const position of topByScore(matches, request.from + request.size)) {
+        const doc = matches.docs[position];
+        candidates.push({ viewIndex, doc, score: Math.fround(matches.scores[position]), values: [], hitFields: hitFields.get(doc) });
+      }
+      return;
+    }
     try {
+      const accessors = outputKeys.map((key) => sortAccessor(view, key, viewIndex));
       for (let index = 0; index < matches.docs.length; index += 1) {
         const doc = matches.docs[index];
         const score = Math.fround(matches.scores[index]);
         if (request.minScore !== undefined && score < request.minScore) continue;
         total += 1;
-        const values = outputKeys.map((key) => sortValue(view, key, doc, score, viewIndex));
+        const values = accessors.map((accessor) => accessor(doc, score));
         if (after) {
           let comparison = 0;
           for (let position = 0; position < after.length && comparison === 0; position += 1) comparison = compareKey(afterKeys[position], values[position], after[position]);
