@@ -7,6 +7,7 @@ export type Operation =
   | { op: 'create_index'; name: string; uuid: string; creationDate: number; settings: Record<string, unknown>; mappings: Record<string, unknown>; aliases: Record<string, Record<string, unknown>> }
   | { op: 'delete_index'; name: string }
   | { op: 'put_mapping'; name: string; mappings: Record<string, unknown> }
+  | { op: 'put_settings'; name: string; settings: Record<string, unknown> }
   | { op: 'set_aliases'; name: string; aliases: Record<string, Record<string, unknown>> }
   | { op: 'index'; name: string; id: string; source: Record<string, unknown>; version: number; seqNo: number }
   | { op: 'delete'; name: string; id: string; version: number; seqNo: number };

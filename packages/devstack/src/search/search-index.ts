@@ -63,7 +63,7 @@ function flattenSettings(settings: Record<string, unknown>, prefix = ''): Record
 }
 
 /** Normalises create-index settings to Elasticsearch's `{index: {...}}` shape with string values. */
-export function normalizeSettings(input: Record<string, unknown> | undefined): Record<string, unknown> {
+export function normalizeSettings(input: Record<string, unknown> | undefined, withDefaults = true): Record<string, unknown> {
   const flat = flattenSettings(input ?? {});
   const index: Record<string, unknown> = {};
   for (const [rawKey, value] of Object.entries(flat)) {
@@ -77,8 +77,10 @@ export function normalizeSettings(input: Record<string, unknown> | undefined): R
     for (const part of parts.slice(0, -1)) node = (node[part] ??= {}) as Record<string, unknown>;
     node[parts[parts.length - 1]] = Array.isArray(value) ? value.map(String) : typeof value === 'object' ? value : String(value);
   }
-  index.number_of_shards ??= '1';
-  index.number_of_replicas ??= '1';
+  if (withDefaults) {
+    index.number_of_shards ??= '1';
+    index.number_of_replicas ??= '1';
+  }
   return index;
 }
 
@@ -145,6 +147,16 @@ export class SearchIndex {
 
   snapshotView(): IndexView {
     return { index: this, segments: this.segments, docs: this.docs, live: this.live.slice(0, this.docs.length), maxDoc: this.docs.length, percolators: this.percolators };
+  }
+
+  /** Updates dynamic settings; static ones (analysis, shard count) cannot change on an open index. */
+  putSettings(update: Record<string, unknown>): void {
+    const normalized = normalizeSettings(update, false);
+    const fixed = ['analysis', 'number_of_shards'].filter((key) => normalized[key] !== undefined);
+    if (fixed.length > 0) {
+      throw new EsError(400, 'illegal_argument_exception', `Can't update non dynamic settings [[${fixed.map((key) => `index.${key}`).join(', ')}]] for open indices [[${this.name}/${this.uuid}]]`);
+    }
+    this.settings = deepMerge(this.settings, normalized);
   }
 
   putMapping(update: unknown): void {

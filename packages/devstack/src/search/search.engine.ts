@@ -105,6 +105,9 @@ export class SearchEngine {
       case 'put_mapping':
         this.indices.get(operation.name)?.putMapping(operation.mappings);
         break;
+      case 'put_settings':
+        this.indices.get(operation.name)?.putSettings(operation.settings);
+        break;
       case 'set_aliases': {
         const index = this.indices.get(operation.name);
         if (!index) break;
@@ -370,6 +373,15 @@ export class SearchEngine {
       index.putMapping(body);
       this.record({ op: 'put_mapping', name: index.name, mappings: body });
     }
+    return { status: 200, body: { acknowledged: true } };
+  }
+
+  putSettings(expression: string | undefined, body: unknown): ApiResponse {
+    if (!isObject(body)) throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: no settings to update;');
+    const settings = isObject(body.settings) ? body.settings : body;
+    const targets = this.resolve(expression);
+    for (const { index } of targets) index.putSettings(settings);
+    for (const { index } of targets) this.record({ op: 'put_settings', name: index.name, settings });
     return { status: 200, body: { acknowledged: true } };
   }
 

@@ -73,6 +73,7 @@ export function route(engine: SearchEngine, request: RoutedRequest, path: string
         break;
       case '_settings':
         if (method === 'GET') return engine.getSettings(undefined);
+        if (method === 'PUT') return engine.putSettings(undefined, request.body());
         break;
       case '_all':
       case '_doc':
@@ -113,6 +114,7 @@ export function route(engine: SearchEngine, request: RoutedRequest, path: string
       break;
     case '_settings':
       if (method === 'GET') return engine.getSettings(index);
+      if (method === 'PUT') return engine.putSettings(index, request.body());
       break;
     case '_delete_by_query':
       if (method === 'POST') return engine.deleteByQuery(index, request.body(), params);

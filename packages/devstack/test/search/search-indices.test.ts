@@ -221,3 +221,34 @@ describe('aliases', () => {
     expect(await fixture.client.indices.getAlias({ index: 'single-alias' })).toEqual({ 'single-alias': { aliases: {} } });
   });
 });
+
+describe('settings, filters and URI parameters', () => {
+  test('when dynamic settings are updated, then they show in get settings and static ones are refused', async () => {
+    await fixture.client.indices.create({ index: 'tunable' });
+    expect(await fixture.client.indices.putSettings({ index: 'tunable', settings: { index: { refresh_interval: '-1' } } })).toEqual({ acknowledged: true });
+    const settings = await fixture.client.indices.getSettings({ index: 'tunable' });
+    expect(settings.tunable.settings?.index?.refresh_interval).toBe('-1');
+    const failure = await esError(fixture.client.indices.putSettings({ index: 'tunable', settings: { index: { number_of_shards: 3 } } }));
+    expect(failure.statusCode).toBe(400);
+    expect(failure.body.error.reason).toContain("Can't update non dynamic settings [[index.number_of_shards]]");
+  });
+
+  test('when an alias has a filter, then searches through it only see matching documents', async () => {
+    await fixture.client.indices.create({ index: 'filtered-src', mappings: { properties: { kind: { type: 'keyword' } } } });
+    await fixture.client.bulk({ refresh: true, operations: [{ index: { _index: 'filtered-src', _id: '1' } }, { kind: 'a' }, { index: { _index: 'filtered-src', _id: '2' } }, { kind: 'b' }] });
+    await fixture.client.indices.updateAliases({ actions: [{ add: { index: 'filtered-src', alias: 'only-a', filter: { term: { kind: 'a' } } } }] });
+    const result = await fixture.client.search({ index: 'only-a' });
+    expect(result.hits.hits.map((hit) => hit._id)).toEqual(['1']);
+    expect((await fixture.client.count({ index: 'only-a' })).count).toBe(1);
+  });
+
+  test('when filter_path is given, then the response keeps only those paths', async () => {
+    const result = await fixture.client.bulk({ filter_path: 'errors,items.*.status', operations: [{ index: { _index: 'filtered-src', _id: '3' } }, { kind: 'c' }] });
+    expect(result).toEqual({ errors: false, items: [{ index: { status: 201 } }] });
+  });
+
+  test('when a URI search uses q, then it is a query_string query', async () => {
+    const result = await fixture.client.search({ index: 'filtered-src', q: 'kind:b' });
+    expect(result.hits.hits.map((hit) => hit._id)).toEqual(['2']);
+  });
+});
