@@ -2,11 +2,46 @@
 // documents of one nested path) postings per field, Lucene-style length norms and doc values.
 import { type FieldInfo, type FieldValue, type ParsedLevelDoc, isNumericType } from './field-mapping';
 
-export interface Posting {
-  /** Term number within the field (positions in `FieldIndex.forward` refer to it). */
-  id: number;
-  docs: number[];
-  freqs: number[];
+/** Docs (ascending) and term frequencies of one term, in growable typed arrays the GC need not scan. */
+export class Posting {
+  private docBuffer = new Int32Array(2);
+  private freqBuffer = new Int32Array(2);
+  private count = 0;
+
+  /** `id`: term number within the field (positions in `FieldIndex.forward` refer to it). */
+  constructor(readonly id: number) {}
+
+  get docFreq(): number {
+    return this.count;
+  }
+
+  /** Read-only views of the first `docFreq` entries. */
+  get docs(): Int32Array {
+    return this.docBuffer.subarray(0, this.count);
+  }
+
+  get freqs(): Int32Array {
+    return this.freqBuffer.subarray(0, this.count);
+  }
+
+  add(doc: number): void {
+    const last = this.count - 1;
+    if (last >= 0 && this.docBuffer[last] === doc) {
+      this.freqBuffer[last] += 1;
+      return;
+    }
+    if (this.count === this.docBuffer.length) {
+      const docs = new Int32Array(this.count * 2);
+      docs.set(this.docBuffer);
+      this.docBuffer = docs;
+      const freqs = new Int32Array(this.count * 2);
+      freqs.set(this.freqBuffer);
+      this.freqBuffer = freqs;
+    }
+    this.docBuffer[this.count] = doc;
+    this.freqBuffer[this.count] = 1;
+    this.count += 1;
+  }
 }
 
 /** Separates the values of a multi-valued text field in the forward index; phrases never span it. */
@@ -100,18 +135,12 @@ export class FieldIndex {
 
   // Postings are appended in doc order, so a repeated term of the same doc only bumps its freq.
   private addTerm(term: string, doc: number): number {
-    const posting = this.postings.get(term);
+    let posting = this.postings.get(term);
     if (!posting) {
-      const id = this.postings.size;
-      this.postings.set(term, { id, docs: [doc], freqs: [1] });
-      return id;
+      posting = new Posting(this.postings.size);
+      this.postings.set(term, posting);
     }
-    const last = posting.docs.length - 1;
-    if (posting.docs[last] === doc) posting.freqs[last] += 1;
-    else {
-      posting.docs.push(doc);
-      posting.freqs.push(1);
-    }
+    posting.add(doc);
     return posting.id;
   }
 

@@ -53,7 +53,7 @@ export function scoreOf(query: Query, context: ExecContext, doc: number): number
   return Number.NaN;
 }
 
-function postingFreq(docs: number[], freqs: number[], doc: number): number {
+function postingFreq(docs: ArrayLike<number>, freqs: ArrayLike<number>, doc: number): number {
   let low = 0;
   let high = docs.length - 1;
   while (low <= high) {
@@ -133,14 +133,16 @@ export class TermQuery implements Query {
     const index = fieldIndex(context, this.field);
     const posting = index?.postings.get(this.term);
     if (!index || !posting) return EMPTY;
-    if (!context.scoring) return fromDocs(posting.docs, 0);
-    if (isNumericType(this.field.type) || this.field.type === 'date') return fromDocs(posting.docs, this.boost);
-    const weight = this.boost * bm25Idf(index.docCount, posting.docs.length);
-    const scores = new Float64Array(posting.docs.length);
-    for (let position = 0; position < posting.docs.length; position += 1) {
-      scores[position] = Math.fround(weight * index.tf(posting.freqs[position], posting.docs[position]));
+    const docs = posting.docs;
+    if (!context.scoring) return { docs, scores: new Float64Array(docs.length) };
+    if (isNumericType(this.field.type) || this.field.type === 'date') return constantScores({ docs, scores: EMPTY.scores }, this.boost);
+    const freqs = posting.freqs;
+    const weight = this.boost * bm25Idf(index.docCount, docs.length);
+    const scores = new Float64Array(docs.length);
+    for (let position = 0; position < docs.length; position += 1) {
+      scores[position] = Math.fround(weight * index.tf(freqs[position], docs[position]));
     }
-    return { docs: Int32Array.from(posting.docs), scores };
+    return { docs, scores };
   }
 
   scoreDoc(context: ExecContext, doc: number): number {
@@ -151,7 +153,7 @@ export class TermQuery implements Query {
     if (freq === 0) return Number.NaN;
     if (!context.scoring) return 0;
     if (isNumericType(this.field.type) || this.field.type === 'date') return this.boost;
-    return Math.fround(this.boost * bm25Idf(index.docCount, posting.docs.length) * index.tf(freq, doc));
+    return Math.fround(this.boost * bm25Idf(index.docCount, posting.docFreq) * index.tf(freq, doc));
   }
 
   requiredTerms(): RequiredTerms {
@@ -173,7 +175,7 @@ export class TermSetQuery implements Query {
     const sets: DocSet[] = [];
     for (const term of new Set(this.terms)) {
       const posting = index.postings.get(term);
-      if (posting) sets.push(fromDocs(posting.docs, 0));
+      if (posting) sets.push({ docs: posting.docs, scores: new Float64Array(posting.docFreq) });
     }
     return constantScores(union(sets, maxDocOf(context), 1, 'sum'), context.scoring ? this.boost : 0);
   }
@@ -206,7 +208,7 @@ export class MultiTermQuery implements Query {
     const index = fieldIndex(context, this.field);
     if (!index) return EMPTY;
     const sets: DocSet[] = [];
-    for (const [term, posting] of index.postings) if (this.accept(term)) sets.push(fromDocs(posting.docs, 0));
+    for (const [term, posting] of index.postings) if (this.accept(term)) sets.push({ docs: posting.docs, scores: new Float64Array(posting.docFreq) });
     return constantScores(union(sets, maxDocOf(context), 1, 'sum'), context.scoring ? this.boost : 0);
   }
 
@@ -273,7 +275,7 @@ export class FuzzyQuery implements Query {
     for (const [term, posting] of index.postings) {
       if (prefix && !term.startsWith(prefix)) continue;
       const edits = editDistance(term, this.term, this.maxEdits);
-      if (edits <= this.maxEdits) expansions.push({ term, edits, docFreq: posting.docs.length });
+      if (edits <= this.maxEdits) expansions.push({ term, edits, docFreq: posting.docFreq });
     }
     expansions.sort((x, y) => x.edits - y.edits || y.docFreq - x.docFreq || (x.term < y.term ? -1 : 1));
     const chosen = expansions.slice(0, this.maxExpansions);
@@ -286,9 +288,11 @@ export class FuzzyQuery implements Query {
       const termLength = Math.min([...entry.term].length, [...this.term].length);
       const similarity = termLength === 0 ? 1 : Math.max(0, 1 - entry.edits / termLength);
       const weight = this.boost * similarity * bm25Idf(index.docCount, blendedDocFreq);
-      const scores = new Float64Array(posting.docs.length);
-      if (context.scoring) for (let i = 0; i < scores.length; i += 1) scores[i] = weight * index.tf(posting.freqs[i], posting.docs[i]);
-      sets.push({ docs: Int32Array.from(posting.docs), scores });
+      const docs = posting.docs;
+      const freqs = posting.freqs;
+      const scores = new Float64Array(docs.length);
+      if (context.scoring) for (let i = 0; i < scores.length; i += 1) scores[i] = weight * index.tf(freqs[i], docs[i]);
+      sets.push({ docs, scores });
     }
     return union(sets, maxDocOf(context), 1, 'sum');
   }
@@ -316,14 +320,14 @@ export class PhraseQuery implements Query {
     for (const token of exact) {
       const posting = index.postings.get(token);
       if (!posting) return EMPTY;
-      const set = fromDocs(posting.docs, 0);
+      const set = { docs: posting.docs, scores: new Float64Array(posting.docFreq) };
       candidates = candidates ? intersect(candidates, set, false) : set;
     }
     if (!candidates) {
       const lastPrefix = this.tokens[this.tokens.length - 1];
       candidates = new MultiTermQuery(this.field, (term) => term.startsWith(lastPrefix)).execute({ ...context, scoring: false });
     }
-    const idf = exact.reduce((sum, token) => sum + bm25Idf(index.docCount, index.postings.get(token)?.docs.length ?? 0), 0);
+    const idf = exact.reduce((sum, token) => sum + bm25Idf(index.docCount, index.postings.get(token)?.docFreq ?? 0), 0);
     const docs: number[] = [];
     const scores: number[] = [];
     const last = this.tokens[this.tokens.length - 1];
