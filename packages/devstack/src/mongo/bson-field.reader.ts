@@ -1,12 +1,13 @@
 // Reads selected top-level fields of a raw BSON document without decoding the rest: recovery
 // needs only `_id` and indexed fields of each stored document.
-import { deserialize } from 'bson';
+import { deserialize, ObjectId } from 'bson';
 import { type Document } from './bson-value.order';
 import { DESERIALIZE_OPTIONS } from './bson.options';
 
 function cstringEnd(raw: Uint8Array, offset: number): number {
   let position = offset;
-  while (raw[position] !== 0) position += 1;
+  while (position < raw.length && raw[position] !== 0) position += 1;
+  if (position >= raw.length) throw new Error('invalid BSON document: unterminated field name');
   return position;
 }
 
@@ -56,9 +57,58 @@ function valueSize(type: number, raw: Uint8Array, offset: number): number {
   }
 }
 
+const encodedNames = new WeakMap<ReadonlySet<string>, Buffer[]>();
+
+function encoded(names: ReadonlySet<string>): Buffer[] {
+  let result = encodedNames.get(names);
+  if (!result) {
+    result = [...names].map((name) => Buffer.from(name, 'utf8'));
+    encodedNames.set(names, result);
+  }
+  return result;
+}
+
+function nameMatches(raw: Uint8Array, start: number, end: number, names: Buffer[]): boolean {
+  const length = end - start;
+  for (const name of names) {
+    if (name.length !== length) continue;
+    let index = 0;
+    while (index < length && raw[start + index] === name[index]) index += 1;
+    if (index === length) return true;
+  }
+  return false;
+}
+
+/** Decodes the common scalar element types directly; undefined means "use the BSON library". */
+function decodeScalar(type: number, raw: Uint8Array, start: number, end: number): { value: unknown } | undefined {
+  const view = Buffer.from(raw.buffer, raw.byteOffset, raw.length);
+  switch (type) {
+    case 0x02:
+      return { value: view.toString('utf8', start + 4, end - 1) };
+    case 0x07:
+      // Copied: a view would keep the whole read buffer alive through index entries.
+      return { value: new ObjectId(Uint8Array.prototype.slice.call(view, start, end)) };
+    case 0x10:
+      return { value: view.readInt32LE(start) };
+    case 0x01:
+      return { value: view.readDoubleLE(start) };
+    case 0x08:
+      return { value: view[start] === 1 };
+    case 0x0a:
+      return { value: null };
+    case 0x09:
+      return { value: new Date(Number(view.readBigInt64LE(start))) };
+    default:
+      return undefined;
+  }
+}
+
 /** A document holding only the named top-level fields of `raw` (decoded as stored). */
 export function readTopLevelFields(raw: Uint8Array, names: ReadonlySet<string>): Document {
+  const wantedNames = encoded(names);
   const end = int32(raw, 0) - 1;
+  if (end + 1 !== raw.length || raw[end] !== 0) throw new Error('invalid BSON document length');
+  const result: Document = {};
   const elements: Uint8Array[] = [];
   let size = 5;
   let offset = 4;
@@ -66,16 +116,22 @@ export function readTopLevelFields(raw: Uint8Array, names: ReadonlySet<string>):
   while (offset < end && wanted > 0) {
     const type = raw[offset];
     const nameEnd = cstringEnd(raw, offset + 1);
-    const name = Buffer.from(raw.buffer, raw.byteOffset + offset + 1, nameEnd - offset - 1).toString('utf8');
     const valueStart = nameEnd + 1;
     const elementEnd = valueStart + valueSize(type, raw, valueStart);
-    if (names.has(name)) {
-      elements.push(raw.subarray(offset, elementEnd));
-      size += elementEnd - offset;
+    if (elementEnd > end) throw new Error('invalid BSON document: element overruns the document');
+    if (nameMatches(raw, offset + 1, nameEnd, wantedNames)) {
+      const scalar = decodeScalar(type, raw, valueStart, elementEnd);
+      if (scalar) {
+        result[Buffer.from(raw.buffer, raw.byteOffset + offset + 1, nameEnd - offset - 1).toString('utf8')] = scalar.value;
+      } else {
+        elements.push(raw.subarray(offset, elementEnd));
+        size += elementEnd - offset;
+      }
       wanted -= 1;
     }
     offset = elementEnd;
   }
+  if (elements.length === 0) return result;
   const partial = Buffer.allocUnsafe(size);
   partial.writeInt32LE(size, 0);
   let position = 4;
@@ -84,5 +140,5 @@ export function readTopLevelFields(raw: Uint8Array, names: ReadonlySet<string>):
     position += element.length;
   }
   partial[position] = 0;
-  return deserialize(partial, DESERIALIZE_OPTIONS);
+  return Object.assign(result, deserialize(partial, DESERIALIZE_OPTIONS));
 }

@@ -90,11 +90,8 @@ export class Collection {
     });
   }
 
-  /**
-   * Inserts atomically: either every index accepts the document or nothing changes. `raw` is the
-   * client's encoding of `document` when available. Returns the stored bytes.
-   */
-  insert(document: Document, raw?: Uint8Array): Uint8Array {
+  /** Inserts atomically: either every index accepts the document or nothing changes. Returns the stored bytes. */
+  insert(document: Document): Uint8Array {
     if (Array.isArray(document._id)) throw new MongoCommandError(ErrorCodes.InvalidIdField, `The '_id' value cannot be of type array`);
     if (isRegex(document._id)) throw new MongoCommandError(ErrorCodes.InvalidIdField, `can't use a regex for _id`);
     const key = canonicalKey(document._id);
@@ -102,7 +99,7 @@ export class Collection {
     const indexes = [...this.indexes.values()];
     const keys = indexes.map((index) => index.keysOf(document));
     indexes.forEach((index, position) => index.checkUnique(this.namespace, key, keys[position]));
-    const stored = raw ? Buffer.from(raw) : serialize(document, { checkKeys: false });
+    const stored = serialize(document, { checkKeys: false });
     if (stored.length > MAX_DOCUMENT_BYTES) throw new MongoCommandError(ErrorCodes.BadValue, `object to insert too large. size in bytes: ${stored.length}, max size: ${MAX_DOCUMENT_BYTES}`);
     indexes.forEach((index, position) => index.add(key, keys[position]));
     this.documents.set(key, stored);
@@ -114,7 +111,7 @@ export class Collection {
    * fields are read (an ObjectId `_id` is prepended when missing). Returns the stored bytes.
    */
   insertRaw(raw: Uint8Array): Uint8Array {
-    let stored: Uint8Array = Buffer.from(raw);
+    let stored = copyBytes(raw);
     if (stored.length > MAX_DOCUMENT_BYTES) throw new MongoCommandError(ErrorCodes.BadValue, `object to insert too large. size in bytes: ${stored.length}, max size: ${MAX_DOCUMENT_BYTES}`);
     let keyDocument = this.keyDocument(stored);
     if (keyDocument._id === undefined) {
@@ -166,11 +163,13 @@ export class Collection {
   }
 
   /** Puts a document as recovered from the journal, bypassing checks already made when it was written. */
-  restore(raw: Uint8Array): void {
-    const stored = Buffer.from(raw);
+  restore(raw: Uint8Array, fromSnapshot: boolean): void {
+    // A snapshot holds only live documents, each once, so its bytes are kept as views and no
+    // earlier version can exist; journal documents are copied out of the read buffer.
+    const stored = fromSnapshot ? raw : copyBytes(raw);
     const keyDocument = this.keyDocument(stored);
     const key = canonicalKey(keyDocument._id);
-    const previous = this.documents.get(key);
+    const previous = fromSnapshot ? undefined : this.documents.get(key);
     if (this.indexes.size > 0) {
       const previousKeys = previous ? this.keyDocument(previous) : undefined;
       for (const index of this.indexes.values()) {
@@ -281,6 +280,13 @@ export class Collection {
     }
     return undefined;
   }
+}
+
+/** A private copy (the source is a view into a larger network or file buffer). */
+function copyBytes(raw: Uint8Array): Uint8Array {
+  const copy = Buffer.allocUnsafe(raw.length);
+  copy.set(raw);
+  return copy;
 }
 
 /** The document with an `_id` ObjectId element inserted first. */

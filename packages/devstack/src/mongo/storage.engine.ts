@@ -28,7 +28,9 @@ type CatalogChange =
 
 
 const CHUNK_DOCUMENTS = 1000;
-const MIN_COMPACTION_BYTES = 64 * 1024 * 1024;
+const CHUNK_RECORD_BYTES = 8 * 1024 * 1024;
+const READ_CHUNK_BYTES = 256 * 1024 * 1024;
+const MIN_COMPACTION_BYTES = 256 * 1024 * 1024;
 
 function putRecord(database: string, collection: string, documents: Uint8Array[]): FramedRecord {
   const header = serialize({ d: database, c: collection });
@@ -37,6 +39,22 @@ function putRecord(database: string, collection: string, documents: Uint8Array[]
 
 function typedRecord(type: RecordType, body: Document): FramedRecord {
   return frameRecord([Buffer.from([type]), serialize(body, { checkKeys: false })]);
+}
+
+/** Splits documents into groups small enough for one record (by count and by bytes). */
+function* recordChunks(documents: Uint8Array[]): Iterable<Uint8Array[]> {
+  let chunk: Uint8Array[] = [];
+  let bytes = 0;
+  for (const document of documents) {
+    if (chunk.length > 0 && (chunk.length >= CHUNK_DOCUMENTS || bytes + document.length > CHUNK_RECORD_BYTES)) {
+      yield chunk;
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(document);
+    bytes += document.length;
+  }
+  if (chunk.length > 0) yield chunk;
 }
 
 async function writeRecords(handle: fsp.FileHandle, records: FramedRecord[]): Promise<number> {
@@ -138,7 +156,7 @@ export class StorageEngine {
         this.applyCatalog({ op: 'create', d: change.toD, c: change.toC, options: source.options });
         const target = this.collection(change.toD, change.toC) as Collection;
         for (const spec of source.indexSpecs().slice(1)) target.createIndex(spec);
-        for (const raw of source.documents.values()) target.restore(raw);
+        for (const raw of source.documents.values()) target.restore(raw, false);
         this.applyCatalog({ op: 'drop', d: change.d, c: change.c });
         return;
       }
@@ -150,9 +168,7 @@ export class StorageEngine {
   /** Journals inserted or updated documents (their full new stored bytes). */
   journalPut(collection: Collection, documents: Uint8Array[]): void {
     if (!this.dataDir || documents.length === 0) return;
-    for (let start = 0; start < documents.length; start += CHUNK_DOCUMENTS) {
-      this.journal(putRecord(collection.database, collection.name, documents.slice(start, start + CHUNK_DOCUMENTS)));
-    }
+    for (const chunk of recordChunks(documents)) this.journal(putRecord(collection.database, collection.name, chunk));
   }
 
   journalDelete(collection: Collection, ids: unknown[]): void {
@@ -170,7 +186,7 @@ export class StorageEngine {
   async commit(): Promise<void> {
     if (!this.dataDir) return;
     await this.writer.sync();
-    if (!this.compacting && this.journalBytes > Math.max(MIN_COMPACTION_BYTES, this.lastSnapshotBytes)) {
+    if (!this.compacting && this.journalBytes > Math.max(MIN_COMPACTION_BYTES, 2 * this.lastSnapshotBytes)) {
       this.compacting = this.compact().finally(() => {
         this.compacting = undefined;
       });
@@ -179,7 +195,7 @@ export class StorageEngine {
 
   // ---- recovery and snapshots ----------------------------------------------------------------
 
-  private replay(payload: Buffer): void {
+  private replay(payload: Buffer, copyDocuments: boolean): void {
     const type = payload[0] as RecordType;
     if (type === RecordType.PutDocuments) {
       const headerLength = payload.readInt32LE(1);
@@ -192,7 +208,7 @@ export class StorageEngine {
       let offset = 1 + headerLength;
       while (offset < payload.length) {
         const length = payload.readInt32LE(offset);
-        collection.restore(payload.subarray(offset, offset + length));
+        collection.restore(payload.subarray(offset, offset + length), !copyDocuments);
         offset += length;
       }
       return;
@@ -207,28 +223,43 @@ export class StorageEngine {
     if (type === RecordType.Catalog) this.applyCatalog(body as unknown as CatalogChange);
   }
 
-  private async replayFile(file: string, truncateTornTail: boolean): Promise<void> {
+  /**
+   * Replays a journal or snapshot. Files are read in large chunks; documents of a snapshot stay
+   * views into the chunk (a snapshot holds only live documents), journal documents are copied
+   * because a journal may hold many superseded versions.
+   */
+  private async replayFile(file: string, truncateTornTail: boolean, copyDocuments: boolean): Promise<void> {
     const handle = await fsp.open(file, 'r');
-    const chunkBytes = 64 * 1024 * 1024;
-    let leftover = Buffer.alloc(0);
+    const size = (await handle.stat()).size;
+    let leftover: Buffer | undefined;
     let consumed = 0;
     let position = 0;
     try {
-      for (;;) {
-        const chunk = Buffer.allocUnsafe(chunkBytes);
-        const { bytesRead } = await handle.read(chunk, 0, chunkBytes, position);
-        position += bytesRead;
-        const data = leftover.length > 0 ? Buffer.concat([leftover, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
+      while (position < size) {
+        const carried = leftover?.length ?? 0;
+        // A record larger than a chunk (rare: huge documents) gets a chunk of its own size.
+        const needed = leftover && leftover.length >= 4 ? leftover.readUInt32LE(0) + 8 : 0;
+        const want = Math.min(size - position, Math.max(READ_CHUNK_BYTES, needed - carried));
+        const chunk = Buffer.allocUnsafe(carried + want);
+        if (leftover) leftover.copy(chunk, 0);
+        let filled = 0;
+        while (filled < want) {
+          const { bytesRead } = await handle.read(chunk, carried + filled, want - filled, position + filled);
+          if (bytesRead === 0) break;
+          filled += bytesRead;
+        }
+        position += filled;
+        const data = chunk.subarray(0, carried + filled);
         const { records, validLength } = readRecords(data);
-        for (const record of records) this.replay(record);
+        for (const record of records) this.replay(record, copyDocuments);
         consumed += validLength;
-        leftover = Buffer.from(data.subarray(validLength));
-        if (bytesRead === 0) break;
+        leftover = validLength < data.length ? data.subarray(validLength) : undefined;
+        if (filled < want) break;
       }
     } finally {
       await handle.close();
     }
-    if (leftover.length > 0 && truncateTornTail) await fsp.truncate(file, consumed);
+    if (leftover && truncateTornTail) await fsp.truncate(file, consumed);
   }
 
   private async recover(dataDir: string): Promise<void> {
@@ -245,11 +276,11 @@ export class StorageEngine {
     const snapshot = snapshots.length > 0 ? snapshots[snapshots.length - 1] : 0;
     if (snapshot > 0) {
       const file = path.join(dataDir, `snapshot-${snapshot}.bin`);
-      await this.replayFile(file, false);
+      await this.replayFile(file, false, false);
       this.lastSnapshotBytes = (await fsp.stat(file)).size;
     }
     const replayed = journals.filter((sequence) => sequence >= snapshot);
-    for (const sequence of replayed) await this.replayFile(path.join(dataDir, `journal-${sequence}.log`), true);
+    for (const sequence of replayed) await this.replayFile(path.join(dataDir, `journal-${sequence}.log`), true, true);
     this.sequence = Math.max(snapshot, replayed.length > 0 ? replayed[replayed.length - 1] : 1, 1);
     const journalFile = path.join(dataDir, `journal-${this.sequence}.log`);
     this.journalFd = fs.openSync(journalFile, 'a');
@@ -287,13 +318,15 @@ export class StorageEngine {
         const header: FramedRecord[] = [typedRecord(RecordType.Catalog, { op: 'create', d: collection.database, c: collection.name, options: collection.options })];
         for (const spec of specs) header.push(typedRecord(RecordType.Catalog, { op: 'createIndex', d: collection.database, c: collection.name, spec }));
         bytes += await writeRecords(handle, header);
-        for (let start = 0; start < documents.length; start += CHUNK_DOCUMENTS * 10) {
-          const chunk: FramedRecord[] = [];
-          for (let offset = start; offset < Math.min(documents.length, start + CHUNK_DOCUMENTS * 10); offset += CHUNK_DOCUMENTS) {
-            chunk.push(putRecord(collection.database, collection.name, documents.slice(offset, Math.min(offset + CHUNK_DOCUMENTS, documents.length))));
+        let pending: FramedRecord[] = [];
+        for (const chunk of recordChunks(documents)) {
+          pending.push(putRecord(collection.database, collection.name, chunk));
+          if (pending.length >= 10) {
+            bytes += await writeRecords(handle, pending);
+            pending = [];
           }
-          bytes += await writeRecords(handle, chunk);
         }
+        bytes += await writeRecords(handle, pending);
       }
       await handle.sync();
     } finally {
