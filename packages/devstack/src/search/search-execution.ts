@@ -69,6 +69,17 @@ export function parseSort(sort: unknown): SortKey[] {
   });
 }
 
+/** A float score as Elasticsearch prints it: the shortest decimal that reads back as the same float32. */
+export function float32(value: number): number {
+  const single = Math.fround(value);
+  if (!Number.isFinite(single) || Number.isInteger(single)) return single;
+  for (let digits = 1; digits <= 9; digits += 1) {
+    const candidate = Number(single.toPrecision(digits));
+    if (Math.fround(candidate) === single) return candidate;
+  }
+  return single;
+}
+
 function compareRaw(left: unknown, right: unknown): number {
   if (typeof left === 'number' && typeof right === 'number') return left - right;
   const a = String(left);
@@ -98,7 +109,7 @@ type SortAccessor = (doc: number, score: number) => unknown;
 
 /** Resolves a sort key once per index view; single-valued numeric columns are read directly. */
 function sortAccessor(view: IndexView, key: SortKey, viewIndex: number): SortAccessor {
-  if (key.field === '_score') return (_doc, score) => score;
+  if (key.field === '_score') return (_doc, score) => float32(score);
   if (key.field === '_doc') return (doc) => doc;
   if (key.field === '_shard_doc') return (doc) => viewIndex * 2 ** 32 + doc;
   const field = view.index.mapping.fields.get(key.field);
@@ -371,7 +382,7 @@ export function runSearch(views: IndexView[], request: SearchRequest): Record<st
       hit._seq_no = stored.seqNo;
       hit._primary_term = stored.primaryTerm;
     }
-    hit._score = showScores ? candidate.score : null;
+    hit._score = showScores ? float32(candidate.score) : null;
     const source = applySourceFilter(stored.source, request.source);
     if (source !== undefined) hit._source = source;
     if (candidate.hitFields) hit.fields = candidate.hitFields;
@@ -383,7 +394,7 @@ export function runSearch(views: IndexView[], request: SearchRequest): Record<st
     const cap = request.trackTotalHits === true ? Number.POSITIVE_INFINITY : request.trackTotalHits;
     hitsBody.total = total > cap ? { value: cap, relation: 'gte' } : { value: total, relation: 'eq' };
   }
-  hitsBody.max_score = maxScore;
+  hitsBody.max_score = maxScore === null ? null : float32(maxScore);
   hitsBody.hits = hits;
   const body: Record<string, unknown> = {};
   if (request.pitId !== undefined) body.pit_id = request.pitId;

@@ -300,3 +300,76 @@ describe('sorting, paging and response shape', () => {
     expect((await fixture.client.count({ index: 'papers' })).count).toBe(4);
   });
 });
+
+describe('numeric field types and remaining query forms', () => {
+  beforeAll(async () => {
+    await fixture.client.indices.create({
+      index: 'numbers',
+      mappings: { properties: { l: { type: 'long' }, f: { type: 'float' }, d: { type: 'double' }, i: { type: 'integer' }, tag: { type: 'keyword' } } },
+    });
+    await fixture.client.bulk({
+      refresh: true,
+      operations: [
+        { index: { _index: 'numbers', _id: 'a' } },
+        { l: 9007199254740991, f: 1.5, d: 0.1, i: '7', tag: 'x' },
+        { index: { _index: 'numbers', _id: 'b' } },
+        { l: -3, f: 2.25, d: 1e-9, i: 8, tag: 'y' },
+        { index: { _index: 'numbers', _id: 'c' } },
+        { tag: 'z' },
+      ],
+    });
+  });
+
+  async function numberIds(query: Record<string, unknown>, sort?: unknown): Promise<string[]> {
+    const result = await fixture.client.search({ index: 'numbers', query, ...(sort ? { sort: sort as never } : {}) });
+    return result.hits.hits.map((hit) => hit._id as string);
+  }
+
+  test('when long, float, double and coerced integer values are queried, then terms and ranges match exactly', async () => {
+    expect(await numberIds({ term: { l: 9007199254740991 } })).toEqual(['a']);
+    expect(await numberIds({ term: { f: 2.25 } })).toEqual(['b']);
+    expect(await numberIds({ range: { d: { lt: 0.01 } } })).toEqual(['b']);
+    expect(await numberIds({ term: { i: 7 } })).toEqual(['a']);
+    expect(await numberIds({ range: { l: { lte: 0 } } })).toEqual(['b']);
+  });
+
+  test('when sorting ascending with missing values, then missing go last by default and _doc keeps index order', async () => {
+    expect(await numberIds({ match_all: {} }, [{ i: 'asc' }])).toEqual(['a', 'b', 'c']);
+    expect(await numberIds({ match_all: {} }, [{ i: { order: 'asc', missing: '_first' } }])).toEqual(['c', 'a', 'b']);
+    expect(await numberIds({ match_all: {} }, ['_doc'])).toEqual(['a', 'b', 'c']);
+  });
+
+  test('when match_none is used, then nothing matches', async () => {
+    expect(await numberIds({ match_none: {} })).toEqual([]);
+  });
+
+  test('when exp and linear decays are combined with score_mode avg, then the average of both is the score', async () => {
+    const result = await fixture.client.search({
+      index: 'numbers',
+      query: {
+        function_score: {
+          query: { exists: { field: 'i' } },
+          functions: [{ exp: { i: { origin: 7, scale: 1, decay: 0.5 } } }, { linear: { i: { origin: 7, scale: 2, decay: 0.5 } } }],
+          score_mode: 'avg',
+          boost_mode: 'replace',
+        },
+      },
+    });
+    const scores = Object.fromEntries(result.hits.hits.map((hit) => [hit._id, hit._score]));
+    expect(scores.a).toBeCloseTo(1, 5);
+    // exp: 0.5^(1/1) = 0.5; linear: s = 2 / (1 - 0.5) = 4, (4 - 1) / 4 = 0.75.
+    expect(scores.b).toBeCloseTo((0.5 + 0.75) / 2, 5);
+  });
+
+  test('when function_score multiplies weights by default, then filtered weights compound', async () => {
+    const result = await fixture.client.search({
+      index: 'numbers',
+      query: { function_score: { query: { match_all: {} }, functions: [{ filter: { term: { tag: 'x' } }, weight: 3 }, { filter: { exists: { field: 'f' } }, weight: 2 }], boost_mode: 'replace' } },
+    });
+    expect(result.hits.hits.map((hit) => [hit._id, hit._score])).toEqual([
+      ['a', 6],
+      ['b', 2],
+      ['c', 1],
+    ]);
+  });
+});
