@@ -73,11 +73,15 @@ export function parseSort(sort: unknown): SortKey[] {
 export function float32(value: number): number {
   const single = Math.fround(value);
   if (!Number.isFinite(single) || Number.isInteger(single)) return single;
-  for (let digits = 1; digits <= 9; digits += 1) {
-    const candidate = Number(single.toPrecision(digits));
-    if (Math.fround(candidate) === single) return candidate;
+  // If k significant digits read back as the same float, so do k + 1: binary search the shortest.
+  let low = 1;
+  let high = 9;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (Math.fround(Number(single.toPrecision(middle))) === single) high = middle;
+    else low = middle + 1;
   }
-  return single;
+  return Number(single.toPrecision(low));
 }
 
 function compareRaw(left: unknown, right: unknown): number {
