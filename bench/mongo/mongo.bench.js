@@ -1,0 +1,195 @@
+// Benchmark of the embedded MongoDB stand-in, driven by the official driver over TCP.
+// Run after a build: `node bench/mongo/mongo.bench.js [--documents 1000000] [--clients 2]`
+// The server runs as its own process (the devstack CLI) with a temporary data folder, like the
+// embedded default. Each load runs once from this single client process and once split over
+// `--clients` forked client processes (the Node.js driver costs more CPU per operation than the
+// server, so one client process cannot saturate it).
+const { fork, spawn } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const readline = require('node:readline');
+const { MongoClient } = require('mongodb');
+
+const root = path.resolve(__dirname, '../..');
+const cli = path.join(root, 'packages/devstack/dist/devstack.cli.js');
+const argument = (name, fallback) => {
+  const index = process.argv.indexOf(name);
+  return index >= 0 ? Number(process.argv[index + 1]) : fallback;
+};
+const totalDocuments = argument('--documents', 1_000_000);
+const clientProcesses = argument('--clients', 2);
+const batchDocuments = 100_000;
+
+function startServer(dataDir) {
+  const started = process.hrtime.bigint();
+  const child = spawn(process.execPath, [cli, 'mongo', '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines = readline.createInterface({ input: child.stdout });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+    lines.on('line', (line) => {
+      const parsed = JSON.parse(line);
+      if (parsed.url) resolve({ child, url: parsed.url, readyMs: Number(process.hrtime.bigint() - started) / 1e6 });
+    });
+  });
+}
+
+function memory(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const field = (name) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)[1]) / 1024;
+  return { rssMb: Math.round(field('VmRSS')), peakRssMb: Math.round(field('VmHWM')) };
+}
+
+function documentOf(index) {
+  return {
+    email: `user${index}@example.org`,
+    status: 'pending',
+    n: index,
+    created: new Date(1700000000000 + index),
+    tags: ['reference', `batch-${index % 50}`],
+    // ~1 KB per document in total
+    title: `Title ${index} `.padEnd(860, 'lorem ipsum dolor sit amet '),
+  };
+}
+
+function processCpuMs(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * (1000 / 100);
+}
+
+let serverPid = 0;
+
+/** Runs a load and prints its rate plus the server's CPU time per operation. */
+async function timed(label, operations, run) {
+  const started = process.hrtime.bigint();
+  const serverCpuBefore = processCpuMs(serverPid);
+  await run();
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const serverCpuMicros = ((processCpuMs(serverPid) - serverCpuBefore) * 1000) / operations;
+  const rate = Math.round(operations / seconds);
+  console.log(`${label}: ${operations} in ${seconds.toFixed(2)} s = ${rate}/s (server CPU ${serverCpuMicros.toFixed(0)} µs/op)`);
+  return rate;
+}
+
+async function inFlight(total, concurrency, operation) {
+  let next = 0;
+  const worker = async () => {
+    while (next < total) {
+      const index = next;
+      next += 1;
+      await operation(index);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+}
+
+function stopServer(child, signal) {
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill(signal);
+  });
+}
+
+const loads = {
+  async insert(collection, { from, count }) {
+    await collection.insertMany(Array.from({ length: count }, (_unused, index) => documentOf(from + index)), { ordered: false });
+  },
+  async findOne(collection, { count, inFlightCount, seed }) {
+    await inFlight(count, inFlightCount, async (index) => {
+      const found = await collection.findOne({ email: `user${((index + seed) * 7919) % batchDocuments}@example.org` });
+      if (!found) throw new Error('missing document');
+    });
+  },
+  async claim(collection, { count, inFlightCount, seed }) {
+    let claimed = 0;
+    await inFlight(count, inFlightCount, async (index) => {
+      const document = await collection.findOneAndUpdate({ status: 'pending' }, { $set: { status: 'claimed', by: seed + index } });
+      if (document) claimed += 1;
+    });
+    if (claimed !== count) throw new Error(`only ${claimed} of ${count} claims succeeded`);
+  },
+};
+
+/** Child client process: runs one load against the server and exits. */
+async function worker() {
+  const [url, load, options] = process.argv.slice(3);
+  const client = await new MongoClient(url, { maxPoolSize: 32 }).connect();
+  try {
+    await loads[load](client.db('bench').collection('references'), JSON.parse(options));
+  } finally {
+    await client.close();
+  }
+}
+
+/** Runs `load` split over forked client processes; resolves when all are done. */
+function inWorkers(url, load, optionsOf) {
+  return Promise.all(
+    Array.from({ length: clientProcesses }, (_unused, index) => {
+      const child = fork(__filename, ['--worker', url, load, JSON.stringify(optionsOf(index))]);
+      return new Promise((resolve, reject) => child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`worker exited with ${code}`)))));
+    }),
+  );
+}
+
+async function main() {
+  if (!fs.existsSync(cli)) throw new Error('build first: node node_modules/typescript/bin/tsc -b tsconfig.build.json');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mongo-bench-'));
+  console.log(`machine: ${os.cpus().length} × ${os.cpus()[0].model}, ${Math.round(os.totalmem() / 2 ** 30)} GB RAM, Node.js ${process.version}`);
+  let server = await startServer(dataDir);
+  serverPid = server.child.pid;
+  let client = await new MongoClient(server.url, { maxPoolSize: 32 }).connect();
+  let collection = client.db('bench').collection('references');
+  await collection.createIndex({ email: 1 }, { unique: true });
+  await collection.createIndex({ status: 1 });
+
+  const results = {};
+  const share = (total) => Math.floor(total / clientProcesses);
+  results.insertManyPerSecond = await timed('insertMany 100k x ~1KB, one call (unique + secondary index, fsynced)', batchDocuments, () =>
+    loads.insert(collection, { from: 0, count: batchDocuments }),
+  );
+  results.insertManyWorkersPerSecond = await timed(`insertMany 100k x ~1KB, ${clientProcesses} client processes in parallel`, batchDocuments, () =>
+    inWorkers(server.url, 'insert', (index) => ({ from: batchDocuments + index * share(batchDocuments), count: share(batchDocuments) })),
+  );
+  results.findOnePerSecond = await timed('findOne on unique indexed field, 32 in flight, one client process', 10_000, () =>
+    loads.findOne(collection, { count: 10_000, inFlightCount: 32, seed: 0 }),
+  );
+  results.findOneWorkersPerSecond = await timed(`findOne on unique indexed field, 32 in flight over ${clientProcesses} client processes`, 10_000, () =>
+    inWorkers(server.url, 'findOne', (index) => ({ count: share(10_000), inFlightCount: share(32), seed: index * 1000 })),
+  );
+  results.claimsPerSecond = await timed('findOneAndUpdate claims, 32 in flight, one client process (fsynced)', 10_000, () =>
+    loads.claim(collection, { count: 10_000, inFlightCount: 32, seed: 0 }),
+  );
+  results.claimsWorkersPerSecond = await timed(`findOneAndUpdate claims, 32 in flight over ${clientProcesses} client processes (fsynced)`, 10_000, () =>
+    inWorkers(server.url, 'claim', (index) => ({ count: share(10_000), inFlightCount: share(32), seed: 100_000 + index * share(10_000) })),
+  );
+
+  for (let loaded = 2 * batchDocuments; loaded < totalDocuments; loaded += batchDocuments) {
+    await collection.insertMany(Array.from({ length: batchDocuments }, (_unused, index) => documentOf(loaded + index)), { ordered: false });
+  }
+  const count = await collection.estimatedDocumentCount();
+  results.loaded = memory(server.child.pid);
+  console.log(`loaded ${count} documents; server memory ${JSON.stringify(results.loaded)}`);
+  await client.close();
+
+  await stopServer(server.child, 'SIGKILL');
+  const dataBytes = fs.readdirSync(dataDir).reduce((total, file) => total + fs.statSync(path.join(dataDir, file)).size, 0);
+  server = await startServer(dataDir);
+  results.restartAfterKillMs = Math.round(server.readyMs);
+  results.afterRestart = memory(server.child.pid);
+  console.log(`restart after kill -9 with ${count} documents (${Math.round(dataBytes / 2 ** 20)} MB on disk): ${(server.readyMs / 1000).toFixed(2)} s; memory ${JSON.stringify(results.afterRestart)}`);
+  client = await new MongoClient(server.url).connect();
+  collection = client.db('bench').collection('references');
+  const recovered = await collection.estimatedDocumentCount();
+  const claimedAfter = await collection.countDocuments({ status: 'claimed' });
+  console.log(`recovered ${recovered} documents, ${claimedAfter} claimed`);
+  if (recovered !== count || claimedAfter !== 20_000) throw new Error('recovery lost data');
+  await client.close();
+  await stopServer(server.child, 'SIGTERM');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  console.log(JSON.stringify(results));
+}
+
+(process.argv[2] === '--worker' ? worker() : main()).catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
