@@ -121,6 +121,20 @@ function automationQuery() {
   return { bool: { must: [{ term: { [`${side}.duplicate_determination`]: random() < 0.5 ? 'canonical' : 'duplicate' } }], must_not: [{ exists: { field: `${side}.enhancements.robot_version` } }] } };
 }
 
+// Selective automations: a source and an annotation scheme must both be present (~1% of documents).
+function selectiveAutomationQuery() {
+  const side = random() < 0.8 ? 'changeset' : 'reference';
+  return {
+    bool: {
+      must: [
+        { nested: { path: `${side}.enhancements`, query: { term: { [`${side}.enhancements.source`]: SOURCES[Math.floor(random() * SOURCES.length)] } } } },
+        { nested: { path: `${side}.enhancements.content.annotations`, query: { bool: { must: [{ term: { [`${side}.enhancements.content.annotations.scheme`]: SCHEMES[Math.floor(random() * SCHEMES.length)] } }, { term: { [`${side}.enhancements.content.annotations.value`]: true } }] } } } },
+      ],
+      must_not: [{ nested: { path: 'reference.identifiers', query: { term: { 'reference.identifiers.identifier_type': 'other' } } } }],
+    },
+  };
+}
+
 function percolatedDocument(index) {
   const identifiers = [];
   for (let i = 0; i < 1 + Math.floor(random() * 3); i += 1) identifiers.push({ reference_id: `r-${index}`, identifier: `10.1/${index}-${i}`, identifier_type: IDENTIFIER_TYPES[Math.floor(random() * IDENTIFIER_TYPES.length)] });
@@ -136,12 +150,12 @@ function percolatedDocument(index) {
   return { reference: half, changeset: half };
 }
 
-async function benchPercolation(client, queryCount) {
-  const index = `automations-${queryCount}`;
+async function benchPercolation(client, queryCount, generate = automationQuery, label = 'broad') {
+  const index = `automations-${label}-${queryCount}`;
   await client.indices.create({ index, mappings: { properties: { query: { type: 'percolator' }, robot_id: { type: 'keyword' }, reference: referenceDocMapping(), changeset: referenceDocMapping() } } });
   for (let start = 0; start < queryCount; start += 1000) {
     const operations = [];
-    for (let n = start; n < Math.min(queryCount, start + 1000); n += 1) operations.push({ index: { _index: index, _id: `q${n}` } }, { robot_id: `robot-${n % 25}`, query: automationQuery() });
+    for (let n = start; n < Math.min(queryCount, start + 1000); n += 1) operations.push({ index: { _index: index, _id: `q${n}` } }, { robot_id: `robot-${n % 25}`, query: generate() });
     const result = await client.bulk({ operations });
     if (result.errors) throw new Error('percolator registration failed');
   }
@@ -163,6 +177,7 @@ async function benchPercolation(client, queryCount) {
   const batchedSeconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (batchedMatches !== matches) throw new Error(`batched percolation found ${batchedMatches} matches, single ${matches}`);
   return {
+    automations: label,
     queries: queryCount,
     documents: documents.length,
     singleDocsPerSecond: Math.round(documents.length / singleSeconds),
@@ -266,6 +281,7 @@ async function main() {
 
     for (const queryCount of [1000, 10_000]) {
       console.log(JSON.stringify({ phase: 'percolate', ...(await benchPercolation(client, queryCount)) }));
+      console.log(JSON.stringify({ phase: 'percolate', ...(await benchPercolation(client, queryCount, selectiveAutomationQuery, 'selective')) }));
     }
   } finally {
     await client.close();

@@ -101,6 +101,8 @@ export function termFor(field: FieldInfo, value: unknown, lenient = false): stri
 
 /** `term` semantics on one field. */
 export function termQuery(field: FieldInfo, value: unknown, boost: number, lenient = false, caseInsensitive = false): Query {
+  // A date term covers every instant its text denotes (`2020-01-01` is the whole day), as in Elasticsearch.
+  if (field.type === 'date' && typeof value === 'string' && !/^-?\d+$/.test(value.trim())) return rangeQuery(field, { gte: value, lte: value }, boost, lenient);
   const term = termFor(field, value, lenient);
   if (term === undefined) return new MatchNoneQuery();
   if (caseInsensitive) {

@@ -373,3 +373,24 @@ describe('numeric field types and remaining query forms', () => {
     ]);
   });
 });
+
+describe('date terms', () => {
+  test('when a term query names a day on a date field, then every instant of that day matches', async () => {
+    await fixture.client.indices.create({ index: 'days', mappings: { properties: { at: { type: 'date' } } } });
+    await fixture.client.bulk({
+      refresh: true,
+      operations: [
+        { index: { _index: 'days', _id: 'morning' } },
+        { at: '2024-03-05T08:00:00Z' },
+        { index: { _index: 'days', _id: 'night' } },
+        { at: '2024-03-05T23:30:00Z' },
+        { index: { _index: 'days', _id: 'next' } },
+        { at: '2024-03-06T00:00:00Z' },
+      ],
+    });
+    const result = await fixture.client.search({ index: 'days', query: { term: { at: '2024-03-05' } } });
+    expect(result.hits.hits.map((hit) => hit._id)).toEqual(['morning', 'night']);
+    const exact = await fixture.client.search({ index: 'days', query: { term: { at: Date.parse('2024-03-06T00:00:00Z') } } });
+    expect(exact.hits.hits.map((hit) => hit._id)).toEqual(['next']);
+  });
+});
