@@ -420,7 +420,9 @@ export class CommandHandler {
     const updates = command.updates;
     if (!Array.isArray(updates)) throw new MongoCommandError(ErrorCodes.FailedToParse, "BSON field 'update.updates' is missing but a required field");
     const ordered = command.ordered !== false;
-    const collection = this.engine.ensureCollection(database, name);
+    // Like mongod, an update creates its collection only when it may insert (upsert).
+    const mayInsert = updates.some((statement) => isPlainObject(statement) && statement.upsert === true);
+    const collection = mayInsert ? this.engine.ensureCollection(database, name) : this.engine.collection(database, name);
     const changed: Uint8Array[] = [];
     const writeErrors: Document[] = [];
     const upserted: Document[] = [];
@@ -438,7 +440,7 @@ export class CommandHandler {
             throw new MongoCommandError(ErrorCodes.FailedToParse, 'multi update is not supported for replacement-style update');
           }
           const entries = this.matchingEntries(collection, filter, multi === true ? Number.POSITIVE_INFINITY : 1);
-          if (entries.length === 0 && upsert === true) {
+          if (entries.length === 0 && upsert === true && collection) {
             const { document, raw } = this.upsertInsert(collection, filter, update, arrayFilters);
             changed.push(raw);
             upserted.push({ index, _id: document._id });
@@ -448,7 +450,7 @@ export class CommandHandler {
           for (const [key, document] of entries) {
             const next = applyUpdate(document, update, context);
             matched += 1;
-            if (compareValues(document, next) !== 0) {
+            if (collection && compareValues(document, next) !== 0) {
               changed.push(collection.replace(key, next));
               modified += 1;
             }
@@ -459,7 +461,7 @@ export class CommandHandler {
         }
       }
     } finally {
-      this.engine.journalPut(collection, changed);
+      if (collection) this.engine.journalPut(collection, changed);
     }
     await this.engine.commit();
     const reply: Document = { n: matched + upserted.length, nModified: modified };
@@ -514,7 +516,7 @@ export class CommandHandler {
     const projector = compileProjection(fields);
     const sorter = compileSort(sort);
     const project = (document: Document | null): Document | null => (document && projector ? projector(document) : document);
-    const collection = remove === true ? this.engine.collection(database, name) : this.engine.ensureCollection(database, name);
+    const collection = upsert === true ? this.engine.ensureCollection(database, name) : this.engine.collection(database, name);
     let entries = this.matchingEntries(collection, filter, sorter ? Number.POSITIVE_INFINITY : 1);
     if (sorter && entries.length > 1) {
       const order = new Map(entries.map(([key, document]) => [document, key]));

@@ -17,7 +17,7 @@ export interface RunningMongo extends RunningStandIn {
 export async function startMongo(options: StandInOptions): Promise<RunningMongo> {
   const logger = pino({ name: 'devstack-mongo' });
   const host = options.host ?? '127.0.0.1';
-  const engine = await StorageEngine.open(options.dataDir);
+  const engine = await StorageEngine.open(options.dataDir, (error) => logger.error({ err: error }, 'background snapshot failed; the journal still holds every write'));
   const handler = new CommandHandler(engine);
   const server = await startWireServer(handler, host, options.port, (error) => logger.warn({ err: error }, 'closing connection after a protocol error'));
   let stopped = false;

@@ -74,12 +74,16 @@ export class StorageEngine {
   private compacting: Promise<void> | undefined;
   private closed = false;
 
-  private constructor(dataDir?: string) {
+  private readonly onBackgroundError: (error: Error) => void;
+
+  private constructor(dataDir: string | undefined, onBackgroundError: (error: Error) => void) {
     this.dataDir = dataDir;
+    this.onBackgroundError = onBackgroundError;
   }
 
-  static async open(dataDir?: string): Promise<StorageEngine> {
-    const engine = new StorageEngine(dataDir);
+  /** `onBackgroundError` hears about failed background snapshots (the journal stays authoritative). */
+  static async open(dataDir: string | undefined, onBackgroundError: (error: Error) => void = () => undefined): Promise<StorageEngine> {
+    const engine = new StorageEngine(dataDir, onBackgroundError);
     if (dataDir) await engine.recover(dataDir);
     return engine;
   }
@@ -187,9 +191,11 @@ export class StorageEngine {
     if (!this.dataDir) return;
     await this.writer.sync();
     if (!this.compacting && this.journalBytes > Math.max(MIN_COMPACTION_BYTES, 2 * this.lastSnapshotBytes)) {
-      this.compacting = this.compact().finally(() => {
-        this.compacting = undefined;
-      });
+      this.compacting = this.compact()
+        .catch((error: unknown) => this.onBackgroundError(error as Error))
+        .finally(() => {
+          this.compacting = undefined;
+        });
     }
   }
 

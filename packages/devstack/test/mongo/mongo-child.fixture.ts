@@ -61,6 +61,12 @@ export async function spawnMongo(dataDir: string): Promise<ChildMongo> {
   return { url, process: child };
 }
 
+/** Deletes the compiled sources (call from afterAll). */
+export function removeCompiledServer(): void {
+  if (compiledDir) fs.rmSync(compiledDir, { recursive: true, force: true });
+  compiledDir = undefined;
+}
+
 export function killHard(child: ChildMongo): Promise<void> {
   return new Promise((resolve) => {
     if (child.process.exitCode !== null || child.process.signalCode !== null) {

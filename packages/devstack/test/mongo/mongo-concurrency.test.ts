@@ -1,5 +1,5 @@
 import { MongoClient } from 'mongodb';
-import { closeFixture, openFixture, temporaryDataDir, type MongoFixture, type Loose } from './mongo.fixture';
+import { closeFixture, openFixture, removeTemporaryDataDirs, temporaryDataDir, type MongoFixture, type Loose } from './mongo.fixture';
 
 let fixture: MongoFixture;
 
@@ -9,6 +9,10 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await closeFixture(fixture);
+});
+
+afterAll(() => {
+  removeTemporaryDataDirs();
 });
 
 describe('concurrent clients', () => {

@@ -1,14 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
-import { closeFixture, openFixture, temporaryDataDir, type MongoFixture, type Loose } from './mongo.fixture';
-import { killHard, spawnMongo } from './mongo-child.fixture';
+import { closeFixture, openFixture, removeTemporaryDataDirs, temporaryDataDir, type MongoFixture, type Loose } from './mongo.fixture';
+import { killHard, removeCompiledServer, spawnMongo } from './mongo-child.fixture';
 
 let fixture: MongoFixture | undefined;
 
 afterEach(async () => {
   await closeFixture(fixture);
   fixture = undefined;
+});
+
+afterAll(() => {
+  removeTemporaryDataDirs();
+  removeCompiledServer();
 });
 
 async function reopen(dataDir: string): Promise<MongoFixture> {

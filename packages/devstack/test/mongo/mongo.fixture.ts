@@ -12,8 +12,17 @@ export interface MongoFixture {
   dataDir?: string;
 }
 
+const createdDirs: string[] = [];
+
 export function temporaryDataDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'devstack-mongo-'));
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'devstack-mongo-'));
+  createdDirs.push(directory);
+  return directory;
+}
+
+/** Deletes the data folders this test file created (call from afterAll). */
+export function removeTemporaryDataDirs(): void {
+  for (const directory of createdDirs.splice(0)) fs.rmSync(directory, { recursive: true, force: true });
 }
 
 export async function openFixture(options: { dataDir?: string; database?: string } = {}): Promise<MongoFixture> {
