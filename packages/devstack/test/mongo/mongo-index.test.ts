@@ -129,3 +129,19 @@ describe('index use', () => {
     expect(await collection.countDocuments({ year: { $gt: 2000 } })).toBe(1);
   });
 });
+
+describe('TTL indexes', () => {
+  test('when the TTL monitor runs, then documents whose indexed date is older than expireAfterSeconds are removed', async () => {
+    const collection = fixture.db.collection<Loose>('sessions');
+    await collection.createIndex({ createdAt: 1 }, { expireAfterSeconds: 3600 });
+    const now = new Date('2026-01-01T12:00:00Z');
+    await collection.insertMany([
+      { _id: 'old', createdAt: new Date('2026-01-01T10:00:00Z') },
+      { _id: 'fresh', createdAt: new Date('2026-01-01T11:30:00Z') },
+      { _id: 'not-a-date', createdAt: 'yesterday' },
+      { _id: 'missing' },
+    ]);
+    expect(await fixture.server.expireDocuments(now)).toBe(1);
+    expect((await collection.find().toArray()).map((document) => document._id)).toEqual(['fresh', 'not-a-date', 'missing']);
+  });
+});
