@@ -221,6 +221,8 @@ export interface ParseOutcome {
   additions: DynamicAddition[];
 }
 
+const METADATA_FIELDS = new Set(['_id', '_index', '_source', '_version', '_seq_no', '_primary_term', '_routing', '_field_names', '_ignored', '_tier', '_doc_count']);
+
 const DYNAMIC_DATE = /^\d{4}[-/]\d{2}[-/]\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
 function dynamicDefinition(value: unknown): MappingJson | undefined {
@@ -376,6 +378,14 @@ export function parseDocument(mapping: Mapping, source: Record<string, unknown>,
     parseEntry(doc, path, key, value, prefix, level, dynamic);
   };
 
+  for (const key of Object.keys(source)) {
+    if (METADATA_FIELDS.has(key)) {
+      throw documentParsing(`[1:${key.length + 3}] failed to parse: Field [${key}] is a metadata field and cannot be added inside a document. Use the index API request parameters.`, {
+        type: 'document_parsing_exception',
+        reason: `[1:${key.length + 3}] Field [${key}] is a metadata field and cannot be added inside a document. Use the index API request parameters.`,
+      });
+    }
+  }
   const root: ParsedLevelDoc = { values: [], children: [] };
   parseObject(root, source, '', '', rootDynamic);
   return { root, additions };

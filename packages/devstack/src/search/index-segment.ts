@@ -50,6 +50,12 @@ export const VALUE_GAP = 0xffffffff;
 const K1 = 1.2;
 const B = 0.75;
 
+function grow(array: Uint32Array<ArrayBuffer>, size: number): Uint32Array<ArrayBuffer> {
+  const grown = new Uint32Array(size);
+  grown.set(array);
+  return grown;
+}
+
 // Lucene's SmallFloat.intToByte4/byte4ToInt: field lengths are stored lossily in one byte.
 function longToInt4(value: number): number {
   const bits = 32 - Math.clz32(value);
@@ -82,8 +88,14 @@ export class FieldIndex {
   /** Values per doc, for sorting, ranges, exists, phrase checks and function scores. */
   readonly values: Array<FieldValue[] | undefined> = [];
   readonly docsWithField: number[] = [];
-  /** Text fields: each doc's terms by position (term ids), for phrase matching without re-analysis. */
-  readonly forward: Array<Uint32Array | undefined> = [];
+  /**
+   * Text fields: each doc's term ids by position, packed in one growable array (doc d occupies
+   * `forwardStart[d]` .. `forwardStart[d] + forwardLength[d]`), for phrases without re-analysis.
+   */
+  private forwardData = new Uint32Array(1024);
+  private forwardUsed = 0;
+  private forwardStart = new Uint32Array(64);
+  private forwardLength = new Uint32Array(64);
   sumTotalTermFreq = 0;
 
   constructor(public info: FieldInfo) {}
@@ -106,21 +118,23 @@ export class FieldIndex {
     if (!this.info.indexed && this.info.type !== 'percolator') return;
     let length = 0;
     if (this.norms) {
-      const analyzed = values.map((value) => this.info.analyzer.analyze(String(value)));
-      const positions = new Uint32Array(analyzed.reduce((sum, tokens) => sum + tokens.length, 0) + analyzed.length - 1);
-      let position = 0;
-      for (const tokens of analyzed) {
-        if (position > 0) positions[position++] = VALUE_GAP;
+      const start = this.forwardUsed;
+      for (let value = 0; value < values.length; value += 1) {
+        const tokens = this.info.analyzer.analyze(String(values[value]));
+        this.reserveForward(tokens.length + 1);
+        if (value > 0) this.forwardData[this.forwardUsed++] = VALUE_GAP;
         length += tokens.length;
-        for (const token of tokens) positions[position++] = this.addTerm(token, doc);
+        for (const token of tokens) this.forwardData[this.forwardUsed++] = this.addTerm(token, doc);
       }
-      this.forward[doc] = positions;
       if (doc >= this.lengths.length) {
-        const grown = new Uint32Array(Math.max(doc + 1, this.lengths.length * 2));
-        grown.set(this.lengths);
-        this.lengths = grown;
+        const size = Math.max(doc + 1, this.lengths.length * 2);
+        this.lengths = grow(this.lengths, size);
+        this.forwardStart = grow(this.forwardStart, size);
+        this.forwardLength = grow(this.forwardLength, size);
       }
       this.lengths[doc] = quantizeLength(length);
+      this.forwardStart[doc] = start;
+      this.forwardLength[doc] = this.forwardUsed - start;
     } else {
       for (const value of values) {
         if (typeof value === 'object') continue;
@@ -131,6 +145,18 @@ export class FieldIndex {
       if (typeof values[0] === 'number') this.addNumber(doc, values);
     }
     this.sumTotalTermFreq += length;
+  }
+
+  /** Term ids of one doc by position (VALUE_GAP between values); undefined for docs without the field. */
+  forwardOf(doc: number): Uint32Array | undefined {
+    if (doc >= this.forwardLength.length || this.values[doc] === undefined) return undefined;
+    const start = this.forwardStart[doc];
+    return this.forwardData.subarray(start, start + this.forwardLength[doc]);
+  }
+
+  private reserveForward(extra: number): void {
+    if (this.forwardUsed + extra <= this.forwardData.length) return;
+    this.forwardData = grow(this.forwardData, Math.max(this.forwardUsed + extra, this.forwardData.length * 2));
   }
 
   // Postings are appended in doc order, so a repeated term of the same doc only bumps its freq.

@@ -2,7 +2,7 @@
 // index, the way Lucene queries run against a segment.
 import { type DocSet, EMPTY, addOptional, allDocs, constantScores, fromDocs, intersect, scaleScores, subtract, union } from './doc-set';
 import { type FieldInfo, isNumericType } from './field-mapping';
-import { type FieldIndex, type SegmentSet, bm25Idf } from './index-segment';
+import { type FieldIndex, type SegmentSet, VALUE_GAP, bm25Idf } from './index-segment';
 
 export interface PercolatorSource {
   /** Stored query docs that may match a document with these `field\0term` keys. */
@@ -342,13 +342,20 @@ export class PhraseQuery implements Query {
   }
 
   private phraseFrequency(index: FieldIndex, doc: number, prefixIds: Set<number> | undefined): number {
-    const forward = index.forward[doc];
+    const forward = index.forwardOf(doc);
     if (!forward) return 0;
     const last = this.tokens.length - 1;
     const ids = this.tokens.map((token, slot) => (this.lastIsPrefix && slot === last ? -1 : (index.postings.get(token)?.id ?? -2)));
     const positions: number[][] = this.tokens.map(() => []);
-    for (let position = 0; position < forward.length; position += 1) {
-      const id = forward[position];
+    // Values of a multi-valued field are 100 positions apart (Elasticsearch's position_increment_gap).
+    let position = -1;
+    for (let entry = 0; entry < forward.length; entry += 1) {
+      const id = forward[entry];
+      if (id === VALUE_GAP) {
+        position += 100;
+        continue;
+      }
+      position += 1;
       for (let slot = 0; slot <= last; slot += 1) {
         if (ids[slot] === id || (ids[slot] === -1 && prefixIds?.has(id))) positions[slot].push(position);
       }

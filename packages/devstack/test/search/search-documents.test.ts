@@ -196,3 +196,36 @@ describe('multi get and bulk', () => {
     expect(remaining.hits.hits.map((hit) => hit._id)).toEqual(['2']);
   });
 });
+
+describe('malformed requests', () => {
+  test('when a document carries a metadata field, then document_parsing_exception 400', async () => {
+    const failure = await esError(fixture.client.index({ index: 'docs', id: 'meta', document: { _id: 'other', title: 'x' } }));
+    expect(failure.statusCode).toBe(400);
+    expect(failure.body.error.type).toBe('document_parsing_exception');
+    expect(failure.body.error.reason).toContain('Field [_id] is a metadata field and cannot be added inside a document');
+  });
+
+  test('when bodies are malformed in many ways, then each gets a 4xx Elasticsearch error and the server keeps answering', async () => {
+    const attempts: Array<Promise<unknown>> = [
+      fixture.client.search({ index: 'docs', query: { bool: { must: 'x' } } as never }),
+      fixture.client.search({ index: 'docs', query: { range: { year: { gte: {} } } } as never }),
+      fixture.client.search({ index: 'docs', query: { nested: { path: 5 } } as never }),
+      fixture.client.search({ index: 'docs', query: {} as never }),
+      fixture.client.search({ index: 'docs', sort: [{}] as never }),
+      fixture.client.search({ index: 'docs', size: -1 }),
+      fixture.client.search({ index: 'docs', from: 9995, size: 10 }),
+      fixture.client.search({ index: 'docs', sort: [{ year: 'asc' }], search_after: [1, 2, 3] }),
+      fixture.client.search({ index: 'docs', query: { match: { year: 'not a number' } } }),
+      fixture.client.indices.create({ index: 'bad-mapping', mappings: { properties: { a: null } } as never }),
+      fixture.client.transport.request({ method: 'POST', path: '/docs/_search', body: '{"query": {' }),
+      fixture.client.transport.request({ method: 'POST', path: '/_bulk', bulkBody: '{"index":{"_index":"docs"}}\nnot json\n' }),
+    ];
+    for (const attempt of attempts) {
+      const failure = await esError(attempt);
+      expect(failure.statusCode).toBeGreaterThanOrEqual(400);
+      expect(failure.statusCode).toBeLessThan(500);
+      expect(typeof failure.body.error.type).toBe('string');
+    }
+    expect((await fixture.client.info()).tagline).toBe('You Know, for Search');
+  });
+});

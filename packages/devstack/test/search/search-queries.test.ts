@@ -99,6 +99,17 @@ describe('full-text queries', () => {
     expect((await ids({ query: { match_phrase: { title: { query: 'quick fox', slop: 1 } } } })).sort()).toEqual(['p1', 'p3']);
   });
 
+  test('when a text field has several values, then a phrase never spans two of them', async () => {
+    await fixture.client.index({ index: 'papers', id: 'multi', document: { authors: ['', 'Jane Smith', 'Ken Adams'] }, refresh: true });
+    try {
+      expect(await ids({ query: { match_phrase: { authors: 'jane smith' } } })).toEqual(['multi']);
+      expect(await ids({ query: { match_phrase: { authors: 'smith ken' } } })).toEqual([]);
+      expect(await ids({ query: { match_phrase: { authors: { query: 'smith ken', slop: 3 } } } })).toEqual([]);
+    } finally {
+      await fixture.client.delete({ index: 'papers', id: 'multi', refresh: true });
+    }
+  });
+
   test('when multi_match boosts a field, then hits in that field rank first', async () => {
     const result = await ids({ query: { multi_match: { query: 'dog', fields: ['title', 'abstract^5'] } } });
     expect(result[0]).toBe('p3');
