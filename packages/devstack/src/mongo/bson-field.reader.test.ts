@@ -1,5 +1,6 @@
 import { BSONRegExp, Long, ObjectId, serialize } from 'bson';
-import { readTopLevelFields } from './bson-field.reader';
+import { canonicalKey } from './bson-value.order';
+import { leadingIdKey, readTopLevelFields } from './bson-field.reader';
 
 describe('reading top-level fields from raw BSON', () => {
   test('when fields of many types precede and follow the wanted ones, then only the wanted fields are decoded', () => {
@@ -24,5 +25,15 @@ describe('reading top-level fields from raw BSON', () => {
     const corrupted = Buffer.from(raw);
     corrupted.writeInt32LE(1000, 7);
     expect(() => readTopLevelFields(corrupted, new Set(['zzz']))).toThrow();
+  });
+});
+
+describe('reading the leading _id key', () => {
+  test('when _id leads as an ObjectId or string, then its canonical key is read from the bytes; otherwise undefined', () => {
+    const id = new ObjectId();
+    expect(leadingIdKey(serialize({ _id: id, a: 1 }))).toBe(canonicalKey(id));
+    expect(leadingIdKey(serialize({ _id: 'ref-1', a: 1 }))).toBe(canonicalKey('ref-1'));
+    expect(leadingIdKey(serialize({ a: 1, _id: 'late' }))).toBeUndefined();
+    expect(leadingIdKey(serialize({ _id: 5 }))).toBeUndefined();
   });
 });

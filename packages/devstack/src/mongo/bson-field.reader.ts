@@ -142,3 +142,20 @@ export function readTopLevelFields(raw: Uint8Array, names: ReadonlySet<string>):
   partial[position] = 0;
   return Object.assign(result, deserialize(partial, DESERIALIZE_OPTIONS));
 }
+
+/**
+ * The canonical key of a leading ObjectId or string `_id` read straight from the bytes (the
+ * common case); undefined when `_id` is not the first field or of another type.
+ */
+export function leadingIdKey(raw: Uint8Array): string | undefined {
+  const type = raw[4];
+  if (raw[5] !== 0x5f || raw[6] !== 0x69 || raw[7] !== 0x64 || raw[8] !== 0) return undefined;
+  const view = Buffer.from(raw.buffer, raw.byteOffset, raw.length);
+  if (type === 0x07 && raw.length >= 21) return `o${view.toString('hex', 9, 21)}`;
+  if (type === 0x02) {
+    const length = view.readInt32LE(9);
+    if (length < 1 || 13 + length > raw.length) return undefined;
+    return `s${view.toString('utf8', 13, 13 + length - 1)}`;
+  }
+  return undefined;
+}

@@ -1,7 +1,7 @@
 // One collection in memory: documents by canonical _id, its indexes, and the choice of index
 // (or full scan) that produces candidate documents for a filter.
 import { deserialize, ObjectId, serialize } from 'bson';
-import { readTopLevelFields } from './bson-field.reader';
+import { leadingIdKey, readTopLevelFields } from './bson-field.reader';
 import { DESERIALIZE_OPTIONS } from './bson.options';
 import { canonicalKey, isPlainObject, type Document } from './bson-value.order';
 import { CollectionIndex, type IndexSpec } from './collection.index';
@@ -11,6 +11,7 @@ import { formatFields } from './value.formatter';
 
 export const ID_INDEX_NAME = '_id_';
 const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
+const ID_ONLY: ReadonlySet<string> = new Set(['_id']);
 
 /** Counters exposed for tests: how much work queries did. */
 export interface ScanStatistics {
@@ -167,10 +168,10 @@ export class Collection {
     // A snapshot holds only live documents, each once, so its bytes are kept as views and no
     // earlier version can exist; journal documents are copied out of the read buffer.
     const stored = fromSnapshot ? raw : copyBytes(raw);
-    const keyDocument = this.keyDocument(stored);
-    const key = canonicalKey(keyDocument._id);
+    const keyDocument = this.indexes.size > 0 ? this.keyDocument(stored) : undefined;
+    const key = leadingIdKey(stored) ?? canonicalKey((keyDocument ?? readTopLevelFields(stored, ID_ONLY))._id);
     const previous = fromSnapshot ? undefined : this.documents.get(key);
-    if (this.indexes.size > 0) {
+    if (keyDocument) {
       const previousKeys = previous ? this.keyDocument(previous) : undefined;
       for (const index of this.indexes.values()) {
         if (previousKeys) index.remove(key, index.keysOf(previousKeys));
