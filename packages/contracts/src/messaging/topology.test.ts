@@ -1,10 +1,9 @@
-import { DEAD_LETTER_EXCHANGE, deadLetterQueueName, EVENTS_EXCHANGE, QUEUES, RETRY_EXCHANGE, retryQueueName, ROUTING_KEYS, TOPOLOGY } from './topology';
+import { EVENTS_EXCHANGE, QUEUES, ROUTING_KEYS, TOPOLOGY } from './topology';
 
 describe('messaging topology', () => {
   it('when the exchanges are declared, then events go to the destiny.events topic exchange', () => {
     expect(TOPOLOGY.exchanges).toEqual([{ name: 'destiny.events', type: 'topic' }]);
     expect(EVENTS_EXCHANGE).toBe('destiny.events');
-    expect([RETRY_EXCHANGE, DEAD_LETTER_EXCHANGE]).toEqual(['destiny.retry', 'destiny.dead-letter']);
   });
 
   it('when the queues are declared, then every named queue is present exactly once', () => {
@@ -27,11 +26,9 @@ describe('messaging topology', () => {
     expect(bound.map((queue) => queue.name).sort()).toEqual([QUEUES.percolatorReferenceChanged, QUEUES.searchRequestServiceReferenceChanged]);
   });
 
-  it('when a work queue is declared, then it has no bindings (jobs are sent straight to it) and derived retry and dead queues', () => {
+  it('when a work queue is declared, then it has no bindings (jobs are sent straight to it)', () => {
     const queue = TOPOLOGY.queues.find((candidate) => candidate.name === QUEUES.importServiceImportBatch);
     expect(queue).toEqual({ name: 'import-service.import-batch', kind: 'work', bindings: [] });
-    expect(retryQueueName(QUEUES.importServiceImportBatch)).toBe('import-service.import-batch.retry');
-    expect(deadLetterQueueName(QUEUES.importServiceImportBatch)).toBe('import-service.import-batch.dead');
   });
 
   it('when event queues are declared, then each is bound to the events exchange only', () => {

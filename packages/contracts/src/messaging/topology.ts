@@ -5,9 +5,6 @@
 // dead-letter queues (`<queue>.retry`, `<queue>.dead`).
 
 export const EVENTS_EXCHANGE = 'destiny.events';
-/** Names reserved for exchange-based retry and dead-lettering; the platform layer uses the per-queue queues below. */
-export const RETRY_EXCHANGE = 'destiny.retry';
-export const DEAD_LETTER_EXCHANGE = 'destiny.dead-letter';
 
 export const ROUTING_KEYS = {
   referenceChanged: 'reference.changed',
@@ -48,16 +45,6 @@ export interface QueueDeclaration {
 export interface Topology {
   exchanges: ExchangeDeclaration[];
   queues: QueueDeclaration[];
-}
-
-/** The queue a consumer's retried messages wait in (the platform layer's naming). */
-export function retryQueueName(queue: QueueName): string {
-  return `${queue}.retry`;
-}
-
-/** The queue a message ends in after its last failed attempt (the platform layer's naming). */
-export function deadLetterQueueName(queue: QueueName): string {
-  return `${queue}.dead`;
 }
 
 function eventQueue(name: QueueName, routingKey: EventRoutingKey): QueueDeclaration {

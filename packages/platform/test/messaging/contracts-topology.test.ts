@@ -1,4 +1,4 @@
-import { EVENTS_EXCHANGE, QUEUES, ROUTING_KEYS, TOPOLOGY, WORK_EXCHANGE } from '@destiny/contracts';
+import { EVENTS_EXCHANGE, QUEUES, ROUTING_KEYS, TOPOLOGY } from '@destiny/contracts';
 import { createInProcessBus, type MessageBus } from '../../src/messaging';
 import { testLogger, waitFor } from './messaging.test-support';
 
@@ -31,14 +31,14 @@ describe('the contracts topology on a message bus', () => {
     expect(received.sort()).toEqual([QUEUES.percolatorReferenceChanged, QUEUES.searchRequestServiceReferenceChanged].sort());
   });
 
-  it('when a job is published to the work exchange with its queue name, then that work queue receives it', async () => {
+  it('when jobs are sent to a work queue by name, then that work queue receives them in order', async () => {
     const received: unknown[] = [];
     await bus.consume(QUEUES.importServiceImportBatch, async (body) => {
       received.push(body);
       return { outcome: 'ack' };
     });
 
-    await bus.publish(WORK_EXCHANGE, QUEUES.importServiceImportBatch, { batchId: 'b-1' });
+    await bus.sendToQueue(QUEUES.importServiceImportBatch, { batchId: 'b-1' });
     await bus.sendToQueue(QUEUES.importServiceImportBatch, { batchId: 'b-2' });
 
     await waitFor(() => received.length === 2, 'both jobs');
