@@ -37,6 +37,8 @@ export interface QueryStringOptions {
   minimumShouldMatch: unknown;
   analyzeWildcard: boolean;
   boost: number;
+  /** Slop of quoted phrases that carry no `~N` of their own. */
+  phraseSlop: number;
 }
 
 type TokenKind = 'TERM' | 'QUOTED' | 'AND' | 'OR' | 'NOT' | 'PLUS' | 'MINUS' | 'LPAREN' | 'RPAREN' | 'COLON' | 'CARAT' | 'FUZZY' | 'RANGE' | 'REGEX' | 'EOF';
@@ -427,7 +429,7 @@ class ClassicParser {
         return query;
       }
       case 'QUOTED': {
-        let slop = 0;
+        let slop = this.options.phraseSlop;
         if (this.peek().kind === 'FUZZY') slop = Math.floor(Number(this.next().text || '0'));
         return this.boosted(this.builder.phrase(field, token.text, slop));
       }
@@ -510,7 +512,7 @@ export function parseSimpleQueryString(query: string, options: QueryStringOption
         index = end < 0 ? query.length : end + 1;
         const slopMatch = /^~(\d+)/.exec(query.slice(index));
         if (slopMatch) index += slopMatch[0].length;
-        add(builder.phrase(undefined, text, slopMatch ? Number(slopMatch[1]) : 0));
+        add(builder.phrase(undefined, text, slopMatch ? Number(slopMatch[1]) : options.phraseSlop));
       } else {
         let text = '';
         while (index < query.length && !/[\s|+()"]/.test(query[index])) {

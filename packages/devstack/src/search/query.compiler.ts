@@ -412,6 +412,7 @@ export function compileQuery(query: unknown, context: CompileContext): Query {
         minimumShouldMatch: body.minimum_should_match,
         analyzeWildcard: body.analyze_wildcard === true,
         boost: boostOf(body),
+        phraseSlop: Number(body.phrase_slop ?? 0),
       };
       return type === 'query_string' ? parseQueryString(body.query, options, context) : parseSimpleQueryString(body.query, options, context);
     }

@@ -133,7 +133,10 @@ export class SearchEngine {
     if (!this.log || this.pending.length === 0) return;
     this.log.append(this.pending);
     this.pending = [];
-    if (this.log.appendedSinceSnapshot >= SNAPSHOT_EVERY) this.snapshot();
+    // Snapshots cost time proportional to the data, so large stores take them less often.
+    let live = 0;
+    for (const index of this.indices.values()) live += index.liveCount;
+    if (this.log.appendedSinceSnapshot >= Math.max(SNAPSHOT_EVERY, live * 2)) this.snapshot();
   }
 
   private *stateOperations(): Generator<Operation> {

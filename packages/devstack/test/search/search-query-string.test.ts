@@ -73,6 +73,7 @@ describe('query_string', () => {
     // Lucene sloppy phrase: the spread of (position - index in phrase) must not exceed the slop.
     expect(await found('"nutrition outcomes children"~2')).toEqual([]);
     expect(await found('"nutrition outcomes children"~3')).toEqual(['r4']);
+    expect(await found('"nutrition outcomes children"', { phrase_slop: 3 })).toEqual(['r4']);
     // Swapping two words costs a slop of 2.
     expect(await found('"prevention malaria"~1')).toEqual([]);
     expect(await found('"prevention malaria"~2')).toEqual(['r1', 'r3']);
