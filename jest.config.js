@@ -19,7 +19,11 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '/dist/', ...(brokerRestartPhase ? [] : ['\\.broker-restart\\.test\\.ts$'])],
   transform: {
     '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }],
+    // ESM-only dependencies that CommonJS packages require (jose, under jwks-rsa) are turned into
+    // CommonJS for jest, which cannot require ES modules; Node itself loads them natively.
+    '^.+/node_modules/.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
   },
+  transformIgnorePatterns: ['/node_modules/(?!(\\.pnpm/jose@[^/]+/node_modules/)?jose/)'],
   moduleNameMapper: {
     '^@destiny/(contracts|platform|devstack)$': '<rootDir>/packages/$1/src/index.ts',
     '^@destiny/(contracts|platform|devstack)/(.*)$': '<rootDir>/packages/$1/src/$2',
