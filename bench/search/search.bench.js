@@ -62,6 +62,17 @@ function referenceDocument(index) {
   };
 }
 
+// Resident memory of the stand-in process (Linux /proc), to show what 100k documents cost.
+function residentMb(pid) {
+  try {
+    const status = require('node:fs').readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = /VmRSS:\s+(\d+) kB/.exec(status);
+    return match ? Math.round(Number(match[1]) / 1024) : null;
+  } catch (_error) {
+    return null;
+  }
+}
+
 function percentile(sorted, fraction) {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))];
 }
@@ -168,6 +179,21 @@ async function benchPercolation(client, queryCount, generate = automationQuery, 
     matches += result.hits.total.value;
   }
   const singleSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+  // The same documents with four requests in flight, as a consumer with prefetch would percolate.
+  let concurrentMatches = 0;
+  let next = 0;
+  started = process.hrtime.bigint();
+  const worker = async () => {
+    while (next < documents.length) {
+      const document = documents[next];
+      next += 1;
+      const result = await client.search({ index, size: 10_000, track_total_hits: true, _source: ['robot_id'], query: { percolate: { field: 'query', document } } });
+      concurrentMatches += result.hits.total.value;
+    }
+  };
+  await Promise.all([worker(), worker(), worker(), worker()]);
+  const concurrentSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (concurrentMatches !== matches) throw new Error(`concurrent percolation found ${concurrentMatches} matches, sequential ${matches}`);
   let batchedMatches = 0;
   started = process.hrtime.bigint();
   for (let start = 0; start < documents.length; start += PERCOLATE_BATCH) {
@@ -181,6 +207,7 @@ async function benchPercolation(client, queryCount, generate = automationQuery, 
     queries: queryCount,
     documents: documents.length,
     singleDocsPerSecond: Math.round(documents.length / singleSeconds),
+    singleFourInFlightDocsPerSecond: Math.round(documents.length / concurrentSeconds),
     batchedDocsPerSecond: Math.round(documents.length / batchedSeconds),
     batchSize: PERCOLATE_BATCH,
     averageMatchesPerDocument: +(matches / documents.length).toFixed(1),
@@ -196,7 +223,7 @@ function startStandIn() {
     lines.on('line', (line) => {
       try {
         const message = JSON.parse(line);
-        if (message.url) resolve({ url: message.url, stop: () => new Promise((done) => { child.once('exit', done); child.kill('SIGTERM'); }) });
+        if (message.url) resolve({ url: message.url, pid: child.pid, stop: () => new Promise((done) => { child.once('exit', done); child.kill('SIGTERM'); }) });
       } catch (_error) {
         // Non-JSON output is ignored.
       }
@@ -238,7 +265,7 @@ async function main() {
     };
     await Promise.all([worker(), worker()]);
     const bulkSeconds = Number(process.hrtime.bigint() - started) / 1e9;
-    console.log(JSON.stringify({ phase: 'bulk', mode: 'ndjson bodies of 5000 docs, 2 in flight', documents: DOCS, seconds: +bulkSeconds.toFixed(2), docsPerSecond: Math.round(DOCS / bulkSeconds) }));
+    console.log(JSON.stringify({ phase: 'bulk', mode: 'ndjson bodies of 5000 docs, 2 in flight', documents: DOCS, seconds: +bulkSeconds.toFixed(2), docsPerSecond: Math.round(DOCS / bulkSeconds), standInRssMb: residentMb(standIn.pid) }));
 
     // The official bulk helper (client-side encoding of every document included), on a fresh index.
     const helperDocuments = documents.slice(0, Math.min(DOCS, 20_000));
