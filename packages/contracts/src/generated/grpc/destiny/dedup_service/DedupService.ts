@@ -24,6 +24,15 @@ export interface DedupServiceClient extends grpc.Client {
   addEnhancements(argument: _destiny_dedup_service_AddEnhancementsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_dedup_service_AddEnhancementsResponse__Output>): grpc.ClientUnaryCall;
   addEnhancements(argument: _destiny_dedup_service_AddEnhancementsRequest, callback: grpc.requestCallback<_destiny_dedup_service_AddEnhancementsResponse__Output>): grpc.ClientUnaryCall;
   
+  EvaluateDeduplicationCandidates(argument: _destiny_common_JsonDocument, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
+  EvaluateDeduplicationCandidates(argument: _destiny_common_JsonDocument, metadata: grpc.Metadata, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
+  EvaluateDeduplicationCandidates(argument: _destiny_common_JsonDocument, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
+  EvaluateDeduplicationCandidates(argument: _destiny_common_JsonDocument, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
+  evaluateDeduplicationCandidates(argument: _destiny_common_JsonDocument, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
+  evaluateDeduplicationCandidates(argument: _destiny_common_JsonDocument, metadata: grpc.Metadata, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
+  evaluateDeduplicationCandidates(argument: _destiny_common_JsonDocument, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
+  evaluateDeduplicationCandidates(argument: _destiny_common_JsonDocument, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
+  
   GetDeduplicatedViews(argument: _destiny_common_IdsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
   GetDeduplicatedViews(argument: _destiny_common_IdsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
   GetDeduplicatedViews(argument: _destiny_common_IdsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
@@ -88,6 +97,8 @@ export interface DedupServiceClient extends grpc.Client {
 export interface DedupServiceHandlers extends grpc.UntypedServiceImplementation {
   AddEnhancements: grpc.handleUnaryCall<_destiny_dedup_service_AddEnhancementsRequest__Output, _destiny_dedup_service_AddEnhancementsResponse>;
   
+  EvaluateDeduplicationCandidates: grpc.handleUnaryCall<_destiny_common_JsonDocument__Output, _destiny_common_JsonDocuments>;
+  
   GetDeduplicatedViews: grpc.handleUnaryCall<_destiny_common_IdsRequest__Output, _destiny_common_JsonDocuments>;
   
   GetReference: grpc.handleUnaryCall<_destiny_common_IdRequest__Output, _destiny_common_JsonDocument>;
@@ -106,6 +117,7 @@ export interface DedupServiceHandlers extends grpc.UntypedServiceImplementation 
 
 export interface DedupServiceDefinition extends grpc.ServiceDefinition {
   AddEnhancements: MethodDefinition<_destiny_dedup_service_AddEnhancementsRequest, _destiny_dedup_service_AddEnhancementsResponse, _destiny_dedup_service_AddEnhancementsRequest__Output, _destiny_dedup_service_AddEnhancementsResponse__Output>
+  EvaluateDeduplicationCandidates: MethodDefinition<_destiny_common_JsonDocument, _destiny_common_JsonDocuments, _destiny_common_JsonDocument__Output, _destiny_common_JsonDocuments__Output>
   GetDeduplicatedViews: MethodDefinition<_destiny_common_IdsRequest, _destiny_common_JsonDocuments, _destiny_common_IdsRequest__Output, _destiny_common_JsonDocuments__Output>
   GetReference: MethodDefinition<_destiny_common_IdRequest, _destiny_common_JsonDocument, _destiny_common_IdRequest__Output, _destiny_common_JsonDocument__Output>
   IngestReferences: MethodDefinition<_destiny_dedup_service_IngestReferencesRequest, _destiny_dedup_service_IngestReferencesResponse, _destiny_dedup_service_IngestReferencesRequest__Output, _destiny_dedup_service_IngestReferencesResponse__Output>
