@@ -85,7 +85,7 @@ export function normalizeMapping(input: unknown, path = ''): MappingJson {
 function normalizeField(definition: unknown, path: string): MappingJson {
   if (definition === null || typeof definition !== 'object' || Array.isArray(definition)) throw mapperParsing(`Expected map for property [fields] on field [${path}] but got a class java.lang.String`);
   const source = definition as Record<string, unknown>;
-  const type = source.type === undefined ? (source.properties ? 'object' : 'object') : String(source.type);
+  const type = source.type === undefined ? 'object' : String(source.type);
   if (type === 'object' || type === 'nested') {
     const normalized = normalizeMapping({ ...source, type: undefined }, path);
     delete (normalized as Record<string, unknown>).type;

@@ -6,6 +6,7 @@ import { parseDateMath, parseDuration } from './date-format';
 import {
   BoolQuery,
   BoostQuery,
+  BoostingQuery,
   ConstantScoreQuery,
   DisMaxQuery,
   ExistsQuery,
@@ -423,7 +424,8 @@ export function compileQuery(query: unknown, context: CompileContext): Query {
     }
     case 'boosting': {
       if (!isObject(body) || !isObject(body.positive) || !isObject(body.negative)) throw parsingError('[boosting] query requires \'positive\' and \'negative\' query');
-      return new BoolQuery([compileQuery(body.positive, context)], [], [], [], 0, boostOf(body));
+      if (typeof body.negative_boost !== 'number') throw parsingError('[boosting] query requires \'negative_boost\' to be set to be a positive value\'');
+      return new BoostingQuery(compileQuery(body.positive, context), compileQuery(body.negative, context), body.negative_boost, boostOf(body));
     }
     default:
       throw new EsError(400, 'parsing_exception', `unknown query [${type}]`, {}, { type: 'named_object_not_found_exception', reason: `[1:${type.length + 12}] unknown field [${type}]` });

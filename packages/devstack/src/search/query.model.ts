@@ -761,3 +761,28 @@ export class NestedQuery implements Query {
     return this.inner.requiredTerms();
   }
 }
+
+/** `boosting`: positive matches, with scores of those also matching `negative` multiplied by `negative_boost`. */
+export class BoostingQuery implements Query {
+  constructor(
+    private readonly positive: Query,
+    private readonly negative: Query,
+    private readonly negativeBoost: number,
+    private readonly boost = 1,
+  ) {}
+
+  execute(context: ExecContext): DocSet {
+    const matched = this.positive.execute(context);
+    if (!context.scoring || matched.docs.length === 0) return matched;
+    const demoted = new Set(this.negative.execute({ ...context, scoring: false }).docs);
+    const scores = new Float64Array(matched.docs.length);
+    for (let index = 0; index < scores.length; index += 1) {
+      scores[index] = matched.scores[index] * (demoted.has(matched.docs[index]) ? this.negativeBoost : 1) * this.boost;
+    }
+    return { docs: matched.docs, scores };
+  }
+
+  requiredTerms(): RequiredTerms {
+    return this.positive.requiredTerms();
+  }
+}

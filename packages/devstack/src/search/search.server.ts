@@ -155,11 +155,6 @@ export function route(engine: SearchEngine, request: RoutedRequest, path: string
   return noHandler(method, path);
 }
 
-export interface SearchServer {
-  readonly server: http.Server;
-  readonly engine: SearchEngine;
-}
-
 export function createSearchServer(engine: SearchEngine): http.Server {
   return http.createServer((request, response) => {
     const chunks: Buffer[] = [];

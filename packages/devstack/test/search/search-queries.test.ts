@@ -197,6 +197,16 @@ describe('compound queries', () => {
     expect(scores.p4).toBeCloseTo(0.0625, 5);
   });
 
+  test('when boosting demotes negative matches, then their scores are multiplied by negative_boost', async () => {
+    const plain = await fixture.client.search({ index: 'papers', query: { match: { title: 'fox' } } });
+    const boosted = await fixture.client.search({ index: 'papers', query: { boosting: { positive: { match: { title: 'fox' } }, negative: { term: { code: 'A-1' } }, negative_boost: 0.5 } } });
+    const before = Object.fromEntries(plain.hits.hits.map((hit) => [hit._id, hit._score as number]));
+    const after = Object.fromEntries(boosted.hits.hits.map((hit) => [hit._id, hit._score as number]));
+    expect(after.p1).toBeCloseTo(before.p1 * 0.5, 5);
+    expect(after.p3).toBeCloseTo(before.p3, 5);
+    expect(boosted.hits.hits.map((hit) => hit._id)).toEqual(['p3', 'p1']);
+  });
+
   test('when an unknown query type is sent, then parsing_exception 400 "unknown query"', async () => {
     const failure = await esError(fixture.client.search({ index: 'papers', query: { foo: {} } as never }));
     expect(failure.statusCode).toBe(400);
