@@ -1,12 +1,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createTestMessagingNamespace } from '@destiny/devstack/testing';
 import { launcherEnvironment, startLauncher } from './launcher-processes';
 
 describe('cluster mode (npm run start:cluster)', () => {
   it('when started, then six service processes run and the healthcheck is ok; a service killed with SIGKILL is reported unhealthy', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'destiny-cluster-'));
-    const env = await launcherEnvironment(dataDir);
+    const messaging = createTestMessagingNamespace('cluster');
+    const env = await launcherEnvironment(dataDir, messaging.namespace);
     const cluster = await startLauncher('cluster.cli.js', env, '"msg":"cluster started"');
     try {
       const line = cluster
@@ -37,6 +39,7 @@ describe('cluster mode (npm run start:cluster)', () => {
       cluster.child.kill('SIGTERM');
       await cluster.exited;
       fs.rmSync(dataDir, { recursive: true, force: true });
+      await messaging.remove();
     }
   });
 });

@@ -3,6 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
+import { createTestMessagingNamespace } from '@destiny/devstack/testing';
 import { launcherEnvironment, runTokenCommand, startLauncher } from './launcher-processes';
 
 function decodeJwtPayload(token: string): Record<string, unknown> {
@@ -12,14 +13,16 @@ function decodeJwtPayload(token: string): Record<string, unknown> {
 describe('the embedded default (npm start)', () => {
   let dataDir: string;
   let env: Record<string, string>;
+  const messaging = createTestMessagingNamespace('embedded');
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'destiny-embedded-'));
-    env = await launcherEnvironment(dataDir);
+    env = await launcherEnvironment(dataDir, messaging.namespace);
   });
 
-  afterAll(() => {
+  afterAll(async () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
+    await messaging.remove();
   });
 
   it('when started, then it prints the URLs and first steps, answers the healthcheck with a token from npm run token, stops on SIGTERM, and keeps its data across a restart', async () => {

@@ -16,8 +16,9 @@ export function freePort(): Promise<number> {
 }
 
 /** DESTINY_* variables giving every listener of the launcher its own free port and data folder. */
-export async function launcherEnvironment(dataDir: string): Promise<Record<string, string>> {
+export async function launcherEnvironment(dataDir: string, amqpNamespace: string): Promise<Record<string, string>> {
   return {
+    AMQP_NAMESPACE: amqpNamespace,
     DESTINY_DATA_DIR: dataDir,
     DESTINY_PORT: String(await freePort()),
     DESTINY_MONGO_PORT: String(await freePort()),

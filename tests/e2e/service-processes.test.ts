@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
 import { startMongo } from '@destiny/devstack/mongo';
+import { createTestMessagingNamespace } from '@destiny/devstack/testing';
 import { checkGrpcHealth } from '@destiny/platform';
 
 const root = path.resolve(__dirname, '..', '..');
@@ -45,6 +46,7 @@ function exitOf(child: ChildProcess): Promise<number | null> {
 
 describe('each service as its own process', () => {
   let mongo: Awaited<ReturnType<typeof startMongo>>;
+  const messaging = createTestMessagingNamespace('service-processes');
 
   beforeAll(async () => {
     mongo = await startMongo({ port: 0 });
@@ -52,10 +54,11 @@ describe('each service as its own process', () => {
 
   afterAll(async () => {
     await mongo?.stop();
+    await messaging.remove();
   });
 
   it.each(backendServices)('when %s starts, then its gRPC health and readiness answer, and SIGTERM stops it with exit code 0', async (name) => {
-    const started = await spawnService(name, { MONGODB_URL: mongo.url, GRPC_PORT: '0', HEALTH_PORT: '0', GRPC_HOST: '127.0.0.1' });
+    const started = await spawnService(name, { ...messaging.env, MONGODB_URL: mongo.url, GRPC_PORT: '0', HEALTH_PORT: '0', GRPC_HOST: '127.0.0.1' });
     try {
       const grpcPort = Number(started.started.grpc_port);
       const healthPort = Number(started.started.health_port);

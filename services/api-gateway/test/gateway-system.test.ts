@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startMongo } from '@destiny/devstack/mongo';
+import { createTestMessagingNamespace } from '@destiny/devstack/testing';
 import type { RunningBackendService } from '@destiny/platform';
 import { startDedupService } from '../../dedup-service/src/index';
 import { startImportService } from '../../import-service/src/index';
@@ -17,11 +18,12 @@ describe('api-gateway with the five backend services', () => {
   let dataDir: string;
   const services: Record<string, RunningBackendService> = {};
   let gateway: RunningApiGateway;
+  const messaging = createTestMessagingNamespace('gateway-system');
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'destiny-gateway-'));
     mongo = await startMongo({ port: 0, dataDir });
-    const env = { MONGODB_URL: mongo.url, GRPC_PORT: '0', HEALTH_PORT: '0', LOG_LEVEL: 'silent', GRPC_HOST: '127.0.0.1' };
+    const env = { ...messaging.env, MONGODB_URL: mongo.url, GRPC_PORT: '0', HEALTH_PORT: '0', LOG_LEVEL: 'silent', GRPC_HOST: '127.0.0.1' };
     services['import-service'] = await startImportService(env);
     services['dedup-service'] = await startDedupService(env);
     services['robot-broker'] = await startRobotBroker(env);
@@ -45,6 +47,7 @@ describe('api-gateway with the five backend services', () => {
     await gateway?.stop();
     await Promise.all(Object.values(services).map((service) => service.stop()));
     await mongo?.stop();
+    await messaging.remove();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 

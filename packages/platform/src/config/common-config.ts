@@ -16,4 +16,5 @@ export const backendConfig = defineConfig({
   GRPC_HOST: { kind: 'string', default: '0.0.0.0', description: 'gRPC listen address' },
   MONGODB_URL: { kind: 'url', schemes: ['mongodb', 'mongodb+srv'], default: 'mongodb://127.0.0.1:27017/?directConnection=true', description: 'MongoDB connection string' },
   AMQP_URL: { kind: 'url', schemes: ['amqp', 'amqps'], default: 'amqp://guest:guest@127.0.0.1:5672', description: 'RabbitMQ connection URL' },
+  AMQP_NAMESPACE: { kind: 'string', default: '', description: 'prefix for every exchange and queue name, so several deployments (or test runs) can share one broker' },
 });

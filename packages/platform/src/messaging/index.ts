@@ -25,3 +25,4 @@ export { type QueueType } from './amqp.topology';
 export { createInProcessBus, type InProcessBusOptions } from './in-process.bus';
 export { MessageBusClosedError, PublishRejectedError, PublishTimeoutError, UnroutableMessageError } from './messaging.errors';
 export { deadQueueName, retryQueueName } from './topology';
+export { namespacedBus, namespacedTopology } from './namespaced.bus';

@@ -7,6 +7,7 @@ import { createGrpcServer, type GrpcServer } from '../grpc/grpc-server';
 import { startHealthServer, type ReadinessCheck } from '../lifecycle/health-server';
 import { createLogger } from '../logging/logger';
 import { createAmqpConnection } from '../messaging/amqp.connection';
+import { namespacedBus } from '../messaging/namespaced.bus';
 import type { MessageBus, MessagingTopology } from '../messaging/message-bus';
 import { connectMongo, type IndexDeclaration, type MongoConnection } from '../mongo/mongo-connection';
 
@@ -67,7 +68,8 @@ export async function startBackendService(options: BackendServiceOptions): Promi
   const mongo = await connectMongo({ url: config.MONGODB_URL, database: config.MONGODB_DATABASE, indexes: options.indexes, appName: options.name });
   let bus: MessageBus | undefined;
   try {
-    bus = options.createBus ? await options.createBus(logger) : await createAmqpConnection({ url: config.AMQP_URL, logger, name: options.name });
+    const connection = options.createBus ? await options.createBus(logger) : await createAmqpConnection({ url: config.AMQP_URL, logger, name: options.name });
+    bus = namespacedBus(connection, config.AMQP_NAMESPACE);
     await bus.declareTopology(options.topology ?? TOPOLOGY);
   } catch (error) {
     await bus?.close();

@@ -1,0 +1,1 @@
+export { createTestMessagingNamespace, TEST_AMQP_URL, type TestMessagingNamespace } from './messaging-namespace';
