@@ -90,6 +90,16 @@ describe('query_string', () => {
     expect(result.hits.hits[0]._id).toBe('r1');
   });
 
+  test('when a term carries ^ boost, then documents matching it rank higher', async () => {
+    const plain = await fixture.client.search({ index: 'reference', query: { query_string: { query: 'vaccines nutrition', fields: ['title', 'abstract'] } } });
+    const boosted = await fixture.client.search({ index: 'reference', query: { query_string: { query: 'vaccines nutrition^20', fields: ['title', 'abstract'] } } });
+    expect(plain.hits.hits[0]._id).toBe('r3');
+    expect(boosted.hits.hits[0]._id).not.toBe('r3');
+    expect(['r4', 'r5']).toContain(boosted.hits.hits[0]._id);
+    const group = await fixture.client.search({ index: 'reference', query: { query_string: { query: '(vaccines)^0.01 nutrition', fields: ['title', 'abstract'] } } });
+    expect(group.hits.hits[group.hits.hits.length - 1]._id).toBe('r3');
+  });
+
   test('when ranges use brackets, braces, * and comparison operators, then bounds are inclusive or exclusive', async () => {
     expect(await found('publication_year:[2018 TO 2022]')).toEqual(['r2', 'r3', 'r4']);
     expect(await found('publication_year:{2018 TO 2022}')).toEqual(['r2']);
