@@ -186,6 +186,17 @@ export class CollectionIndex {
     return eachHolder(this.byFirst.get(canonicalKey(value))?.holders);
   }
 
+  /** Every held document in first-field order (ascending or descending), ties in insertion order. */
+  *ordered(direction: 1 | -1): Iterable<string> {
+    if (!this.sorted) this.sorted = [...this.byFirst.values()].sort((a, b) => compareValues(a.value, b.value));
+    const sorted = this.sorted;
+    if (direction === 1) {
+      for (const entry of sorted) yield* eachHolder(entry.holders);
+    } else {
+      for (let index = sorted.length - 1; index >= 0; index -= 1) yield* eachHolder(sorted[index].holders);
+    }
+  }
+
   /** Documents whose first indexed field has a value of the bounds' type within the bounds. */
   *range(lower: { value: unknown; inclusive: boolean } | undefined, upper: { value: unknown; inclusive: boolean } | undefined): Iterable<string> {
     if (!this.sorted) this.sorted = [...this.byFirst.values()].sort((a, b) => compareValues(a.value, b.value));

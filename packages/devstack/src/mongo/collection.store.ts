@@ -219,6 +219,20 @@ export class Collection {
     return this.examine(plan.keys, plan.distinct);
   }
 
+  /**
+   * Documents in the order of a single-field sort, read from a complete index on that field that
+   * never held an array (so index order is MongoDB's sort order); undefined without such an index.
+   */
+  sortedCandidates(field: string, direction: 1 | -1): Iterable<[string, Document]> | undefined {
+    for (const index of this.indexes.values()) {
+      if (index.fields.length === 1 && index.fields[0] === field && index.complete && !index.multikey) {
+        this.statistics.lastPlan = `IXSCAN ${index.spec.name}`;
+        return this.examine(index.ordered(direction), true);
+      }
+    }
+    return undefined;
+  }
+
   /** Yields documents lazily (a query with a limit stops early) and counts them as examined. */
   private *examine(keys: Iterable<string>, distinct: boolean): Iterable<[string, Document]> {
     const seen = distinct ? undefined : new Set<string>();

@@ -216,16 +216,44 @@ export class CommandHandler {
     return result;
   }
 
+  /**
+   * Matching documents for a sort with a limit, walking an index on the (single) sort field so
+   * only the first matches are decoded; undefined when no index fits.
+   */
+  private indexSortedEntries(collection: Collection | undefined, filter: unknown, sort: unknown, limit: number): [string, Document][] | undefined {
+    if (!collection || !isPlainObject(sort)) return undefined;
+    const keys = Object.keys(sort);
+    if (keys.length !== 1) return undefined;
+    const direction = toNumber(sort[keys[0]]);
+    if (direction !== 1 && direction !== -1) return undefined;
+    const ordered = collection.sortedCandidates(keys[0], direction);
+    if (!ordered) return undefined;
+    const predicate = compileFilter(filter);
+    const result: [string, Document][] = [];
+    for (const entry of ordered) {
+      if (!predicate(entry[1])) continue;
+      result.push(entry);
+      if (result.length >= limit) break;
+    }
+    return result;
+  }
+
   private query(collection: Collection | undefined, filter: unknown, options: QueryOptions): Document[] {
     const sorter = compileSort(options.sort);
     const projector = compileProjection(options.projection);
     const skip = options.skip ?? 0;
     const limit = options.limit !== undefined && options.limit !== 0 ? Math.abs(options.limit) : undefined;
     if (skip < 0) throw badValue('skip value must be non-negative');
-    const early = !sorter && limit !== undefined ? skip + limit : undefined;
-    let documents = this.matchingEntries(collection, filter, early).map((entry) => entry[1]);
-    if (sorter) documents = sorter(documents);
-    if (skip > 0 || limit !== undefined) documents = documents.slice(skip, limit === undefined ? undefined : skip + limit);
+    let documents: Document[];
+    const viaIndex = sorter && limit !== undefined ? this.indexSortedEntries(collection, filter, options.sort, skip + limit) : undefined;
+    if (viaIndex) {
+      documents = viaIndex.map((entry) => entry[1]).slice(skip);
+    } else {
+      const early = !sorter && limit !== undefined ? skip + limit : undefined;
+      documents = this.matchingEntries(collection, filter, early).map((entry) => entry[1]);
+      if (sorter) documents = sorter(documents);
+      if (skip > 0 || limit !== undefined) documents = documents.slice(skip, limit === undefined ? undefined : skip + limit);
+    }
     return projector ? documents.map(projector) : documents;
   }
 
@@ -517,7 +545,8 @@ export class CommandHandler {
     const sorter = compileSort(sort);
     const project = (document: Document | null): Document | null => (document && projector ? projector(document) : document);
     const collection = upsert === true ? this.engine.ensureCollection(database, name) : this.engine.collection(database, name);
-    let entries = this.matchingEntries(collection, filter, sorter ? Number.POSITIVE_INFINITY : 1);
+    if (filter !== undefined && filter !== null && !isPlainObject(filter)) throw new MongoCommandError(ErrorCodes.TypeMismatch, 'filter must be an object');
+    let entries = (sorter && this.indexSortedEntries(collection, filter, sort, 1)) || this.matchingEntries(collection, filter, sorter ? Number.POSITIVE_INFINITY : 1);
     if (sorter && entries.length > 1) {
       const order = new Map(entries.map(([key, document]) => [document, key]));
       const first = sorter(entries.map((entry) => entry[1]))[0];

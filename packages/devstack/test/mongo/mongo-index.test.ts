@@ -108,6 +108,24 @@ describe('index use', () => {
     expect(statistics?.lastPlan).toBe('COLLSCAN');
   });
 
+  test('when a limited query or a claim sorts on an indexed field, then the index order is walked instead of sorting everything', async () => {
+    const collection = await seed();
+    const statistics = fixture.server.scanStatistics('test', 'refs');
+    const before = statistics?.documentsExamined ?? 0;
+    const newest = await collection.find({}).sort({ year: -1 }).limit(3).toArray();
+    expect(newest.map((document) => document.year)).toEqual([1999, 1999, 1999]);
+    expect(newest.map((document) => document.doi)).toEqual(['10.1/99', '10.1/199', '10.1/299']);
+    expect((statistics?.documentsExamined ?? 0) - before).toBe(3);
+
+    const claimed = await collection.findOneAndUpdate({ claimed: { $exists: false } }, { $set: { claimed: true } }, { sort: { year: 1 }, returnDocument: 'after' });
+    expect(claimed).toMatchObject({ doi: '10.1/0', year: 1900, claimed: true });
+    const next = await collection.findOneAndUpdate({ claimed: { $exists: false } }, { $set: { claimed: true } }, { sort: { year: 1 } });
+    expect(next).toMatchObject({ doi: '10.1/100', year: 1900 });
+    const afterClaims = statistics?.documentsExamined ?? 0;
+    await collection.findOneAndUpdate({ claimed: { $exists: false } }, { $set: { claimed: true } }, { sort: { year: 1 } });
+    expect((statistics?.documentsExamined ?? 0) - afterClaims).toBeLessThanOrEqual(21);
+  });
+
   test('when explain is asked, then the winning plan and documents examined are reported', async () => {
     const collection = await seed();
     const explained = await collection.find({ doi: '10.1/5' }).explain('executionStats');
