@@ -3,7 +3,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createLogger, loadConfig, startHealthServer } from '@destiny/platform';
 import { apiGatewayConfig } from './config';
+import { BearerTokenVerifier } from './auth/bearer-token.verifier';
+import { RequestAuthenticator, type Caller } from './auth/request.authenticator';
+import { SigningKeyStore } from './auth/signing-key.store';
 import { createApp } from './entry-points/http/app';
+import { createUpstreams } from './upstreams/upstream-clients';
+import { routeHandlers } from './upstreams/route-dispatch';
 import { upstreamAddresses } from './upstreams/upstream-services';
 
 export const SERVICE_NAME = 'api-gateway';
@@ -17,7 +22,18 @@ export interface RunningApiGateway {
 export async function startApiGateway(env: NodeJS.ProcessEnv = process.env): Promise<RunningApiGateway> {
   const config = loadConfig(apiGatewayConfig, env);
   const logger = createLogger({ service: SERVICE_NAME, level: config.LOG_LEVEL });
-  const app = createApp({ logger, upstreams: upstreamAddresses(config) });
+  const addresses = upstreamAddresses(config);
+  const upstreams = createUpstreams(addresses);
+  const bearer = new BearerTokenVerifier({
+    issuer: config.AUTH_ISSUER,
+    audience: config.AUTH_AUDIENCE,
+    keys: new SigningKeyStore({ jwksUrl: config.AUTH_JWKS_URL }),
+  });
+  const authenticator = new RequestAuthenticator({
+    verifyBearer: (token) => bearer.verify(token),
+    verifyRobotSignature: (input) => upstreams['robot-broker'].call<Caller>('VerifyRobotSignature', input),
+  });
+  const app = createApp({ logger, upstreams: addresses, authenticator, handlers: routeHandlers(upstreams), maxBodyBytes: config.MAX_BODY_BYTES });
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -42,6 +58,7 @@ export async function startApiGateway(env: NodeJS.ProcessEnv = process.env): Pro
         setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS).unref();
       });
       await health.stop();
+      for (const upstream of Object.values(upstreams)) upstream.close();
     },
   };
 }

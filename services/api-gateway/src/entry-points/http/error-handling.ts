@@ -20,13 +20,18 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       response.status(error.httpStatus).json({ detail: error.detail });
       return;
     }
-    const bodyError = error as { type?: string; status?: number; body?: string };
+    const bodyError = error as { type?: string; status?: number; expose?: boolean };
     if (bodyError.type === 'entity.parse.failed') {
       response.status(422).json({ detail: [{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', input: {}, ctx: { error: 'Invalid JSON' } }] });
       return;
     }
     if (bodyError.type === 'entity.too.large') {
       response.status(413).json({ detail: 'Request body is too large.' });
+      return;
+    }
+    // Other client errors raised by Express itself (e.g. an undecodable path parameter).
+    if (typeof bodyError.status === 'number' && bodyError.status >= 400 && bodyError.status < 500 && bodyError.expose) {
+      response.status(bodyError.status).json({ detail: bodyError.status === 400 ? 'Bad Request' : 'Request failed.' });
       return;
     }
     logger.error({ err: error }, 'unhandled error in request');

@@ -1,0 +1,101 @@
+import { startTestIssuer, type TestIssuer } from '../../test/support/test-issuer';
+import { BearerTokenVerifier } from './bearer-token.verifier';
+import { SigningKeyStore } from './signing-key.store';
+
+describe('bearer token verification (§4.2, §4.3)', () => {
+  let issuer: TestIssuer;
+  let clock: number;
+  const verifier = (overrides: { audience?: string; issuer?: string } = {}) =>
+    new BearerTokenVerifier({
+      issuer: overrides.issuer ?? issuer.issuer,
+      audience: overrides.audience ?? issuer.audience,
+      keys: new SigningKeyStore({ jwksUrl: issuer.jwksUrl, now: () => clock }),
+    });
+  const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (error: { httpStatus?: number; detail?: unknown }) => ({ status: error.httpStatus, detail: error.detail }));
+
+  beforeAll(async () => {
+    issuer = await startTestIssuer();
+  });
+  afterAll(async () => {
+    await issuer.stop();
+  });
+  beforeEach(() => {
+    clock = Date.now();
+    issuer.failing = false;
+  });
+
+  it('when the token is valid, then subject, client roles and token entitlements come back', async () => {
+    const token = issuer.mint({ roles: ['reference.reader', 'reference.full_text.reader'], claims: { realm_access: { roles: ['import.writer'] }, scope: 'robot.writer' } });
+    await expect(verifier().verify(token)).resolves.toEqual({
+      subject: 'test-subject',
+      roles: ['reference.reader', 'reference.full_text.reader'],
+      entitlements: ['full_text'],
+    });
+  });
+
+  it('when the token has expired, then 401 with exactly "Token is expired."', async () => {
+    expect(await failure(verifier().verify(issuer.mint({ expiresInSeconds: -60 })))).toEqual({ status: 401, detail: 'Token is expired.' });
+  });
+
+  it('when the audience is another client, then 401 Invalid token claims', async () => {
+    expect(await failure(verifier().verify(issuer.mint({ claims: { aud: 'destiny-repository-client-production' } })))).toEqual({
+      status: 401,
+      detail: 'Invalid token claims: Invalid audience',
+    });
+  });
+
+  it('when the issuer is another one, then 401 Invalid token claims', async () => {
+    expect(await failure(verifier({ issuer: 'https://auth.example.org/realms/destiny' }).verify(issuer.mint()))).toEqual({
+      status: 401,
+      detail: 'Invalid token claims: Invalid issuer',
+    });
+  });
+
+  it.each([
+    ['garbage', () => 'not-a-token'],
+    ['an HS256 token', () => issuer.mint({ algorithm: 'HS256' })],
+    ['a token signed by an unpublished key', () => issuer.mint({ key: 'unpublished' })],
+    ['a token with a tampered payload', () => {
+      const [header, , signature] = issuer.mint().split('.');
+      const payload = Buffer.from(JSON.stringify({ iss: issuer.issuer, aud: issuer.audience, exp: 9999999999, resource_access: { [issuer.audience]: { roles: ['administrator'] } } })).toString('base64url');
+      return `${header}.${payload}.${signature}`;
+    }],
+  ])('when the token is %s, then 401 "Unable to parse authentication token."', async (_name, token) => {
+    expect(await failure(verifier().verify(token()))).toEqual({ status: 401, detail: 'Unable to parse authentication token.' });
+  });
+
+  it('when the JWKS cannot be fetched, then 401 "Unable to fetch signing keys from identity provider."', async () => {
+    issuer.failing = true;
+    expect(await failure(verifier().verify(issuer.mint()))).toEqual({ status: 401, detail: 'Unable to fetch signing keys from identity provider.' });
+  });
+
+  it('when many tokens are verified within a day, then the JWKS is fetched once, and again after 24 hours', async () => {
+    const subject = verifier();
+    const before = issuer.jwksRequests;
+    for (let index = 0; index < 5; index += 1) await subject.verify(issuer.mint());
+    expect(issuer.jwksRequests - before).toBe(1);
+    clock += 24 * 60 * 60 * 1000;
+    await subject.verify(issuer.mint());
+    expect(issuer.jwksRequests - before).toBe(2);
+  });
+
+  it('when the provider rotates its key, then a token with the new kid triggers one refresh and verifies', async () => {
+    const subject = verifier();
+    await subject.verify(issuer.mint());
+    issuer.rotate();
+    clock += 60_000;
+    const before = issuer.jwksRequests;
+    await expect(subject.verify(issuer.mint({ roles: ['robot.writer'] }))).resolves.toMatchObject({ roles: ['robot.writer'] });
+    expect(issuer.jwksRequests - before).toBe(1);
+  });
+
+  it('when unknown key ids keep arriving, then refreshes are rate-limited', async () => {
+    const subject = verifier();
+    await subject.verify(issuer.mint());
+    const before = issuer.jwksRequests;
+    for (let index = 0; index < 3; index += 1) {
+      expect(await failure(subject.verify(issuer.mint({ key: 'unpublished' })))).toEqual({ status: 401, detail: 'Unable to parse authentication token.' });
+    }
+    expect(issuer.jwksRequests - before).toBe(0);
+  });
+});

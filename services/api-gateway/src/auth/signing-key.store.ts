@@ -1,0 +1,100 @@
+import { JwksClient } from 'jwks-rsa';
+
+/** The identity provider's key set could not be fetched (contract §4.3). */
+export class SigningKeysUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`signing keys could not be fetched: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    this.name = 'SigningKeysUnavailableError';
+  }
+}
+
+export interface SigningKey {
+  /** PEM public key. */
+  pem: string;
+  /** True when the key set was fetched for this lookup, so refreshing again would not help. */
+  fresh: boolean;
+}
+
+export interface SigningKeyStoreOptions {
+  jwksUrl: string;
+  /** How long a fetched key set is trusted (contract §4.2: 24 h). */
+  maxAgeMs?: number;
+  /** Forced refreshes (unknown kid, failed signature) happen at most this often. */
+  minRefreshIntervalMs?: number;
+  timeoutMs?: number;
+  now?: () => number;
+}
+
+export const JWKS_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The JWKS, cached for a day. A token naming a kid the cached set lacks (a rotated key) or failing
+ * its signature against a cached key triggers one refresh; refreshes are rate-limited so a flood of
+ * forged tokens cannot turn into a flood of requests to the identity provider.
+ */
+export class SigningKeyStore {
+  private readonly client: JwksClient;
+  private readonly maxAgeMs: number;
+  private readonly minRefreshIntervalMs: number;
+  private readonly now: () => number;
+  private keys = new Map<string, string>();
+  private fetchedAt = Number.NEGATIVE_INFINITY;
+  private inflight: Promise<void> | undefined;
+
+  constructor(options: SigningKeyStoreOptions) {
+    this.client = new JwksClient({ jwksUri: options.jwksUrl, cache: false, rateLimit: false, timeout: options.timeoutMs ?? 5000 });
+    this.maxAgeMs = options.maxAgeMs ?? JWKS_MAX_AGE_MS;
+    this.minRefreshIntervalMs = options.minRefreshIntervalMs ?? 10_000;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The key for `kid` (a token without kid uses the only key), or undefined if the provider has none. */
+  async keyFor(kid: string | undefined): Promise<SigningKey | undefined> {
+    let fresh = false;
+    if (this.now() - this.fetchedAt >= this.maxAgeMs) {
+      await this.fetch();
+      fresh = true;
+    }
+    let pem = this.lookup(kid);
+    if (pem === undefined && !fresh && this.mayRefresh()) {
+      await this.fetch();
+      fresh = true;
+      pem = this.lookup(kid);
+    }
+    return pem === undefined ? undefined : { pem, fresh };
+  }
+
+  /** Re-fetches the key set unless that happened very recently; true when it was re-fetched. */
+  async refresh(): Promise<boolean> {
+    if (!this.mayRefresh()) return false;
+    await this.fetch();
+    return true;
+  }
+
+  private mayRefresh(): boolean {
+    return this.now() - this.fetchedAt >= this.minRefreshIntervalMs;
+  }
+
+  private lookup(kid: string | undefined): string | undefined {
+    if (kid !== undefined) return this.keys.get(kid);
+    return this.keys.size === 1 ? [...this.keys.values()][0] : undefined;
+  }
+
+  private fetch(): Promise<void> {
+    this.inflight ??= this.client
+      .getSigningKeys()
+      .then(
+        (signingKeys) => {
+          this.keys = new Map(signingKeys.map((key) => [key.kid ?? '', key.getPublicKey()]));
+          this.fetchedAt = this.now();
+        },
+        (error: unknown) => {
+          throw new SigningKeysUnavailableError(error);
+        },
+      )
+      .finally(() => {
+        this.inflight = undefined;
+      });
+    return this.inflight;
+  }
+}

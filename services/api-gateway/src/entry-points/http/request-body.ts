@@ -1,0 +1,18 @@
+import { ServiceError } from '@destiny/platform';
+
+/**
+ * The JSON body parsed from the raw bytes exactly as received (the robot signature covers those
+ * bytes, §4.4). No bytes means no body, whatever the content type says (§1.1).
+ */
+export function parseJsonBody(raw: Buffer | undefined): unknown {
+  if (raw === undefined || raw.length === 0) return undefined;
+  const text = raw.toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const position = /position (\d+)/.exec((error as Error).message);
+    throw ServiceError.unprocessable([
+      { type: 'json_invalid', loc: ['body', position ? Number(position[1]) : 0], msg: 'JSON decode error', input: {}, ctx: { error: 'Invalid JSON' } },
+    ]);
+  }
+}

@@ -1,0 +1,199 @@
+import { lookupIdentifiersFromQuery, parseIdentifierLookup, ROUTES, type ValidatedRouteRequest } from '@destiny/contracts';
+import { ServiceError } from '@destiny/platform';
+import { redactFullText, redactFullTextAll } from '../domain/full-text-redaction';
+import type { Caller } from '../auth/request.authenticator';
+import { NOT_IMPLEMENTED_DETAIL, type Upstreams } from './upstream-clients';
+
+/** What a route answers: JSON, bare text, or no body. */
+export type RouteResult = { status: number; json: unknown } | { status: number; text: string } | { status: number; empty: true };
+
+export interface RouteCall extends ValidatedRouteRequest {
+  caller: Caller;
+  /** The route's `successStatus`. */
+  status: number;
+}
+
+export type RouteHandler = (call: RouteCall) => Promise<RouteResult>;
+
+interface JsonDocument {
+  json: string;
+}
+interface JsonDocuments {
+  json: string[];
+}
+
+const parseDocument = (document: JsonDocument): unknown => JSON.parse(document.json);
+const parseDocuments = (documents: JsonDocuments): unknown[] => (documents.json ?? []).map((json) => JSON.parse(json));
+const json = (status: number, body: unknown): RouteResult => ({ status, json: body });
+const notImplemented = (): Promise<RouteResult> => Promise.reject(new ServiceError(501, NOT_IMPLEMENTED_DETAIL));
+
+function param(call: RouteCall, name: string): string {
+  return String(call.params[name]);
+}
+
+function bodyText(call: RouteCall): string {
+  return JSON.stringify(call.body);
+}
+
+/** A route whose rpc answers one JsonDocument with the route's success status. */
+function single(call: () => Promise<JsonDocument>, status: number): Promise<RouteResult> {
+  return call().then((document) => json(status, parseDocument(document)));
+}
+
+function many(call: () => Promise<JsonDocuments>, status: number): Promise<RouteResult> {
+  return call().then((documents) => json(status, parseDocuments(documents)));
+}
+
+/** Renew-lease answers the expiry as bare text; the rpc carries it as a JSON string. */
+function leaseText(document: JsonDocument): string {
+  const value = parseDocument(document);
+  if (typeof value !== 'string') throw new Error('RenewRobotEnhancementBatchLease answered something other than a JSON string');
+  return value;
+}
+
+/** §7.2: split and count the identifiers (422), then check each against the §6.4 grammar (400). */
+function lookupIdentifiers(query: Record<string, unknown>): string[] {
+  const split = lookupIdentifiersFromQuery(query.identifier as string[]);
+  if (!split.ok) throw ServiceError.unprocessable([split.issue]);
+  for (const text of split.identifiers) {
+    const parsed = parseIdentifierLookup(text);
+    if (!parsed.ok) throw ServiceError.badRequest(parsed.message);
+  }
+  return split.identifiers;
+}
+
+/** Every route of the contract mapped to its upstream call (operationId → handler). */
+export function routeHandlers(upstreams: Upstreams): Record<string, RouteHandler> {
+  const imports = upstreams['import-service'];
+  const dedup = upstreams['dedup-service'];
+  const robots = upstreams['robot-broker'];
+  const search = upstreams['search-request-service'];
+  const percolator = upstreams.percolator;
+  const callerJson = (call: RouteCall, id = '') => ({ caller: call.caller, id, json: bodyText(call) });
+
+  return {
+    // Robots (§9)
+    listRobots: (call) => many(() => robots.call('ListRobots', {}), call.status),
+    registerRobot: (call) => single(() => robots.call('RegisterRobot', callerJson(call)), call.status),
+    getRobot: (call) => single(() => robots.call('GetRobot', { id: param(call, 'robot_id') }), call.status),
+    updateRobot: (call) => single(() => robots.call('UpdateRobot', callerJson(call, param(call, 'robot_id'))), call.status),
+    cycleRobotSecret: (call) => single(() => robots.call('CycleRobotSecret', { id: param(call, 'robot_id') }), call.status),
+
+    // Enhancement requests (§10, §11, §13, §14)
+    requestSearchEnhancement: async (call) => {
+      const body = call.body as { search_query: string; dry_run?: boolean };
+      if (call.query.dry_run === true || body.dry_run === true) {
+        return single(() => search.call('CountReferences', { search_query: body.search_query }), 200);
+      }
+      return single(() => search.call('CreateSearchEnhancementRequest', { json: bodyText(call) }), call.status);
+    },
+    getSearchEnhancementRequest: (call) => single(() => search.call('GetSearchEnhancementRequest', { id: param(call, 'enhancement_request_id') }), call.status),
+    listAutomations: (call) => many(() => percolator.call('ListAutomations', {}), call.status),
+    createAutomation: (call) => single(() => percolator.call('CreateAutomation', { json: bodyText(call) }), call.status),
+    updateAutomation: (call) => single(() => percolator.call('UpdateAutomation', { automation_id: param(call, 'automation_id'), json: bodyText(call) }), call.status),
+    requestSingleEnhancement: (call) => single(() => robots.call('CreateSingleEnhancementRequest', callerJson(call)), call.status),
+    getSingleEnhancementRequest: (call) => single(() => robots.call('GetSingleEnhancementRequest', { id: param(call, 'enhancement_request_id') }), call.status),
+    reportSingleRobotResult: (call) => singleRobotResult(call),
+    reportSingleRobotResultLegacyPath: (call) => singleRobotResult(call),
+    createEnhancementRequest: (call) => single(() => robots.call('CreateEnhancementRequest', callerJson(call)), call.status),
+    getEnhancementRequest: (call) => single(() => robots.call('GetEnhancementRequest', { id: param(call, 'enhancement_request_id') }), call.status),
+
+    // Robot enhancement batches (§12)
+    pollRobotEnhancementBatch: async (call) => {
+      const document = await robots.call<JsonDocument>('PollRobotEnhancementBatch', {
+        caller: call.caller,
+        robot_id: String(call.query.robot_id),
+        limit: Number(call.query.limit),
+        lease: String(call.query.lease),
+      });
+      // An empty document is "no work": 204 without a body.
+      if (document.json === '' || document.json === 'null') return { status: 204, empty: true };
+      return json(call.status, parseDocument(document));
+    },
+    getRobotEnhancementBatch: (call) => single(() => robots.call('GetRobotEnhancementBatch', { id: param(call, 'robot_enhancement_batch_id') }), call.status),
+    submitRobotEnhancementBatchResult: (call) => {
+      const hasError = (call.body as { error?: unknown }).error != null;
+      return single(() => robots.call('SubmitRobotEnhancementBatchResult', callerJson(call, param(call, 'robot_enhancement_batch_id'))), hasError ? 200 : call.status);
+    },
+    renewRobotEnhancementBatchLease: async (call) => {
+      const document = await robots.call<JsonDocument>('RenewRobotEnhancementBatchLease', {
+        robot_enhancement_batch_id: param(call, 'robot_enhancement_batch_id'),
+        lease: String(call.query.lease),
+      });
+      return { status: call.status, text: leaseText(document) };
+    },
+
+    // Imports (§8)
+    listImportRecords: (call) => many(() => imports.call('ListImportRecords', { limit: Number(call.query.limit) }), call.status),
+    createImportRecord: (call) => single(() => imports.call('CreateImportRecord', { json: bodyText(call) }), call.status),
+    getImportRecord: (call) => single(() => imports.call('GetImportRecord', { id: param(call, 'import_record_id') }), call.status),
+    listImportBatches: (call) => many(() => imports.call('ListImportBatches', { id: param(call, 'import_record_id') }), call.status),
+    registerImportBatch: (call) =>
+      single(() => imports.call('RegisterImportBatch', { import_record_id: param(call, 'import_record_id'), batch_json: bodyText(call) }), call.status),
+    getImportBatch: (call) => single(() => imports.call('GetImportBatch', importBatchRequest(call)), call.status),
+    getImportBatchSummary: (call) => single(() => imports.call('GetImportBatchSummary', importBatchRequest(call)), call.status),
+    listImportResults: (call) =>
+      many(() => imports.call('ListImportResults', { ...importBatchRequest(call), result_status: typeof call.query.result_status === 'string' ? call.query.result_status : '' }), call.status),
+    finaliseImportRecord: (call) => finalise(call),
+    finaliseImportRecordPatch: (call) => finalise(call),
+
+    // References (§7, §15)
+    searchReferences: async (call) => {
+      const result = parseDocument(await search.call<JsonDocument>('SearchReferences', { json: JSON.stringify(call.query) })) as { references?: unknown[] };
+      const references = Array.isArray(result.references) ? redactFullTextAll(result.references, call.caller.entitlements) : result.references;
+      return json(call.status, { ...result, references });
+    },
+    searchReferenceIds: (call) => single(() => search.call('SearchReferenceIds', { json: JSON.stringify(call.query) }), call.status),
+    searchReferenceFacets: notImplemented,
+    searchReferenceCrossFacets: notImplemented,
+    createSearchExport: notImplemented,
+    getSearchExport: notImplemented,
+    createReferenceExport: notImplemented,
+    getReferenceExport: notImplemented,
+    makeDuplicateDecisions: (call) => many(() => dedup.call('MakeDuplicateDecisions', { json: bodyText(call) }), call.status),
+    invokeDeduplication: async (call) => {
+      await dedup.call('InvokeDeduplication', { ids: (call.body as { reference_ids: string[] }).reference_ids });
+      return json(call.status, null);
+    },
+    // No rpc in dedup_service.proto yet; the gateway answers 501 until dedup-service serves it under this name.
+    evaluateDeduplicationCandidates: (call) => single(() => dedup.call('EvaluateDeduplicationCandidates', { json: bodyText(call) }), call.status),
+    lookupReferences: async (call) => {
+      const identifiers = lookupIdentifiers(call.query);
+      const references = parseDocuments(await dedup.call<JsonDocuments>('LookupReferences', { identifiers }));
+      return json(call.status, redactFullTextAll(references, call.caller.entitlements));
+    },
+    getReference: async (call) => {
+      const reference = parseDocument(await dedup.call<JsonDocument>('GetReference', { id: param(call, 'reference_id') }));
+      return json(call.status, redactFullText(reference, call.caller.entitlements));
+    },
+
+    // System (§3.3): healthcheck and ping are served by the healthcheck router.
+    repairIndex: async (call) => {
+      if (call.params.alias !== 'reference') return notImplemented();
+      const rebuilt = await search.call<{ index_name: string; indexed: string | number }>('RebuildIndex', {});
+      return json(call.status, { status: 'ok', message: `Rebuilt index ${rebuilt.index_name} with ${rebuilt.indexed} references.` });
+    },
+  };
+
+  function singleRobotResult(call: RouteCall): Promise<RouteResult> {
+    const hasError = (call.body as { error?: unknown }).error != null;
+    return single(() => robots.call('SubmitSingleRobotResult', callerJson(call, param(call, 'enhancement_request_id'))), hasError ? 200 : call.status);
+  }
+
+  function importBatchRequest(call: RouteCall): { import_record_id: string; import_batch_id: string } {
+    return { import_record_id: param(call, 'import_record_id'), import_batch_id: param(call, 'import_batch_id') };
+  }
+
+  async function finalise(call: RouteCall): Promise<RouteResult> {
+    await imports.call('FinaliseImportRecord', { id: param(call, 'import_record_id') });
+    return { status: call.status, empty: true };
+  }
+}
+
+/** Routes the healthcheck router serves itself. */
+export const SELF_SERVED_ROUTES: ReadonlySet<string> = new Set(['healthcheck', 'ping']);
+
+/** Operation ids of ROUTES that have no handler (a test keeps this empty). */
+export function unroutedOperations(handlers: Record<string, RouteHandler>): string[] {
+  return ROUTES.filter((route) => !SELF_SERVED_ROUTES.has(route.operationId) && handlers[route.operationId] === undefined).map((route) => route.operationId);
+}
