@@ -5,4 +5,9 @@ export const dedupServiceConfig = defineConfig({
   GRPC_PORT: { ...backendConfig.GRPC_PORT, default: 50052 },
   HEALTH_PORT: { ...backendConfig.HEALTH_PORT, default: 9462 },
   MONGODB_DATABASE: { kind: 'string', default: 'destiny_dedup', description: 'database holding this service\'s collections' },
+  DEDUP_TRUSTED_IDENTIFIER_TYPES: {
+    kind: 'list',
+    default: ['doi', 'pm_id', 'open_alex'],
+    description: 'identifier types of the trusted-identifier deduplication shortcut (empty turns it off)',
+  },
 });

@@ -1,15 +1,78 @@
 // Composition root of dedup-service: The reference store and identity authority: ingestion, enhancements, duplicate decisions, deduplicated views.
-import { loadConfig, startBackendService, type BackendOverrides, type RunningBackendService } from '@destiny/platform';
+import { EVENTS_EXCHANGE } from '@destiny/contracts';
+import { loadConfig, startBackendService, startOutboxRelay, type BackendOverrides, type RunningBackendService } from '@destiny/platform';
 import { dedupServiceConfig } from './config';
+import { createBlockingKeyRepository } from './data-access/blocking-key.repository';
+import { COLLECTIONS, DEDUP_INDEXES } from './data-access/collections';
+import { createDecisionRepository } from './data-access/decision.repository';
+import { createReferenceRepository } from './data-access/reference.repository';
+import type { DeduplicationEnginePort } from './domain/deduplication-engine.port';
+import { startDeduplicationConsumer } from './entry-points/amqp/deduplication.consumer';
+import { registerDedupGrpc } from './entry-points/grpc/dedup-service.grpc';
+import { createAddEnhancements } from './usecases/add-enhancements.usecase';
+import { createDuplicateDecisionUsecases } from './usecases/duplicate-decisions.usecase';
+import { createIngestReferences } from './usecases/ingest-references.usecase';
+import { createProcessDeduplication } from './usecases/process-deduplication.usecase';
+import { createReferenceReads } from './usecases/reference-reads.usecase';
 
 export const SERVICE_NAME = 'dedup-service';
 
-export async function startDedupService(env: NodeJS.ProcessEnv = process.env, overrides: BackendOverrides = {}): Promise<RunningBackendService> {
+export interface DedupOverrides extends BackendOverrides {
+  /** The deduplication engine; the service's own `domain/deduplication` module by default. */
+  engine?: DeduplicationEnginePort;
+}
+
+function defaultEngine(): DeduplicationEnginePort {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./domain/deduplication') as DeduplicationEnginePort;
+}
+
+/** Serialises every write to references in this process (see the use cases). */
+function createExclusive() {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(work: () => Promise<T>): Promise<T> => {
+    const run = tail.then(work, work);
+    tail = run.catch(() => undefined);
+    return run;
+  };
+}
+
+export async function startDedupService(env: NodeJS.ProcessEnv = process.env, overrides: DedupOverrides = {}): Promise<RunningBackendService> {
   const config = loadConfig(dedupServiceConfig, env);
+  const engine = overrides.engine ?? defaultEngine();
   return startBackendService({
     name: SERVICE_NAME,
     config,
     ...overrides,
-    register: async () => ({}),
+    indexes: DEDUP_INDEXES,
+    register: async ({ db, grpc, bus, logger }) => {
+      const references = createReferenceRepository(db);
+      const decisions = createDecisionRepository(db);
+      const blocking = createBlockingKeyRepository(db);
+      const exclusive = createExclusive();
+      const relay = startOutboxRelay({
+        db,
+        collections: [COLLECTIONS.references],
+        logger,
+        publish: (entry) => bus.publish(entry.exchange || EVENTS_EXCHANGE, entry.routing_key, entry.payload, { messageId: entry.event_id }),
+      });
+      const onEvents = () => relay.notify();
+      const ingest = createIngestReferences({ db, references, decisions, bus, logger, exclusive, onEvents });
+      const process = createProcessDeduplication({ references, decisions, blocking, engine, trustedTypes: new Set(config.DEDUP_TRUSTED_IDENTIFIER_TYPES), exclusive, onEvents });
+      registerDedupGrpc(grpc, {
+        ingest,
+        reads: createReferenceReads({ references }),
+        decisions: createDuplicateDecisionUsecases({ references, decisions, blocking, engine, bus, exclusive, onEvents }),
+        addEnhancements: createAddEnhancements({ references, exclusive, onEvents }),
+        references,
+      });
+      const consumer = await startDeduplicationConsumer(bus, process, logger);
+      return {
+        async stop() {
+          await consumer.stop();
+          await relay.stop();
+        },
+      };
+    },
   });
 }

@@ -1,0 +1,23 @@
+import type { IndexDeclaration } from '@destiny/platform';
+
+// dedup-service's own collections and their indexes.
+
+export const COLLECTIONS = {
+  references: 'references',
+  /** One document per identifier identity (§6.3 tuple): the unique index that makes collisions exact. */
+  identifiers: 'identifiers',
+  duplicateDecisions: 'duplicate_decisions',
+  /** key → reference id rows, so candidate selection is an index lookup. */
+  blockingKeys: 'blocking_keys',
+  /** The outcome of every ingested import line, keyed by its import result id (retried chunks). */
+  ingestOutcomes: 'ingest_outcomes',
+} as const;
+
+export const DEDUP_INDEXES: IndexDeclaration[] = [
+  { collection: COLLECTIONS.references, keys: { 'active_decision.canonical_reference_id': 1 }, options: { name: 'canonical_reference' } },
+  { collection: COLLECTIONS.references, keys: { import_result_id: 1 }, options: { name: 'import_result' } },
+  { collection: COLLECTIONS.identifiers, keys: { reference_id: 1 }, options: { name: 'reference' } },
+  { collection: COLLECTIONS.duplicateDecisions, keys: { reference_id: 1 }, options: { name: 'reference' } },
+  { collection: COLLECTIONS.blockingKeys, keys: { key: 1, created_at: -1 }, options: { name: 'key_recent' } },
+  { collection: COLLECTIONS.blockingKeys, keys: { reference_id: 1 }, options: { name: 'reference' } },
+];

@@ -1,0 +1,63 @@
+import type { Db } from 'mongodb';
+import { COLLECTIONS } from './collections';
+import { insertIgnoringDuplicates } from './reference.repository';
+
+/** `ReferenceDuplicateDecision` of §15.1. */
+export interface DecisionDocument {
+  _id: string;
+  reference_id: string;
+  decision_authority: 'unclassified' | 'person' | 'system';
+  decision_trigger: 'unclassified' | 'manual_api' | 'import' | 'enhancement' | 'invoke_api';
+  enhancement_id: string | null;
+  active_decision: boolean;
+  candidate_canonical_ids: string[];
+  duplicate_determination: string;
+  canonical_reference_id: string | null;
+  detail: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export function pendingDecision(id: string, referenceId: string, trigger: DecisionDocument['decision_trigger'], now: Date): DecisionDocument {
+  return {
+    _id: id,
+    reference_id: referenceId,
+    decision_authority: 'system',
+    decision_trigger: trigger,
+    enhancement_id: null,
+    active_decision: false,
+    candidate_canonical_ids: [],
+    duplicate_determination: 'pending',
+    canonical_reference_id: null,
+    detail: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+export function createDecisionRepository(db: Db) {
+  const decisions = db.collection<DecisionDocument>(COLLECTIONS.duplicateDecisions);
+  return {
+    decisions,
+    async insert(documents: DecisionDocument[]): Promise<void> {
+      await insertIgnoringDuplicates(decisions, documents);
+    },
+    async getMany(ids: readonly string[]): Promise<DecisionDocument[]> {
+      if (ids.length === 0) return [];
+      return decisions.find({ _id: { $in: [...ids] } }).toArray();
+    },
+    /** Resolves a pending decision; false when it was no longer pending (processed already). */
+    async resolve(id: string, fields: Partial<DecisionDocument>): Promise<boolean> {
+      const result = await decisions.updateOne({ _id: id, duplicate_determination: 'pending' }, { $set: { ...fields, updated_at: new Date() } });
+      return result.modifiedCount === 1;
+    },
+    async deactivate(id: string): Promise<void> {
+      await decisions.updateOne({ _id: id }, { $set: { active_decision: false, updated_at: new Date() } });
+    },
+    async forReference(referenceId: string): Promise<DecisionDocument[]> {
+      return decisions.find({ reference_id: referenceId }).sort({ _id: 1 }).toArray();
+    },
+  };
+}
+
+export type DecisionRepository = ReturnType<typeof createDecisionRepository>;

@@ -1,0 +1,94 @@
+import type { AnyBulkWriteOperation, Collection, Db, Document } from 'mongodb';
+import { pushToOutbox, type OutboxEntry } from '@destiny/platform';
+import type { ReferenceDocument } from '../domain/reference.model';
+import { COLLECTIONS } from './collections';
+
+export interface IdentifierClaim {
+  _id: string;
+  reference_id: string;
+}
+
+export class ConcurrentChangeError extends Error {
+  constructor(referenceId: string) {
+    super(`reference ${referenceId} changed concurrently`);
+    this.name = 'ConcurrentChangeError';
+  }
+}
+
+export function isDuplicateKeyError(error: unknown): boolean {
+  const record = error as { code?: number; writeErrors?: Array<{ code?: number }>; result?: unknown };
+  if (record?.code === 11000) return true;
+  return Array.isArray(record?.writeErrors) && record.writeErrors.length > 0 && record.writeErrors.every((item) => item.code === 11000);
+}
+
+/** Inserts, treating rows that already exist as done (idempotent retries). */
+export async function insertIgnoringDuplicates<T extends Document>(collection: Collection<T>, documents: T[]): Promise<void> {
+  if (documents.length === 0) return;
+  try {
+    await collection.insertMany(documents as never[], { ordered: false });
+  } catch (error) {
+    if (!isDuplicateKeyError(error)) throw error;
+  }
+}
+
+export function createReferenceRepository(db: Db) {
+  const references = db.collection<ReferenceDocument>(COLLECTIONS.references);
+  const identifiers = db.collection<IdentifierClaim>(COLLECTIONS.identifiers);
+  const projection = { _outbox: 0 } as Document;
+
+  return {
+    references,
+    identifiers,
+    async get(id: string): Promise<ReferenceDocument | null> {
+      return references.findOne({ _id: id }, { projection }) as Promise<ReferenceDocument | null>;
+    },
+    async getMany(ids: readonly string[]): Promise<ReferenceDocument[]> {
+      if (ids.length === 0) return [];
+      return (await references.find({ _id: { $in: [...ids] } }, { projection }).toArray()) as ReferenceDocument[];
+    },
+    async createdByResults(resultIds: readonly string[]): Promise<ReferenceDocument[]> {
+      if (resultIds.length === 0) return [];
+      return (await references.find({ import_result_id: { $in: [...resultIds] } }, { projection }).toArray()) as ReferenceDocument[];
+    },
+    /** Active duplicates of each canonical, by canonical id. */
+    async duplicatesOf(canonicalIds: readonly string[]): Promise<Map<string, ReferenceDocument[]>> {
+      const map = new Map<string, ReferenceDocument[]>();
+      if (canonicalIds.length === 0) return map;
+      const rows = (await references
+        .find({ 'active_decision.canonical_reference_id': { $in: [...canonicalIds] }, 'active_decision.duplicate_determination': 'duplicate' }, { projection })
+        .sort({ _id: 1 })
+        .toArray()) as ReferenceDocument[];
+      for (const row of rows) {
+        const canonical = row.active_decision?.canonical_reference_id as string;
+        map.set(canonical, [...(map.get(canonical) ?? []), row]);
+      }
+      return map;
+    },
+    async owners(keys: readonly string[]): Promise<Map<string, string>> {
+      if (keys.length === 0) return new Map();
+      const rows = await identifiers.find({ _id: { $in: [...keys] } }).toArray();
+      return new Map(rows.map((row) => [row._id, row.reference_id]));
+    },
+    async claim(rows: IdentifierClaim[]): Promise<void> {
+      await insertIgnoringDuplicates(identifiers, rows);
+    },
+    async insertNew(documents: ReferenceDocument[]): Promise<void> {
+      await insertIgnoringDuplicates(references, documents);
+    },
+    /**
+     * Replaces fields of one reference if nobody changed it since `expectedVersion` was read, with
+     * its events in the same single-document write.
+     */
+    async update(id: string, expectedVersion: number, set: Partial<ReferenceDocument>, events: OutboxEntry[] = [], extra: Document = {}): Promise<void> {
+      const update: Document = { $set: set, ...extra };
+      if (events.length > 0) update.$push = { ...(extra.$push as Document | undefined), ...pushToOutbox(events).$push };
+      const result = await references.updateOne({ _id: id, version: expectedVersion }, update);
+      if (result.matchedCount === 0) throw new ConcurrentChangeError(id);
+    },
+    async bulk(operations: AnyBulkWriteOperation<ReferenceDocument>[]): Promise<void> {
+      if (operations.length > 0) await references.bulkWrite(operations, { ordered: false });
+    },
+  };
+}
+
+export type ReferenceRepository = ReturnType<typeof createReferenceRepository>;

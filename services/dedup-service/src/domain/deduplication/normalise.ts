@@ -1,0 +1,420 @@
+// Normalisation of the bibliographic fields the engine compares. Every function here is pure and
+// deterministic; the comparison rules in score.ts rely on both sides going through the same code.
+
+const NAMED_ENTITIES: Record<string, string> = {
+  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', ndash: '-', mdash: '-', hellip: '...',
+  lsquo: "'", rsquo: "'", ldquo: '"', rdquo: '"', szlig: 'ss', aelig: 'ae', oelig: 'oe', oslash: 'o',
+};
+
+/** Decodes HTML entities (named, decimal, hex) and drops inline tags such as <i> or <sup>. */
+export function decodeHtml(text: string): string {
+  return text
+    .replace(/<\/?[a-z][a-z0-9]*(\s[^<>]*)?\/?>/gi, ' ')
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, body: string) => {
+      if (body[0] === '#') {
+        const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
+        return Number.isFinite(code) && code > 0 && code < 0x110000 ? String.fromCodePoint(code) : ' ';
+      }
+      const named = NAMED_ENTITIES[body.toLowerCase()];
+      if (named !== undefined) return named;
+      // Letter entities such as &eacute; carry their base letter first.
+      return /^[a-z](acute|grave|uml|circ|tilde|cedil|ring|caron)$/i.test(body) ? body[0] : entity;
+    });
+}
+
+const LETTER_FOLDS: Record<string, string> = { ß: 'ss', æ: 'ae', Æ: 'AE', ø: 'o', Ø: 'O', œ: 'oe', Œ: 'OE', ł: 'l', Ł: 'L', đ: 'd', Đ: 'D', ı: 'i' };
+
+/** ASCII folding: diacritics removed (NFKD), a few letters without a decomposition mapped. */
+export function foldToAscii(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .replace(/[ßæÆøØœŒłŁđĐı]/g, (letter) => LETTER_FOLDS[letter] ?? letter)
+    .replace(/[\u2010-\u2015\u2212]/g, '-')
+    .replace(/[\u2018\u2019\u201a\u201b\u2032]/g, "'");
+}
+
+/** British/American spelling pairs (haemolytic/hemolytic, oedema/edema) compare equal. */
+function spellingFold(word: string): string {
+  return word.replace(/ae/g, 'e').replace(/oe/g, 'e');
+}
+
+/** Words that carry no topic: they count neither as content words nor towards title length. */
+export const STOP_WORDS = new Set([
+  'a', 'an', 'the', 'of', 'in', 'on', 'for', 'and', 'or', 'with', 'without', 'to', 'by', 'at', 'from', 'as', 'is',
+  'are', 'be', 'its', 'their', 'into', 'via', 'vs', 'versus', 'than', 'after', 'during', 'among', 'between', 'about',
+  'do', 'does', 'can', 'it', 'this', 'that', 'these', 'we', 'our', 'under', 'over', 'not', 'no',
+]);
+
+/** What kind of item a title announces. Items of different kinds never merge. */
+export type TitleKind = 'article' | 'erratum' | 'retraction' | 'concern' | 'commentary';
+
+export interface NormalisedTitle {
+  kind: TitleKind;
+  /** Part number of a multi-part paper ("Part II" → 2), or null. */
+  part: number | null;
+  /** Lower-case ASCII words (spelling-folded), annotations and leading article removed. */
+  words: string[];
+  /** `words` without stop words. */
+  contentWords: string[];
+  /** All words joined without separators: "sub-group" and "subgroup" give the same key. */
+  key: string;
+  /** Digit tokens, in order: "Type 1" and "Type 2" never count as a typo of each other. */
+  numbers: string[];
+  /** Title is a generic label ("Editorial", "Reply", …) or has fewer than three content words. */
+  weak: boolean;
+}
+
+const LANGUAGES =
+  'english|french|german|spanish|italian|portuguese|dutch|russian|chinese|japanese|korean|polish|czech|slovak|hungarian|romanian|bulgarian|croatian|serbian|slovene|slovenian|swedish|danish|norwegian|finnish|icelandic|greek|turkish|hebrew|arabic|persian|lithuanian|latvian|estonian|ukrainian|catalan|afrikaans|thai|vietnamese|indonesian|malay';
+
+// Database annotations that are not part of the title: MEDLINE's "[Review] [108 refs] [Spanish]",
+// "[Erratum appears in …]" notes (about the original, so the record is still the original),
+// EMBASE's "(multiple letters)", numbered letters "[1]".
+const NOTE_BRACKETS =
+  /\[(?:published )?(?:erratum|errata|corrected|corrigendum|comment|retracted|retraction|update|expression of concern|see comments?|reprint|summary for patients|article in)[^\]]*(?:\]|$)/gi;
+const TRAILING_ANNOTATION = new RegExp(
+  `\\s*(?:\\[\\s*(?:review|\\d+\\s*refs?|${LANGUAGES}|abstract|editorial|letter|\\d+|[a-z]+ abstract)\\s*\\]|\\(\\s*(?:multiple letters|author'?s transl|review|${LANGUAGES})\\s*\\))\\s*[.;,]?\\s*$`,
+  'i',
+);
+
+// Errata: "Erratum: X", "Correction to X", "Corrigendum", Web of Science "X (vol 142, pg 310, 2003)",
+// EMBASE "X (New England Journal of Medicine (2009) 360 (542-544))".
+const ERRATUM_PREFIX =
+  /^\s*(?:erratum|errata|corrigendum|corrigenda|(?:author|publisher)(?:'s)? correction|correction(?:s)?(?=\s*(?::|-|\bto\b|\bnotice\b|$))|publisher'?s note)\b\s*(?:notice)?\s*(?:to|for|of|in|on)?\s*[:.\-]?\s*/i;
+const ERRATUM_WOS_SUFFIX = /\s*\(\s*vol\.?\s*\d+[^()]*?\b(?:pg|pp?|page)\.?\s*[a-z]?\d+[^()]*\)\s*[.]?\s*$/i;
+const ERRATUM_CITATION_SUFFIX = /\s*\([^()]*\(\s*(?:19|20)\d\d\s*\)\s*[^()]*\d[^()]*\(\s*[a-z]?\d+[^()]*\)\s*\)\s*[.]?\s*$/i;
+const RETRACTION_PREFIX =
+  /^\s*(?:notice of retraction|retraction(?:\s+(?:notice|note|statement))?(?=\s*(?::|-|\bto\b|\bof\b|\bfor\b|$))|withdrawn|withdrawal notice)\s*(?:to|of|for)?\s*[:.\-]?\s*/i;
+// "RETRACTED: X" is how publishers re-title the retracted article itself, so it stays that work.
+const RETRACTED_PREFIX = /^\s*(?:retracted(?: article)?|withdrawn article)\s*:\s*/i;
+const CONCERN_PREFIX = /^\s*(?:editorial\s+)?expression of concern\b\s*(?:to|for|regarding|about|on)?\s*[:.\-]?\s*/i;
+const COMMENTARY_PREFIX =
+  /^\s*(?:re|reply|in reply|reply to|response|response to|in response to|authors?'? reply|author response|authors?'? response|comments?|comment on|comments on|commentary|commentary on|letter to the editor regarding)\b\s*(?:to|on)?\s*[:.\-]?\s*/i;
+const COMMENTARY_PREFIX_STRICT = /^\s*(?:re\s*:|reply\s*[:\-]|in reply|reply to|response to|in response to|authors?'? (?:reply|response)|author response|comments? on|commentary on|comments?\s*:|commentary\s*:|letter to the editor regarding)\s*[:.\-]?\s*/i;
+const COMMENTARY_SUFFIX = /\s*[-:.,]\s*(?:reply|author reply|authors'? reply|the authors reply|in reply|response|reply from the authors?|authors'? response|comment|commentary)\s*[.]?\s*$/i;
+// A trailing citation of the commented article: "X... N Engl J Med. 2009 Jan 29;360(5):544-6".
+const ELLIPSIS_CITATION = /\s*(?:\.\.\.|\u2026)\s*\S.*(?:19|20)\d\d.*$/;
+
+const PART_PATTERN = /\b(?:part|pt|teil|partie|parte)\.?\s+(\d+|[ivx]+|one|two|three|four|five|six)\b/i;
+const PART_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6 };
+const ROMAN: Record<string, number> = { i: 1, v: 5, x: 10 };
+
+function romanToInt(text: string): number {
+  let total = 0;
+  for (let i = 0; i < text.length; i++) {
+    const value = ROMAN[text[i]];
+    const next = ROMAN[text[i + 1]] ?? 0;
+    total += value < next ? -value : value;
+  }
+  return total;
+}
+
+function partNumber(title: string): number | null {
+  const match = PART_PATTERN.exec(title);
+  if (!match) return null;
+  const token = match[1].toLowerCase();
+  if (/^\d+$/.test(token)) return Number(token);
+  if (token in PART_WORDS) return PART_WORDS[token];
+  return romanToInt(token);
+}
+
+/** Titles that say what an item is rather than what it is about. */
+const GENERIC_TITLES = new Set([
+  'editorial', 'editorials', 'guest editorial', 'editorial comment', 'editors note', 'from the editor', 'letter',
+  'letters', 'letter to the editor', 'letters to the editor', 'correspondence', 'reply', 'in reply', 'response',
+  'author reply', 'authors reply', 'reply to the letter', 'erratum', 'errata', 'correction', 'corrections',
+  'corrigendum', 'retraction', 'retraction notice', 'notice of retraction', 'expression of concern', 'comment',
+  'comments', 'commentary', 'invited commentary', 'introduction', 'preface', 'foreword', 'news', 'in brief',
+  'book review', 'book reviews', 'abstract', 'abstracts', 'meeting abstracts', 'poster', 'posters',
+  'poster session', 'index', 'author index', 'subject index', 'contents', 'table of contents', 'untitled', 'notice',
+  'announcement', 'announcements', 'obituary', 'in memoriam', 'highlights', 'in this issue', 'this issue',
+  'summary', 'discussion', 'conclusion', 'conclusions', 'case report', 'case reports', 'acknowledgement',
+  'acknowledgements', 'acknowledgment', 'acknowledgments', 'reviewers', 'addendum', 'errata and corrections',
+  'clinical trial', 'research highlights', 'news and views', 'world news', 'conference report', 'calendar',
+  'perspective', 'perspectives', 'viewpoint', 'opinion', 'quiz', 'image', 'images', 'clinical image',
+  'photo quiz', 'answer', 'question', 'questions and answers', 'reader comments', 'masthead', 'cover',
+]);
+
+/** Normalises a title for comparison, or returns null when nothing comparable remains. */
+export function normaliseTitle(raw: string | null | undefined): NormalisedTitle | null {
+  if (raw === null || raw === undefined) return null;
+  let text = foldToAscii(decodeHtml(raw)).replace(/\s+/g, ' ').trim();
+  if (text === '') return null;
+  let kind: TitleKind = 'article';
+
+  text = text.replace(NOTE_BRACKETS, ' ');
+  text = text.replace(ELLIPSIS_CITATION, '');
+  for (let previous = ''; previous !== text; ) {
+    previous = text;
+    text = text.replace(TRAILING_ANNOTATION, '').trim();
+  }
+  // A parenthesis left open at the end is a truncated annotation ("… (The Journal of Pediatrics (M").
+  const lastOpen = text.lastIndexOf('(');
+  if (lastOpen > 0 && text.indexOf(')', lastOpen) === -1 && text.length - lastOpen < 80) text = text.slice(0, lastOpen).trim();
+
+  if (ERRATUM_WOS_SUFFIX.test(text) || ERRATUM_CITATION_SUFFIX.test(text)) {
+    kind = 'erratum';
+    text = text.replace(ERRATUM_WOS_SUFFIX, '').replace(ERRATUM_CITATION_SUFFIX, '');
+  }
+  if (RETRACTED_PREFIX.test(text)) text = text.replace(RETRACTED_PREFIX, '');
+  if (ERRATUM_PREFIX.test(text)) {
+    kind = 'erratum';
+    text = text.replace(ERRATUM_PREFIX, '');
+  } else if (RETRACTION_PREFIX.test(text)) {
+    kind = 'retraction';
+    text = text.replace(RETRACTION_PREFIX, '');
+  } else if (CONCERN_PREFIX.test(text)) {
+    kind = 'concern';
+    text = text.replace(CONCERN_PREFIX, '');
+  } else if (COMMENTARY_PREFIX_STRICT.test(text)) {
+    kind = 'commentary';
+    text = text.replace(COMMENTARY_PREFIX_STRICT, '');
+  } else if (COMMENTARY_SUFFIX.test(text)) {
+    kind = 'commentary';
+    text = text.replace(COMMENTARY_SUFFIX, '');
+  }
+
+  const lower = text.toLowerCase();
+  const part = partNumber(lower);
+  const allWords = lower
+    .replace(/['\u2019]/g, '')
+    .split(/[^a-z0-9]+/)
+    .filter((word) => word !== '')
+    .map(spellingFold);
+  const words = allWords.length > 1 && (allWords[0] === 'the' || allWords[0] === 'a' || allWords[0] === 'an') ? allWords.slice(1) : allWords;
+  const full = allWords.join(' ');
+  if (words.length === 0) {
+    // Nothing but a label ("Erratum", "Reply"): keep the label as the title so kinds still compare.
+    const label = kind === 'article' ? '' : kind;
+    if (label === '') return null;
+    return { kind, part, words: [label], contentWords: [label], key: label, numbers: [], weak: true };
+  }
+  const contentWords = words.filter((word) => !STOP_WORDS.has(word));
+  const numbers = words.filter((word) => /^\d+$/.test(word));
+  const weak = GENERIC_TITLES.has(full) || GENERIC_TITLES.has(words.join(' ')) || contentWords.length < 3;
+  return { kind, part, words, contentWords, key: words.join(''), numbers, weak };
+}
+
+/** Surname particles that do not identify a person on their own. */
+const PARTICLES = new Set(['de', 'da', 'di', 'del', 'della', 'der', 'den', 'van', 'von', 'le', 'la', 'les', 'du', 'dos', 'das', 'ter', 'ten', 'al', 'el', 'bin', 'ibn', 'mac', 'st', 'y']);
+
+export interface NormalisedAuthor {
+  /** Surname without spaces or punctuation ("le quintrec" → "lequintrec"). */
+  surname: string;
+  /** Surname words (particles excluded) plus the joined form, for particle-order differences. */
+  surnameTokens: string[];
+  /** Given-name words of three or more letters (catch inverted names such as "Lopez, Rubio M."). */
+  givenTokens: string[];
+  /** Initials of the given names, in order ("J. I." or "Jae Il" → "ji"). */
+  initials: string;
+}
+
+function nameWords(text: string): string[] {
+  return foldToAscii(text)
+    .toLowerCase()
+    .replace(/['\u2019`]/g, '')
+    .split(/[^a-z]+/)
+    .filter((word) => word !== '');
+}
+
+/** Parses "Surname, Given", "Surname GI" (MEDLINE) or "Given Surname" (OpenAlex display names). */
+export function normaliseAuthor(raw: string): NormalisedAuthor | null {
+  const text = decodeHtml(raw).trim();
+  if (text === '') return null;
+  let surnameWords: string[];
+  let givenRaw: string;
+  const comma = text.indexOf(',');
+  if (comma >= 0) {
+    surnameWords = nameWords(text.slice(0, comma));
+    givenRaw = text.slice(comma + 1);
+  } else {
+    const parts = text.split(/\s+/);
+    const last = parts[parts.length - 1];
+    if (parts.length > 1 && /^[A-Z]{1,3}\.?$/.test(last)) {
+      surnameWords = nameWords(parts.slice(0, -1).join(' '));
+      givenRaw = last.split('').join(' ');
+    } else {
+      surnameWords = nameWords(last);
+      givenRaw = parts.slice(0, -1).join(' ');
+    }
+  }
+  if (surnameWords.length === 0) {
+    surnameWords = nameWords(givenRaw);
+    givenRaw = '';
+    if (surnameWords.length === 0) return null;
+  }
+  const givenWords = foldToAscii(givenRaw)
+    .replace(/['\u2019`]/g, '')
+    .split(/[^A-Za-z]+/)
+    .filter((word) => word !== '');
+  // "JI" (MEDLINE initials without dots) are two initials; "Jae" is one given name.
+  const initials = givenWords
+    .map((word) => (/^[A-Z]{2,3}$/.test(word) ? word : word[0]))
+    .join('')
+    .toLowerCase();
+  const givenTokens = givenWords.map((word) => word.toLowerCase()).filter((word) => word.length >= 3);
+  const significant = surnameWords.filter((word) => !PARTICLES.has(word));
+  const surname = surnameWords.join('');
+  const surnameTokens = [...new Set([...significant, surname])];
+  return { surname, surnameTokens, givenTokens, initials };
+}
+
+/** Jaro-Winkler similarity, for spelling variants of a surname (Nuernberger/Nurnberger). */
+export function jaroWinkler(a: string, b: string): number {
+  if (a === b) return 1;
+  if (a.length === 0 || b.length === 0) return 0;
+  const window = Math.max(0, Math.floor(Math.max(a.length, b.length) / 2) - 1);
+  const aMatched = new Array<boolean>(a.length).fill(false);
+  const bMatched = new Array<boolean>(b.length).fill(false);
+  let matches = 0;
+  for (let i = 0; i < a.length; i++) {
+    const start = Math.max(0, i - window);
+    const end = Math.min(b.length - 1, i + window);
+    for (let j = start; j <= end; j++) {
+      if (!bMatched[j] && a[i] === b[j]) {
+        aMatched[i] = true;
+        bMatched[j] = true;
+        matches++;
+        break;
+      }
+    }
+  }
+  if (matches === 0) return 0;
+  let transpositions = 0;
+  let k = 0;
+  for (let i = 0; i < a.length; i++) {
+    if (!aMatched[i]) continue;
+    while (!bMatched[k]) k++;
+    if (a[i] !== b[k]) transpositions++;
+    k++;
+  }
+  const jaro = (matches / a.length + matches / b.length + (matches - transpositions / 2) / matches) / 3;
+  let prefix = 0;
+  while (prefix < 4 && prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
+  return jaro + prefix * 0.1 * (1 - jaro);
+}
+
+/** Levenshtein distance with an early exit once it exceeds `limit`. */
+export function editDistance(a: string, b: string, limit = Number.MAX_SAFE_INTEGER): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
+      rowMin = Math.min(rowMin, current[j]);
+    }
+    if (rowMin > limit) return limit + 1;
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+/** Two normalised authors name the same person. */
+export function sameAuthor(a: NormalisedAuthor, b: NormalisedAuthor): boolean {
+  const initialsAgree = a.initials === '' || b.initials === '' || a.initials[0] === b.initials[0] || b.initials.includes(a.initials[0]) || a.initials.includes(b.initials[0]);
+  if (a.surname === b.surname) return initialsAgree;
+  if (a.surname.length >= 5 && b.surname.length >= 5 && a.surname[0] === b.surname[0] && jaroWinkler(a.surname, b.surname) >= 0.92) return initialsAgree;
+  // Compound surnames exported in different orders or with a particle dropped ("Le Quintrec"/"Quintrec").
+  const shared = a.surnameTokens.some((token) => token.length >= 3 && b.surnameTokens.includes(token));
+  if (shared) return initialsAgree;
+  // Inverted names: one export put part of the surname among the given names ("Lopez, Rubio M.").
+  return a.surnameTokens.some((token) => token.length >= 4 && b.givenTokens.includes(token)) || b.surnameTokens.some((token) => token.length >= 4 && a.givenTokens.includes(token));
+}
+
+export interface NormalisedVenue {
+  tokens: string[];
+}
+
+const VENUE_STOP = new Set(['the', 'of', 'and', 'in', 'for', 'on', 'de', 'la', 'des', 'der', 'und', 'fur', 'et', 'du', 'le', 'y']);
+
+/** Journal name tokens; EMBASE's ".Conference: …" tail and parenthetical places dropped. */
+export function normaliseVenue(raw: string | null | undefined): NormalisedVenue | null {
+  if (!raw) return null;
+  let text = foldToAscii(decodeHtml(raw)).toLowerCase();
+  const conference = text.search(/\.?\s*conference\s*:/);
+  if (conference > 0) text = text.slice(0, conference);
+  text = text.replace(/\([^()]*\)/g, ' ').replace(/&/g, ' and ');
+  const tokens = text
+    .replace(/['\u2019]/g, '')
+    .split(/[^a-z0-9]+/)
+    .filter((token) => token !== '' && !VENUE_STOP.has(token))
+    .map(spellingFold);
+  return tokens.length === 0 ? null : { tokens };
+}
+
+/** An abbreviated word keeps its first letter and its letters in order (Natl → national). */
+function abbreviates(short: string, long: string): boolean {
+  if (short === long) return true;
+  if (short.length > long.length || short[0] !== long[0]) return false;
+  let j = 0;
+  for (const letter of long) if (letter === short[j]) j++;
+  return j === short.length;
+}
+
+export type VenueRelation = 'same' | 'compatible' | 'different' | 'missing';
+
+/**
+ * Same journal: equal tokens; compatible: one is the other's ISO-style abbreviation, or the other
+ * only adds trailing words ("Nephron" / "Nephron Clinical Practice").
+ */
+export function compareVenues(a: NormalisedVenue | null, b: NormalisedVenue | null): VenueRelation {
+  if (!a || !b) return 'missing';
+  if (a.tokens.join(' ') === b.tokens.join(' ')) return 'same';
+  const [short, long] = a.tokens.length <= b.tokens.length ? [a.tokens, b.tokens] : [b.tokens, a.tokens];
+  if (short.every((token, i) => abbreviates(token, long[i]))) return 'compatible';
+  if (short.length === long.length) {
+    // Abbreviation may sit on either side, word by word.
+    if (short.every((token, i) => abbreviates(token, long[i]) || abbreviates(long[i], token))) return 'compatible';
+  }
+  return 'different';
+}
+
+/** Volume or issue as comparable text: "Vol. 26" → "26", "Suppl. 2" → "suppl2". */
+export function normaliseNumbering(raw: string | null | undefined): string | null {
+  if (raw === null || raw === undefined) return null;
+  const text = foldToAscii(String(raw))
+    .toLowerCase()
+    .replace(/\b(?:vol(?:ume)?|no|num(?:ber)?|issue|n)\b\.?/g, '')
+    .replace(/supplement|suppl\.?|supp\.?/g, 'suppl')
+    .replace(/[^a-z0-9]+/g, '');
+  return text === '' ? null : text;
+}
+
+export interface PageRange {
+  /** First page digits without leading zeros or letter prefixes ("c37" → "37", "e1234" → "1234"). */
+  first: string;
+  /** Last page digits, expanded ("1844-59" → "1859"); null for a single page. */
+  last: string | null;
+}
+
+/** Parses "23-35", "376 -- 383", "e1234", "23-5" (= 23-25), "532, 534-536" (532 to 536). */
+export function parsePages(raw: string | null | undefined): PageRange | null {
+  if (raw === null || raw === undefined) return null;
+  const tokens = foldToAscii(String(raw))
+    .toLowerCase()
+    .match(/[a-z]{0,3}\d+[a-z]{0,3}/g);
+  if (!tokens) return null;
+  const digits = tokens.map((token) => token.replace(/\D/g, '').replace(/^0+(?=\d)/, ''));
+  const first = digits[0];
+  let last: string | null = digits.length > 1 ? digits[digits.length - 1] : null;
+  if (last !== null && last.length < first.length && Number(last) < Number(first.slice(first.length - last.length)) + 10 ** last.length) {
+    const expanded = first.slice(0, first.length - last.length) + last;
+    if (Number(expanded) >= Number(first)) last = expanded;
+  }
+  if (last === first) last = null;
+  return { first, last };
+}
+
+export type PagesRelation = 'same' | 'end' | 'conflict' | 'missing';
+
+/** same: first pages equal; end: first pages differ but both ranges end on the same page. */
+export function comparePages(a: PageRange | null, b: PageRange | null): PagesRelation {
+  if (!a || !b) return 'missing';
+  if (a.first === b.first) return 'same';
+  if (a.last !== null && b.last !== null && a.last === b.last) return 'end';
+  return 'conflict';
+}

@@ -1,0 +1,67 @@
+import { loadDestinyProtos } from '@destiny/contracts/grpc/proto-files';
+import type { GrpcServer } from '@destiny/platform';
+import type { AddEnhancementsRequest__Output } from '@destiny/contracts/generated/grpc/destiny/dedup_service/AddEnhancementsRequest';
+import type { IngestReferencesRequest__Output } from '@destiny/contracts/generated/grpc/destiny/dedup_service/IngestReferencesRequest';
+import type { LookupReferencesRequest__Output } from '@destiny/contracts/generated/grpc/destiny/dedup_service/LookupReferencesRequest';
+import type { StreamDeduplicatedViewsRequest__Output } from '@destiny/contracts/generated/grpc/destiny/dedup_service/StreamDeduplicatedViewsRequest';
+import type { ReferenceRepository } from '../../data-access/reference.repository';
+import { deduplicatedView, isCanonicalLike, type ReferenceDocument } from '../../domain/reference.model';
+import type { createAddEnhancements } from '../../usecases/add-enhancements.usecase';
+import type { createDuplicateDecisionUsecases } from '../../usecases/duplicate-decisions.usecase';
+import type { createIngestReferences } from '../../usecases/ingest-references.usecase';
+import type { createReferenceReads } from '../../usecases/reference-reads.usecase';
+import { ServiceError } from '@destiny/platform';
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw ServiceError.unprocessable('Request body is not valid JSON.');
+  }
+}
+
+export function registerDedupGrpc(
+  grpc: GrpcServer,
+  deps: {
+    ingest: ReturnType<typeof createIngestReferences>;
+    reads: ReturnType<typeof createReferenceReads>;
+    decisions: ReturnType<typeof createDuplicateDecisionUsecases>;
+    addEnhancements: ReturnType<typeof createAddEnhancements>;
+    references: ReferenceRepository;
+  },
+): void {
+  const protos = loadDestinyProtos();
+  grpc.addService(protos.destiny.dedup_service.DedupService.service, {
+    IngestReferences: async (request: IngestReferencesRequest__Output) => ({
+      outcomes: await deps.ingest({ import_batch_id: request.import_batch_id, collision_strategy: request.collision_strategy, lines: request.lines }),
+    }),
+    GetReference: async (request: { id: string }) => ({ json: JSON.stringify(await deps.reads.getReference(request.id)) }),
+    LookupReferences: async (request: LookupReferencesRequest__Output) => ({ json: (await deps.reads.lookup(request.identifiers)).map((view) => JSON.stringify(view)) }),
+    GetDeduplicatedViews: async (request: { ids: string[] }) => ({ json: (await deps.reads.deduplicatedViews(request.ids)).map((view) => JSON.stringify(view)) }),
+    AddEnhancements: async (request: AddEnhancementsRequest__Output) => ({ outcomes: await deps.addEnhancements(request) }),
+    MakeDuplicateDecisions: async (request: { json: string }) => ({ json: (await deps.decisions.makeDecisions(parseJson(request.json))).map((item) => JSON.stringify(item)) }),
+    InvokeDeduplication: async (request: { ids: string[] }) => {
+      await deps.decisions.invoke({ reference_ids: request.ids });
+      return {};
+    },
+    EvaluateDeduplicationCandidates: async (request: { json: string }) => ({ json: (await deps.decisions.candidates(parseJson(request.json))).map((item) => JSON.stringify(item)) }),
+    StreamDeduplicatedViews: {
+      stream: async (request: StreamDeduplicatedViewsRequest__Output, write: (message: { json: string[] }) => Promise<void>) => {
+        const size = request.chunk_size > 0 ? Math.min(request.chunk_size, 5000) : 500;
+        let after = '';
+        for (;;) {
+          const page = (await deps.references.references
+            .find(after ? { _id: { $gt: after } } : {}, { projection: { _outbox: 0 } })
+            .sort({ _id: 1 })
+            .limit(size)
+            .toArray()) as ReferenceDocument[];
+          if (page.length === 0) return;
+          after = page[page.length - 1]._id;
+          const heads = page.filter(isCanonicalLike);
+          const groups = await deps.references.duplicatesOf(heads.map((row) => row._id));
+          if (heads.length > 0) await write({ json: heads.map((row) => JSON.stringify(deduplicatedView(row, groups.get(row._id) ?? []))) });
+        }
+      },
+    },
+  });
+}

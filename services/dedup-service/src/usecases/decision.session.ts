@@ -1,0 +1,210 @@
+import { uuidv7 } from '@destiny/contracts';
+import { ServiceError, type OutboxEntry } from '@destiny/platform';
+import type { AnyBulkWriteOperation } from 'mongodb';
+import type { DecisionDocument, DecisionRepository } from '../data-access/decision.repository';
+import type { ReferenceRepository } from '../data-access/reference.repository';
+import type { DeduplicationEnginePort, RuleDecision } from '../domain/deduplication-engine.port';
+import { referenceChangedEntry } from '../domain/reference-changed.event-builder';
+import { referenceDoc, type ActiveDecision, type ReferenceDocument, type TerminalDetermination } from '../domain/reference.model';
+
+// Applies duplicate decisions (§15.4) to a working set of references and writes the result in
+// one pass: decisions, references with their `reference.changed` events (outbox), in that order
+// per reference so a crash leaves a pending decision that is simply processed again.
+
+export interface ProposedDecision {
+  determination: 'duplicate' | 'canonical' | 'unsearchable' | 'decoupled';
+  canonicalId: string | null;
+  authority: DecisionDocument['decision_authority'];
+  trigger: DecisionDocument['decision_trigger'];
+  detail: string | null;
+  candidateIds: string[];
+}
+
+export interface AppliedDecision {
+  decision: DecisionDocument;
+  changed: boolean;
+}
+
+interface WorkingReference {
+  before: ReferenceDocument;
+  after: ReferenceDocument;
+  decisionChanged: boolean;
+}
+
+export class DecisionSession {
+  private readonly working = new Map<string, WorkingReference>();
+  /** Active duplicates per canonical as the session sees them (loaded state plus changes). */
+  private readonly members = new Map<string, Set<string>>();
+  private readonly memberDocs = new Map<string, ReferenceDocument>();
+  private readonly newDecisions: DecisionDocument[] = [];
+  private readonly resolved = new Map<string, DecisionDocument>();
+  private readonly deactivated = new Set<string>();
+  /** Canonicals whose group changed, with the references that joined or left it. */
+  private readonly groupChanges = new Map<string, Set<string>>();
+
+  constructor(
+    private readonly deps: { references: ReferenceRepository; decisions: DecisionRepository; engine: DeduplicationEnginePort },
+    private readonly now = new Date(),
+  ) {}
+
+  /** Loads references (and the duplicates of any of them) into the session. */
+  async load(ids: readonly string[]): Promise<void> {
+    const missing = [...new Set(ids)].filter((id) => !this.working.has(id));
+    if (missing.length === 0) return;
+    const rows = await this.deps.references.getMany(missing);
+    for (const row of rows) this.working.set(row._id, { before: row, after: structuredClone(row), decisionChanged: false });
+    const groups = await this.deps.references.duplicatesOf(rows.map((row) => row._id));
+    for (const row of rows) {
+      const duplicates = groups.get(row._id) ?? [];
+      this.members.set(row._id, new Set(duplicates.map((item) => item._id)));
+      for (const duplicate of duplicates) this.memberDocs.set(duplicate._id, duplicate);
+    }
+  }
+
+  get(id: string): ReferenceDocument | undefined {
+    return this.working.get(id)?.after;
+  }
+
+  hasDuplicates(id: string): boolean {
+    return (this.members.get(id)?.size ?? 0) > 0;
+  }
+
+  /**
+   * Applies N to reference X with §15.4's rules. `pendingDecisionId` resolves that pending
+   * decision instead of creating a new one. Throws a 422 ServiceError when the rules refuse.
+   */
+  apply(referenceId: string, proposed: ProposedDecision, options: { pendingDecisionId?: string; manual: boolean }): AppliedDecision {
+    const working = this.working.get(referenceId);
+    if (!working) throw ServiceError.unprocessable(`Reference with id ${referenceId} does not exist.`);
+    const current = working.after.active_decision;
+    let outcome: { outcome: 'activate' | 'decoupled' | 'error'; changed: boolean; error?: string };
+    if (proposed.determination === 'decoupled') outcome = { outcome: 'decoupled', changed: false };
+    else {
+      const target = proposed.canonicalId ? this.get(proposed.canonicalId) : undefined;
+      if (proposed.canonicalId && !target) throw ServiceError.unprocessable(`Reference with id ${proposed.canonicalId} does not exist.`);
+      const toRule = (decision: ActiveDecision | null): RuleDecision | null =>
+        decision ? { determination: decision.duplicate_determination, canonicalId: decision.canonical_reference_id, authority: decision.decision_authority } : null;
+      outcome = this.deps.engine.applyDecisionRules({
+        current: toRule(current),
+        proposed: { determination: proposed.determination, canonicalId: proposed.canonicalId, authority: proposed.authority },
+        referenceHasDuplicates: this.hasDuplicates(referenceId),
+        canonicalTargetDetermination: target ? (target.active_decision?.duplicate_determination ?? null) : null,
+        manual: options.manual,
+      });
+    }
+    if (outcome.outcome === 'error') throw ServiceError.unprocessable(outcome.error ?? 'Decision refused.');
+    const active = outcome.outcome === 'activate';
+    const decision: DecisionDocument = {
+      _id: options.pendingDecisionId ?? uuidv7(),
+      reference_id: referenceId,
+      decision_authority: proposed.authority,
+      decision_trigger: proposed.trigger,
+      enhancement_id: null,
+      active_decision: active,
+      candidate_canonical_ids: proposed.candidateIds,
+      duplicate_determination: active ? proposed.determination : 'decoupled',
+      canonical_reference_id: proposed.canonicalId,
+      detail: proposed.detail,
+      created_at: this.now,
+      updated_at: this.now,
+    };
+    if (options.pendingDecisionId) this.resolved.set(decision._id, decision);
+    else this.newDecisions.push(decision);
+    if (!active) return { decision, changed: false };
+    if (current && current.decision_id !== decision._id) this.deactivated.add(current.decision_id);
+    working.after.active_decision = {
+      decision_id: decision._id,
+      duplicate_determination: proposed.determination as TerminalDetermination,
+      canonical_reference_id: proposed.canonicalId,
+      decision_authority: proposed.authority,
+    };
+    if (outcome.changed) {
+      working.decisionChanged = true;
+      const oldCanonical = current?.duplicate_determination === 'duplicate' ? current.canonical_reference_id : null;
+      const newCanonical = proposed.determination === 'duplicate' ? proposed.canonicalId : null;
+      if (oldCanonical !== newCanonical) {
+        if (oldCanonical) {
+          this.members.get(oldCanonical)?.delete(referenceId);
+          this.touchGroup(oldCanonical, referenceId);
+        }
+        if (newCanonical) {
+          if (!this.members.has(newCanonical)) this.members.set(newCanonical, new Set());
+          this.members.get(newCanonical)?.add(referenceId);
+          this.touchGroup(newCanonical, referenceId);
+        }
+      }
+    }
+    return { decision, changed: outcome.changed };
+  }
+
+  private touchGroup(canonicalId: string, referenceId: string) {
+    if (!this.groupChanges.has(canonicalId)) this.groupChanges.set(canonicalId, new Set());
+    this.groupChanges.get(canonicalId)?.add(referenceId);
+  }
+
+  private duplicatesFor(canonicalId: string): ReferenceDocument[] {
+    return [...(this.members.get(canonicalId) ?? [])]
+      .map((id) => this.working.get(id)?.after ?? this.memberDocs.get(id))
+      .filter((item): item is ReferenceDocument => item !== undefined);
+  }
+
+  /** Writes everything the session decided; returns whether any event was queued. */
+  async commit(): Promise<boolean> {
+    const groupIds = [...this.groupChanges.keys()].filter((id) => !this.working.has(id));
+    await this.load(groupIds);
+    const operations: AnyBulkWriteOperation<ReferenceDocument>[] = [];
+    let events = 0;
+    for (const [id, working] of this.working) {
+      const entries: OutboxEntry[] = [];
+      const decisionChanged = working.decisionChanged;
+      const groupChanged = this.groupChanges.has(id);
+      const activeChanged = working.after.active_decision?.decision_id !== working.before.active_decision?.decision_id;
+      if (!decisionChanged && !groupChanged && !activeChanged) continue;
+      let version = working.before.version;
+      const determination = working.after.active_decision?.duplicate_determination ?? null;
+      if (decisionChanged) {
+        version += 1;
+        const reference = { ...working.after, version };
+        const duplicates = determination === 'duplicate' ? [] : this.duplicatesFor(id);
+        entries.push(referenceChangedEntry({ kind: 'duplicate_decision_changed', reference, duplicates, changeset: referenceDoc([{ reference }], reference.visibility, determination), now: this.now }));
+      }
+      if (groupChanged && determination !== 'duplicate') {
+        version += 1;
+        const reference = { ...working.after, version };
+        const movers = [...(this.groupChanges.get(id) ?? [])].map((mover) => this.working.get(mover)?.after).filter((item): item is ReferenceDocument => item !== undefined);
+        const changeset = referenceDoc(movers.map((mover) => ({ reference: mover })), reference.visibility, 'duplicate');
+        entries.push(referenceChangedEntry({ kind: 'duplicate_decision_changed', reference, duplicates: this.duplicatesFor(id), changeset, now: this.now }));
+      }
+      events += entries.length;
+      const update: Record<string, unknown> = { $set: { active_decision: working.after.active_decision, version } };
+      if (entries.length > 0) update.$push = { _outbox: { $each: entries } };
+      operations.push({ updateOne: { filter: { _id: id, version: working.before.version }, update } });
+    }
+    await this.deps.decisions.insert(this.newDecisions);
+    if (operations.length > 0) {
+      const result = await this.deps.references.references.bulkWrite(operations, { ordered: false });
+      if (result.matchedCount !== operations.length) throw new Error('a reference changed while its duplicate decision was applied; the job will be retried');
+    }
+    const decisionOps: AnyBulkWriteOperation<DecisionDocument>[] = [
+      ...[...this.deactivated].map((id) => ({ updateOne: { filter: { _id: id }, update: { $set: { active_decision: false, updated_at: this.now } } } })),
+      ...[...this.resolved.values()].map((decision) => ({
+        updateOne: {
+          filter: { _id: decision._id, duplicate_determination: 'pending' },
+          update: {
+            $set: {
+              decision_authority: decision.decision_authority,
+              active_decision: decision.active_decision,
+              candidate_canonical_ids: decision.candidate_canonical_ids,
+              duplicate_determination: decision.duplicate_determination,
+              canonical_reference_id: decision.canonical_reference_id,
+              detail: decision.detail,
+              updated_at: this.now,
+            },
+          },
+        },
+      })),
+    ];
+    if (decisionOps.length > 0) await this.deps.decisions.decisions.bulkWrite(decisionOps, { ordered: false });
+    return events > 0;
+  }
+}

@@ -1,0 +1,111 @@
+import {
+  DeduplicationCandidatesIn,
+  InvokeDeduplicationIn,
+  MakeDuplicateDecisionsIn,
+  QUEUES,
+  uuidv7,
+  validate,
+  type DeduplicationCandidates,
+  type DeduplicationJob,
+  type MakeDuplicateDecisionResult,
+} from '@destiny/contracts';
+import { ServiceError, type MessageBus } from '@destiny/platform';
+import type { BlockingKeyRepository } from '../data-access/blocking-key.repository';
+import { pendingDecision, type DecisionRepository } from '../data-access/decision.repository';
+import type { ReferenceRepository } from '../data-access/reference.repository';
+import type { DeduplicationEnginePort } from '../domain/deduplication-engine.port';
+import { DecisionSession } from './decision.session';
+import { dedupRecordOf } from './process-deduplication.usecase';
+
+interface Deps {
+  references: ReferenceRepository;
+  decisions: DecisionRepository;
+  blocking: BlockingKeyRepository;
+  engine: DeduplicationEnginePort;
+  bus: MessageBus;
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
+  onEvents(): void;
+}
+
+function missingReferences(ids: readonly string[], found: ReadonlySet<string>): void {
+  const missing = [...new Set(ids)].filter((id) => !found.has(id));
+  if (missing.length === 1) throw ServiceError.unprocessable(`Reference with id ${missing[0]} does not exist.`);
+  if (missing.length > 1) throw ServiceError.unprocessable(`Reference with id [${missing.join(', ')}] does not exist.`);
+}
+
+export function createDuplicateDecisionUsecases(deps: Deps) {
+  /** §15.7: applied in order, person/manual_api; all or nothing. */
+  async function makeDecisions(body: unknown): Promise<MakeDuplicateDecisionResult[]> {
+    const parsed = validate(MakeDuplicateDecisionsIn, body, 'body');
+    if (!parsed.ok) throw ServiceError.unprocessable(parsed.errors);
+    return deps.exclusive(async () => {
+      const session = new DecisionSession(deps);
+      const ids = parsed.value.flatMap((item) => [item.reference_id, ...(item.canonical_reference_id ? [item.canonical_reference_id] : [])]);
+      await session.load(ids);
+      missingReferences(ids, new Set(ids.filter((id) => session.get(id) !== undefined)));
+      const results: MakeDuplicateDecisionResult[] = [];
+      for (const item of parsed.value) {
+        const applied = session.apply(
+          item.reference_id,
+          {
+            determination: item.duplicate_determination,
+            canonicalId: item.canonical_reference_id ?? null,
+            authority: 'person',
+            trigger: 'manual_api',
+            detail: item.detail ?? null,
+            candidateIds: item.canonical_reference_id ? [item.canonical_reference_id] : [],
+          },
+          { manual: true },
+        );
+        results.push({
+          id: applied.decision._id,
+          reference_id: item.reference_id,
+          outcome: applied.decision.active_decision ? item.duplicate_determination : 'decoupled',
+          canonical_reference_id: applied.decision.canonical_reference_id,
+          active_decision: applied.decision.active_decision,
+          decision_authority: applied.decision.decision_authority,
+          decision_trigger: applied.decision.decision_trigger,
+          detail: applied.decision.detail,
+        });
+      }
+      if (await session.commit()) deps.onEvents();
+      return results;
+    });
+  }
+
+  /** §15.6: a new pending decision per id (system/invoke_api), queued. */
+  async function invoke(body: unknown): Promise<void> {
+    const parsed = validate(InvokeDeduplicationIn, body, 'body');
+    if (!parsed.ok) throw ServiceError.unprocessable(parsed.errors);
+    const ids = [...new Set(parsed.value.reference_ids)];
+    if (ids.length === 0) return;
+    const found = await deps.references.getMany(ids);
+    missingReferences(ids, new Set(found.map((row) => row._id)));
+    const now = new Date();
+    const pending = ids.map((id) => pendingDecision(uuidv7(), id, 'invoke_api', now));
+    await deps.decisions.insert(pending);
+    const job: DeduplicationJob = { job_id: uuidv7(), reference_ids: ids, decision_ids: pending.map((item) => item._id) };
+    await deps.bus.sendToQueue(QUEUES.dedupServiceDeduplication, job, { messageId: job.job_id });
+  }
+
+  /** Read-only: whether each reference is searchable and which canonicals blocking finds for it. */
+  async function candidates(body: unknown): Promise<DeduplicationCandidates[]> {
+    const parsed = validate(DeduplicationCandidatesIn, body, 'body');
+    if (!parsed.ok) throw ServiceError.unprocessable(parsed.errors);
+    const rows = await deps.references.getMany(parsed.value.reference_ids);
+    const byId = new Map(rows.map((row) => [row._id, row]));
+    missingReferences(parsed.value.reference_ids, new Set(byId.keys()));
+    const out: DeduplicationCandidates[] = [];
+    for (const id of parsed.value.reference_ids) {
+      const record = dedupRecordOf(deps.engine, byId.get(id) as NonNullable<ReturnType<typeof byId.get>>);
+      const searchable = deps.engine.isSearchable(record);
+      const index = await deps.blocking.lookup(deps.engine.blockingKeys(record));
+      const candidateIds = [...new Set([...index.values()].flat())].filter((candidate) => candidate !== id);
+      const canonical = (await deps.references.getMany(candidateIds)).filter((row) => row.active_decision?.duplicate_determination === 'canonical').map((row) => row._id);
+      out.push({ reference_id: id, searchable, candidate_canonical_ids: searchable ? canonical : [] });
+    }
+    return out;
+  }
+
+  return { makeDecisions, invoke, candidates };
+}

@@ -1,0 +1,177 @@
+import { QUEUES, uuidv7, type DeduplicationJob, type ExternalIdentifier } from '@destiny/contracts';
+import type { MessageBus } from '@destiny/platform';
+import type { Db } from 'mongodb';
+import type { Logger } from '@destiny/platform';
+import { COLLECTIONS } from '../data-access/collections';
+import { pendingDecision, type DecisionDocument, type DecisionRepository } from '../data-access/decision.repository';
+import { insertIgnoringDuplicates, type IdentifierClaim, type ReferenceRepository } from '../data-access/reference.repository';
+import { planIngest, type IncomingReference, type IngestStrategy } from '../domain/ingest.planner';
+import { enhancementChangeset, identityKeys, type ReferenceDocument } from '../domain/reference.model';
+import { referenceChangedEntry } from '../domain/reference-changed.event-builder';
+import { ServiceError } from '@destiny/platform';
+
+export interface IngestLineInput {
+  line_number: number;
+  reference_json: string;
+  import_result_id: string;
+}
+
+export interface IngestOutcome {
+  line_number: number;
+  /** completed | failed */
+  status: string;
+  reference_id: string;
+  failure_details: string;
+}
+
+interface OutcomeDocument {
+  _id: string;
+  line_number: number;
+  status: string;
+  reference_id: string;
+  failure_details: string;
+  created_at: Date;
+}
+
+const STRATEGIES = new Set<IngestStrategy>(['discard', 'fail', 'merge_defensive', 'merge_aggressive', 'append']);
+
+export function createIngestReferences(deps: { db: Db; references: ReferenceRepository; decisions: DecisionRepository; bus: MessageBus; logger: Logger; exclusive<T>(work: () => Promise<T>): Promise<T>; onEvents(): void }) {
+  const outcomes = deps.db.collection<OutcomeDocument>(COLLECTIONS.ingestOutcomes);
+
+  async function ingest(request: { import_batch_id: string; collision_strategy: string; lines: IngestLineInput[] }): Promise<IngestOutcome[]> {
+    const strategy = (request.collision_strategy || 'fail') as IngestStrategy;
+    if (!STRATEGIES.has(strategy)) throw ServiceError.unprocessable(`Unsupported collision strategy: ${request.collision_strategy}.`);
+    const lines = request.lines.map((line) => {
+      let incoming: IncomingReference;
+      try {
+        const parsed = JSON.parse(line.reference_json) as Partial<IncomingReference>;
+        if (!Array.isArray(parsed.identifiers) || parsed.identifiers.length === 0) throw new Error('no identifiers');
+        incoming = { visibility: parsed.visibility ?? 'public', identifiers: parsed.identifiers, enhancements: parsed.enhancements ?? [] };
+      } catch {
+        throw ServiceError.unprocessable(`Line ${line.line_number} is not a validated ReferenceFileInput.`);
+      }
+      if (!line.import_result_id) throw ServiceError.unprocessable(`Line ${line.line_number} has no import_result_id.`);
+      return { ...line, incoming };
+    });
+    return deps.exclusive(() => ingestLines(strategy, lines));
+  }
+
+  async function ingestLines(strategy: IngestStrategy, lines: Array<IngestLineInput & { incoming: IncomingReference }>): Promise<IngestOutcome[]> {
+    const resultIds = lines.map((line) => line.import_result_id);
+    const done = new Map((await outcomes.find({ _id: { $in: resultIds } }).toArray()).map((row) => [row._id, row]));
+    const pendingLines = lines.filter((line) => !done.has(line.import_result_id));
+    const earlier = new Map((await deps.references.createdByResults(pendingLines.map((line) => line.import_result_id))).map((row) => [row.import_result_id as string, row]));
+    const owners = await deps.references.owners(pendingLines.flatMap((line) => identityKeys(line.incoming.identifiers)));
+    const known = new Map((await deps.references.getMany([...new Set(owners.values())])).map((row) => [row._id, row]));
+    const now = new Date();
+    const nowText = now.toISOString();
+
+    const created: ReferenceDocument[] = [];
+    const merged = new Map<string, { before: ReferenceDocument; after: ReferenceDocument; resultIds: string[]; added: ReferenceDocument['enhancements'] }>();
+    const claims: IdentifierClaim[] = [];
+    const decisions: DecisionDocument[] = [];
+    const newOutcomes: OutcomeDocument[] = [];
+    const result: IngestOutcome[] = [];
+
+    const record = (line: IngestLineInput, status: string, referenceId: string, failureDetails: string) => {
+      const outcome = { line_number: line.line_number, status, reference_id: referenceId, failure_details: failureDetails };
+      newOutcomes.push({ _id: line.import_result_id, ...outcome, created_at: now });
+      result.push(outcome);
+    };
+    const claimAll = (referenceId: string, identifiers: ExternalIdentifier[]) => {
+      for (const key of identityKeys(identifiers)) {
+        owners.set(key, referenceId);
+        claims.push({ _id: key, reference_id: referenceId });
+      }
+    };
+
+    for (const line of lines) {
+      const previous = done.get(line.import_result_id);
+      if (previous) {
+        result.push({ line_number: previous.line_number, status: previous.status, reference_id: previous.reference_id, failure_details: previous.failure_details });
+        continue;
+      }
+      const again = earlier.get(line.import_result_id);
+      if (again) {
+        // An earlier attempt stored it and stopped before recording the outcome: finish that work.
+        claimAll(again._id, again.identifiers);
+        created.push(again);
+        record(line, 'completed', again._id, '');
+        continue;
+      }
+      const plan = planIngest({
+        lineNumber: line.line_number,
+        importResultId: line.import_result_id,
+        incoming: line.incoming,
+        strategy,
+        ownerOf: (key) => owners.get(key),
+        referenceById: (id) => merged.get(id)?.after ?? known.get(id),
+        newId: () => uuidv7(),
+        now: nowText,
+      });
+      switch (plan.kind) {
+        case 'create':
+          known.set(plan.reference._id, plan.reference);
+          claimAll(plan.reference._id, plan.reference.identifiers);
+          created.push(plan.reference);
+          record(line, 'completed', plan.reference._id, '');
+          break;
+        case 'merge': {
+          const base = merged.get(plan.referenceId) ?? { before: known.get(plan.referenceId) as ReferenceDocument, after: structuredClone(known.get(plan.referenceId) as ReferenceDocument), resultIds: [], added: [] };
+          const superseded = new Map(plan.supersede.map((entry) => [entry.id, entry.by]));
+          base.after.enhancements = base.after.enhancements.map((enhancement) => (superseded.has(enhancement.id) ? { ...enhancement, superseded_by: superseded.get(enhancement.id) as string } : enhancement));
+          base.after.enhancements.push(...plan.enhancements);
+          base.after.identifiers.push(...plan.identifiers);
+          base.added.push(...plan.enhancements);
+          base.resultIds.push(line.import_result_id);
+          merged.set(plan.referenceId, base);
+          claimAll(plan.referenceId, plan.identifiers);
+          record(line, 'completed', plan.referenceId, '');
+          break;
+        }
+        case 'discard':
+          record(line, 'completed', '', '');
+          break;
+        case 'fail':
+          record(line, 'failed', '', plan.detail);
+          break;
+        case 'exact_duplicate':
+          decisions.push({
+            ...pendingDecision(uuidv7(), plan.mintedId, 'import', now),
+            active_decision: true,
+            duplicate_determination: 'exact_duplicate',
+            canonical_reference_id: plan.of,
+            detail: `Exact subset of reference ${plan.of}.`,
+          });
+          record(line, 'completed', plan.mintedId, '');
+          break;
+      }
+    }
+
+    // Order matters for crash safety: the reference (carrying its import result id) first, then
+    // its identifier claims and pending decision, and the outcome last.
+    await deps.references.insertNew(created.filter((reference) => !earlier.has(reference.import_result_id as string)));
+    for (const [id, change] of merged) {
+      const events = change.added.length > 0 ? [referenceChangedEntry({ kind: 'enhanced', reference: { ...change.after, version: change.before.version + 1 }, duplicates: [], changeset: enhancementChangeset(change.added), now })] : [];
+      await deps.references.update(
+        id,
+        change.before.version,
+        { identifiers: change.after.identifiers, enhancements: change.after.enhancements, version: change.before.version + (events.length > 0 ? 1 : 0) },
+        events,
+        { $addToSet: { merged_import_results: { $each: change.resultIds } } },
+      );
+    }
+    await deps.references.claim(claims);
+    const pending = created.map((reference) => pendingDecision(reference.import_decision_id as string, reference._id, 'import', now));
+    await deps.decisions.insert([...pending, ...decisions]);
+    if (pending.length > 0) {
+      const job: DeduplicationJob = { job_id: uuidv7(), reference_ids: pending.map((item) => item.reference_id), decision_ids: pending.map((item) => item._id) };
+      await deps.bus.sendToQueue(QUEUES.dedupServiceDeduplication, job, { messageId: job.job_id });
+    }
+    await insertIgnoringDuplicates(outcomes, newOutcomes);
+    if (merged.size > 0) deps.onEvents();
+    return result;
+  }
+
+  return ingest;
+}

@@ -1,0 +1,124 @@
+import type { DeduplicationJob } from '@destiny/contracts';
+import type { BlockingKeyRepository } from '../data-access/blocking-key.repository';
+import type { DecisionRepository } from '../data-access/decision.repository';
+import type { ReferenceRepository } from '../data-access/reference.repository';
+import type { DedupRecord, DeduplicationEnginePort } from '../domain/deduplication-engine.port';
+import { storedView, type ReferenceDocument } from '../domain/reference.model';
+import { trustedKeys } from '../domain/trusted-identifiers';
+import { DecisionSession, type ProposedDecision } from './decision.session';
+
+export interface DeduplicationDeps {
+  references: ReferenceRepository;
+  decisions: DecisionRepository;
+  blocking: BlockingKeyRepository;
+  engine: DeduplicationEnginePort;
+  trustedTypes: ReadonlySet<string>;
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
+  onEvents(): void;
+}
+
+export function dedupRecordOf(engine: DeduplicationEnginePort, reference: ReferenceDocument): DedupRecord {
+  const view = storedView(reference);
+  return engine.toDedupRecord({ id: reference._id, identifiers: view.identifiers ?? [], enhancements: view.enhancements ?? [] });
+}
+
+/**
+ * Processes the pending decisions of a job (§15.3): trusted-identifier shortcut, then blocking
+ * candidates and the engine's decision, applied with §15.4. Decisions no longer pending are
+ * skipped, so a job delivered twice changes nothing the second time.
+ */
+export function createProcessDeduplication(deps: DeduplicationDeps) {
+  return (job: Pick<DeduplicationJob, 'reference_ids' | 'decision_ids'>) =>
+    deps.exclusive(async () => {
+      const decisions = (await deps.decisions.getMany(job.decision_ids)).filter((decision) => decision.duplicate_determination === 'pending');
+      if (decisions.length === 0) return;
+      const session = new DecisionSession(deps);
+      await session.load(decisions.map((decision) => decision.reference_id));
+      const records = new Map<string, DedupRecord>();
+      const recordOf = (reference: ReferenceDocument) => {
+        let record = records.get(reference._id);
+        if (!record) {
+          record = dedupRecordOf(deps.engine, reference);
+          records.set(reference._id, record);
+        }
+        return record;
+      };
+      const keysOf = new Map<string, { trusted: string[]; blocking: string[] }>();
+      for (const decision of decisions) {
+        const reference = session.get(decision.reference_id);
+        if (!reference) continue;
+        keysOf.set(reference._id, { trusted: trustedKeys(reference.identifiers, deps.trustedTypes), blocking: deps.engine.blockingKeys(recordOf(reference)) });
+      }
+      const allKeys = [...keysOf.values()].flatMap((keys) => [...keys.trusted, ...keys.blocking]);
+      const index = await deps.blocking.lookup(allKeys);
+      await session.load([...new Set([...index.values()].flat())]);
+      const addToIndex = (referenceId: string, keys: string[]) => {
+        for (const key of keys) index.set(key, [referenceId, ...(index.get(key) ?? [])]);
+      };
+
+      for (const decision of decisions) {
+        const reference = session.get(decision.reference_id);
+        const keys = keysOf.get(decision.reference_id);
+        if (!reference || !keys) continue;
+        const proposed = shortcut(session, reference, keys.trusted, index) ?? engineDecision(session, reference, keys.blocking, index);
+        const applied = session.apply(reference._id, { ...proposed.decision, trigger: decision.decision_trigger }, { pendingDecisionId: decision._id, manual: false });
+        const groupHead = !applied.decision.active_decision
+          ? null
+          : applied.decision.duplicate_determination === 'canonical'
+            ? reference._id
+            : applied.decision.duplicate_determination === 'duplicate'
+              ? applied.decision.canonical_reference_id
+              : null;
+        for (const ungrouped of groupHead ? proposed.ungrouped : []) {
+          const current = session.get(ungrouped)?.active_decision;
+          if (current && current.duplicate_determination !== 'unsearchable') continue;
+          try {
+            session.apply(ungrouped, { determination: 'duplicate', canonicalId: groupHead, authority: 'system', trigger: decision.decision_trigger, detail: `Shortcutted via proxy reference ${reference._id}.`, candidateIds: [groupHead as string] }, { manual: false });
+          } catch {
+            // The rules refused (e.g. a person's decision stands); that reference keeps its own decision.
+          }
+        }
+        addToIndex(reference._id, [...keys.trusted, ...keys.blocking]);
+      }
+      await deps.blocking.addMany([...keysOf].map(([referenceId, keys]) => ({ referenceId, keys: [...keys.trusted, ...keys.blocking] })), new Date());
+      if (await session.commit()) deps.onEvents();
+    });
+
+  function shortcut(session: DecisionSession, reference: ReferenceDocument, keys: string[], index: Map<string, string[]>): { decision: Omit<ProposedDecision, 'trigger'>; ungrouped: string[] } | null {
+    if (keys.length === 0) return null;
+    const matches = [...new Set(keys.flatMap((key) => index.get(key) ?? []))].filter((id) => id !== reference._id).map((id) => session.get(id)).filter((item): item is ReferenceDocument => item !== undefined);
+    if (matches.length === 0) {
+      return { decision: { determination: 'canonical', canonicalId: null, authority: 'system', detail: 'New reference with trusted identifier(s), no existing matches', candidateIds: [] }, ungrouped: [] };
+    }
+    const canonicals = new Set<string>();
+    const ungrouped: string[] = [];
+    for (const match of matches) {
+      const active = match.active_decision;
+      if (!active || active.duplicate_determination === 'unsearchable') ungrouped.push(match._id);
+      else if (active.duplicate_determination === 'canonical') canonicals.add(match._id);
+      else if (active.duplicate_determination === 'duplicate' && active.canonical_reference_id) canonicals.add(active.canonical_reference_id);
+    }
+    const list = [...canonicals];
+    if (list.length > 1) {
+      return { decision: { determination: 'decoupled', canonicalId: null, authority: 'system', detail: `Trusted identifiers match more than one canonical reference: ${list.join(', ')}`, candidateIds: list }, ungrouped: [] };
+    }
+    if (list.length === 0) {
+      return { decision: { determination: 'canonical', canonicalId: null, authority: 'system', detail: 'Trusted identifier(s) shared only with ungrouped references', candidateIds: [] }, ungrouped };
+    }
+    return { decision: { determination: 'duplicate', canonicalId: list[0], authority: 'system', detail: 'Trusted identifier match', candidateIds: list }, ungrouped };
+  }
+
+  function engineDecision(session: DecisionSession, reference: ReferenceDocument, keys: string[], index: Map<string, string[]>): { decision: Omit<ProposedDecision, 'trigger'>; ungrouped: string[] } {
+    const record = dedupRecordOf(deps.engine, reference);
+    const candidates = [...new Set(keys.flatMap((key) => index.get(key) ?? []))]
+      .filter((id) => id !== reference._id)
+      .map((id) => session.get(id))
+      .filter((item): item is ReferenceDocument => item?.active_decision?.duplicate_determination === 'canonical')
+      .map((candidate) => dedupRecordOf(deps.engine, candidate));
+    const decided = deps.engine.decideDuplicate(record, candidates);
+    return {
+      decision: { determination: decided.determination, canonicalId: decided.determination === 'duplicate' ? decided.canonicalId : null, authority: 'system', detail: decided.detail, candidateIds: decided.candidateIds },
+      ungrouped: [],
+    };
+  }
+}

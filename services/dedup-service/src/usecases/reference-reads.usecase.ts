@@ -1,0 +1,47 @@
+import { canonicalUuid, identifierIdentityKey, parseIdentifierLookup, type DeduplicatedReference, type ExternalIdentifier } from '@destiny/contracts';
+import { ServiceError } from '@destiny/platform';
+import type { ReferenceRepository } from '../data-access/reference.repository';
+import { deduplicatedView, isCanonicalLike, storedView, type ReferenceDocument } from '../domain/reference.model';
+
+// Reference reads (§7.1, §7.2, §6.9).
+
+export function createReferenceReads(deps: { references: ReferenceRepository }) {
+  async function getReference(id: string): Promise<DeduplicatedReference> {
+    const canonical = canonicalUuid(id);
+    const reference = canonical ? await deps.references.get(canonical) : null;
+    if (!reference) throw ServiceError.notFound('Reference', id);
+    return storedView(reference);
+  }
+
+  /** Deduplicated views in the order asked; a duplicate's view is its own (not its canonical's). */
+  async function deduplicatedViews(ids: readonly string[]): Promise<DeduplicatedReference[]> {
+    const rows = await deps.references.getMany(ids);
+    const byId = new Map(rows.map((row) => [row._id, row]));
+    const groups = await deps.references.duplicatesOf(rows.filter(isCanonicalLike).map((row) => row._id));
+    return ids
+      .map((id) => byId.get(id))
+      .filter((row): row is ReferenceDocument => row !== undefined)
+      .map((row) => deduplicatedView(row, isCanonicalLike(row) ? (groups.get(row._id) ?? []) : []));
+  }
+
+  /** §7.2: each match resolves to its canonical's view when it is a determined duplicate. */
+  async function lookup(texts: readonly string[]): Promise<DeduplicatedReference[]> {
+    const ids: string[] = [];
+    const keys: string[] = [];
+    for (const text of texts) {
+      const parsed = parseIdentifierLookup(text);
+      if (!parsed.ok) throw ServiceError.badRequest(parsed.message);
+      if (parsed.lookup.kind === 'reference_id') ids.push(parsed.lookup.reference_id);
+      else {
+        const { kind: _kind, ...identifier } = parsed.lookup;
+        keys.push(identifierIdentityKey(identifier as ExternalIdentifier));
+      }
+    }
+    const owners = await deps.references.owners(keys);
+    const matched = await deps.references.getMany([...new Set([...ids, ...owners.values()])]);
+    const targets = [...new Set(matched.map((row) => (row.active_decision?.duplicate_determination === 'duplicate' && row.active_decision.canonical_reference_id ? row.active_decision.canonical_reference_id : row._id)))];
+    return deduplicatedViews(targets);
+  }
+
+  return { getReference, deduplicatedViews, lookup };
+}
