@@ -175,8 +175,11 @@ async function main() {
   const dataBytes = fs.readdirSync(dataDir).reduce((total, file) => total + fs.statSync(path.join(dataDir, file)).size, 0);
   server = await startServer(dataDir);
   results.restartAfterKillMs = Math.round(server.readyMs);
+  results.restartCpuMs = Math.round(processCpuMs(server.child.pid));
   results.afterRestart = memory(server.child.pid);
-  console.log(`restart after kill -9 with ${count} documents (${Math.round(dataBytes / 2 ** 20)} MB on disk): ${(server.readyMs / 1000).toFixed(2)} s; memory ${JSON.stringify(results.afterRestart)}`);
+  console.log(
+    `restart after kill -9 with ${count} documents (${Math.round(dataBytes / 2 ** 20)} MB on disk): ${(server.readyMs / 1000).toFixed(2)} s wall, ${(results.restartCpuMs / 1000).toFixed(2)} s CPU (all threads); memory ${JSON.stringify(results.afterRestart)}`,
+  );
   client = await new MongoClient(server.url).connect();
   collection = client.db('bench').collection('references');
   const recovered = await collection.estimatedDocumentCount();

@@ -20,16 +20,14 @@ export const ErrorCodes = {
   IndexOptionsConflict: 85,
   IndexKeySpecsConflict: 86,
   CannotCreateIndex: 67,
-  NoSuchKey: 4,
   InvalidPipelineOperator: 168,
   DuplicateKey: 11000,
   UnrecognizedPipelineStage: 40324,
-  Location: 0,
 } as const;
 
 const codeNames = new Map<number, string>(
   Object.entries(ErrorCodes)
-    .filter(([name]) => name !== 'Location' && name !== 'UnrecognizedPipelineStage')
+    .filter(([name]) => name !== 'UnrecognizedPipelineStage')
     .map(([name, code]) => [code, name]),
 );
 

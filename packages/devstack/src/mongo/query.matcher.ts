@@ -205,7 +205,7 @@ function compileElemMatch(argument: unknown): ValueTest {
   const keys = Object.keys(argument);
   const isValueQuery = keys.length > 0 && keys.every((key) => key.startsWith('$') && !['$and', '$or', '$nor', '$expr', '$where'].includes(key));
   if (isValueQuery) {
-    const test = compileFieldOperators(argument, true);
+    const test = compileFieldOperators(argument);
     return (element) => test([element]);
   }
   const predicate = compileFilter(argument);
@@ -213,7 +213,7 @@ function compileElemMatch(argument: unknown): ValueTest {
 }
 
 /** A test over all the values a path reaches, for one field's operator object. */
-export function compileFieldOperators(operators: Document, insideElemMatch = false): (values: unknown[]) => boolean {
+export function compileFieldOperators(operators: Document): (values: unknown[]) => boolean {
   const tests: ((values: unknown[]) => boolean)[] = [];
   const regexOptions = operators.$options;
   if (regexOptions !== undefined && operators.$regex === undefined) throw badValue('$options needs a $regex');
@@ -300,7 +300,7 @@ export function compileFieldOperators(operators: Document, insideElemMatch = fal
         } else if (isPlainObject(argument)) {
           if (Object.keys(argument).length === 0) throw badValue('$not cannot be empty');
           if (!isOperatorObject(argument)) throw badValue('$not needs a regex or a document');
-          inner = compileFieldOperators(argument, insideElemMatch);
+          inner = compileFieldOperators(argument);
         } else {
           throw badValue('$not needs a regex or a document');
         }

@@ -392,9 +392,6 @@ export function applyUpdate(original: Document, update: unknown, context: Update
 
   for (const [operator, fields] of Object.entries(update)) {
     if (!updateOperators.has(operator)) {
-      if (operator.startsWith('$')) {
-        throw new MongoCommandError(ErrorCodes.FailedToParse, `Unknown modifier: ${operator}. Expected a valid update modifier or pipeline-style update specified as an array`);
-      }
       throw new MongoCommandError(ErrorCodes.FailedToParse, `Unknown modifier: ${operator}. Expected a valid update modifier or pipeline-style update specified as an array`);
     }
     if (!isPlainObject(fields)) {

@@ -6,8 +6,7 @@ export function formatValue(value: unknown): string {
   if (value === undefined) return 'undefined';
   if (value === null) return 'null';
   if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number') return Number.isInteger(value) || !Number.isFinite(value) ? String(value) : String(value);
-  if (typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   if (Array.isArray(value)) return `[ ${value.map(formatValue).join(', ')} ]`;
   if (value instanceof Date) return `new Date(${value.getTime()})`;
   if (value instanceof RegExp) return `/${value.source}/${value.flags}`;
