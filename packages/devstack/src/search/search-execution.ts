@@ -185,42 +185,47 @@ function compareCandidates(keys: SortKey[], left: Candidate, right: Candidate): 
   return left.viewIndex - right.viewIndex || left.doc - right.doc;
 }
 
-function topCandidates(candidates: Candidate[], count: number, compare: (a: Candidate, b: Candidate) => number): Candidate[] {
-  if (count <= 0) return [];
-  if (candidates.length <= count * 4 || candidates.length < 2000) return candidates.sort(compare).slice(0, count);
-  // Bounded max-heap of the best `count` candidates.
-  const heap: Candidate[] = [];
-  const worse = (a: Candidate, b: Candidate) => compare(a, b) > 0;
-  const siftUp = (position: number) => {
-    while (position > 0) {
-      const parent = (position - 1) >> 1;
-      if (!worse(heap[position], heap[parent])) break;
-      [heap[position], heap[parent]] = [heap[parent], heap[position]];
-      position = parent;
+/** The best `capacity` candidates seen so far (a bounded max-heap on "worse first"). */
+class TopCandidates {
+  private readonly heap: Candidate[] = [];
+
+  constructor(
+    private readonly capacity: number,
+    private readonly compare: (a: Candidate, b: Candidate) => number,
+  ) {}
+
+  offer(candidate: Candidate): void {
+    const heap = this.heap;
+    if (this.capacity <= 0) return;
+    if (heap.length < this.capacity) {
+      heap.push(candidate);
+      let position = heap.length - 1;
+      while (position > 0) {
+        const parent = (position - 1) >> 1;
+        if (this.compare(heap[position], heap[parent]) <= 0) break;
+        [heap[position], heap[parent]] = [heap[parent], heap[position]];
+        position = parent;
+      }
+      return;
     }
-  };
-  const siftDown = (position: number) => {
+    if (this.compare(candidate, heap[0]) >= 0) return;
+    heap[0] = candidate;
+    let position = 0;
     for (;;) {
       const left = position * 2 + 1;
       const right = left + 1;
       let largest = position;
-      if (left < heap.length && worse(heap[left], heap[largest])) largest = left;
-      if (right < heap.length && worse(heap[right], heap[largest])) largest = right;
+      if (left < heap.length && this.compare(heap[left], heap[largest]) > 0) largest = left;
+      if (right < heap.length && this.compare(heap[right], heap[largest]) > 0) largest = right;
       if (largest === position) break;
       [heap[position], heap[largest]] = [heap[largest], heap[position]];
       position = largest;
     }
-  };
-  for (const candidate of candidates) {
-    if (heap.length < count) {
-      heap.push(candidate);
-      siftUp(heap.length - 1);
-    } else if (compare(candidate, heap[0]) < 0) {
-      heap[0] = candidate;
-      siftDown(0);
-    }
   }
-  return heap.sort(compare);
+
+  sorted(): Candidate[] {
+    return this.heap.sort(this.compare);
+  }
 }
 
 /** Positions of the `count` best scores (ties: lower doc first), in no particular order. */
@@ -325,9 +330,12 @@ export function runSearch(views: IndexView[], request: SearchRequest): Record<st
     const first = views[0];
     throw searchPhaseFailure(failure, first?.index.name ?? '_na_', first?.index.uuid ?? '_na_');
   }
-  const candidates: Candidate[] = [];
+  const compare = (left: Candidate, right: Candidate) =>
+    keys.length === 0 ? right.score - left.score || left.viewIndex - right.viewIndex || left.doc - right.doc : compareCandidates(outputKeys, left, right);
+  const top = new TopCandidates(request.from + request.size, compare);
   // search_after only chooses which hits are returned; the total still counts every match.
   let total = 0;
+  let maxScore = Number.NEGATIVE_INFINITY;
   const afterKeys = request.searchAfter !== undefined ? (request.searchAfter.length === outputKeys.length ? outputKeys : keys) : [];
   views.forEach((view, viewIndex) => {
     const query = compileForView(view, request.query, request.aliasFilters?.[viewIndex]);
@@ -340,7 +348,9 @@ export function runSearch(views: IndexView[], request: SearchRequest): Record<st
       total += matches.docs.length;
       for (const position of topByScore(matches, request.from + request.size)) {
         const doc = matches.docs[position];
-        candidates.push({ viewIndex, doc, score: Math.fround(matches.scores[position]), values: [], hitFields: hitFields.get(doc) });
+        const score = Math.fround(matches.scores[position]);
+        if (score > maxScore) maxScore = score;
+        top.offer({ viewIndex, doc, score, values: [], hitFields: hitFields.get(doc) });
       }
       return;
     }
@@ -351,32 +361,22 @@ export function runSearch(views: IndexView[], request: SearchRequest): Record<st
         const score = Math.fround(matches.scores[index]);
         if (request.minScore !== undefined && score < request.minScore) continue;
         total += 1;
+        if (score > maxScore) maxScore = score;
         const values = accessors.map((accessor) => accessor(doc, score));
         if (after) {
           let comparison = 0;
           for (let position = 0; position < after.length && comparison === 0; position += 1) comparison = compareKey(afterKeys[position], values[position], after[position]);
           if (comparison <= 0) continue;
         }
-        candidates.push({ viewIndex, doc, score, values, hitFields: hitFields.get(doc) });
+        top.offer({ viewIndex, doc, score, values, hitFields: hitFields.get(doc) });
       }
     } catch (error) {
       if (error instanceof QueryShardError) throw searchPhaseFailure(error, view.index.name, view.index.uuid);
       throw error;
     }
   });
-  const compare = (left: Candidate, right: Candidate) =>
-    keys.length === 0 ? right.score - left.score || left.viewIndex - right.viewIndex || left.doc - right.doc : compareCandidates(outputKeys, left, right);
-  const page = topCandidates(candidates, request.from + request.size, compare).slice(request.from);
+  const page = top.sorted().slice(request.from);
   const showScores = sortsByScore || request.trackScores;
-  let maxScore: number | null = null;
-  if (showScores && total > 0) {
-    maxScore = 0;
-    let first = true;
-    for (const candidate of candidates) {
-      if (first || candidate.score > maxScore) maxScore = candidate.score;
-      first = false;
-    }
-  }
   const hits = page.map((candidate) => {
     const view = views[candidate.viewIndex];
     const stored = view.docs[candidate.doc];
@@ -398,7 +398,7 @@ export function runSearch(views: IndexView[], request: SearchRequest): Record<st
     const cap = request.trackTotalHits === true ? Number.POSITIVE_INFINITY : request.trackTotalHits;
     hitsBody.total = total > cap ? { value: cap, relation: 'gte' } : { value: total, relation: 'eq' };
   }
-  hitsBody.max_score = maxScore === null ? null : float32(maxScore);
+  hitsBody.max_score = showScores && total > 0 ? float32(maxScore) : null;
   hitsBody.hits = hits;
   const body: Record<string, unknown> = {};
   if (request.pitId !== undefined) body.pit_id = request.pitId;
