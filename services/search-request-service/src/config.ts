@@ -5,4 +5,8 @@ export const searchRequestServiceConfig = defineConfig({
   GRPC_PORT: { ...backendConfig.GRPC_PORT, default: 50054 },
   HEALTH_PORT: { ...backendConfig.HEALTH_PORT, default: 9464 },
   MONGODB_DATABASE: { kind: 'string', default: 'destiny_search_request', description: 'database holding this service\'s collections' },
+  ELASTICSEARCH_URL: { kind: 'url', default: 'http://127.0.0.1:9200', description: 'Elasticsearch holding the `reference` search index' },
+  DEDUP_SERVICE_GRPC_URL: { kind: 'string', default: '127.0.0.1:50052', description: 'dedup-service gRPC address' },
+  INDEXING_BATCH_SIZE: { kind: 'integer', default: 1000, min: 1, max: 10000, description: 'reference.changed events collected into one `_bulk` request' },
+  INDEXING_BATCH_WAIT_MS: { kind: 'integer', default: 100, min: 0, max: 10000, description: 'how long the indexer waits for more events before sending a `_bulk` request' },
 });

@@ -1,0 +1,56 @@
+// Consumes `reference.changed`: messages handled concurrently (prefetch = batch size) are
+// collected for up to `waitMs` or `maxBatch` events and indexed with one `_bulk`; every message
+// of the batch is acked only after the bulk and the `references.indexed` confirm succeeded.
+import { QUEUES, ReferenceChangedEvent, validate } from '@destiny/contracts';
+import type { HandlerOutcome, MessageBus, MessageConsumer } from '@destiny/platform';
+import type { Logger } from '@destiny/platform';
+
+export interface ReferenceChangedConsumerOptions {
+  bus: MessageBus;
+  logger: Logger;
+  maxBatch: number;
+  waitMs: number;
+  index(events: ReferenceChangedEvent[]): Promise<unknown>;
+}
+
+interface Pending {
+  event: ReferenceChangedEvent;
+  settle(outcome: HandlerOutcome): void;
+}
+
+export async function startReferenceChangedConsumer(options: ReferenceChangedConsumerOptions): Promise<MessageConsumer> {
+  let pending: Pending[] = [];
+  let timer: NodeJS.Timeout | undefined;
+
+  const flush = async () => {
+    clearTimeout(timer);
+    timer = undefined;
+    const batch = pending;
+    pending = [];
+    if (batch.length === 0) return;
+    try {
+      await options.index(batch.map((entry) => entry.event));
+      for (const entry of batch) entry.settle({ outcome: 'ack' });
+    } catch (error) {
+      options.logger.warn({ err: error, events: batch.length }, 'indexing a batch failed; its events will be retried');
+      for (const entry of batch) entry.settle({ outcome: 'retry', reason: error instanceof Error ? error.message : String(error) });
+    }
+  };
+
+  return options.bus.consume(
+    QUEUES.searchRequestServiceReferenceChanged,
+    (message) => {
+      const result = validate(ReferenceChangedEvent, message, 'body');
+      if (!result.ok) {
+        options.logger.error({ errors: result.errors }, 'malformed reference.changed event');
+        return Promise.resolve({ outcome: 'dead-letter', reason: 'malformed reference.changed event' });
+      }
+      return new Promise<HandlerOutcome>((settle) => {
+        pending.push({ event: result.value as ReferenceChangedEvent, settle });
+        if (pending.length >= options.maxBatch) void flush();
+        else timer ??= setTimeout(() => void flush(), options.waitMs);
+      });
+    },
+    { prefetch: options.maxBatch, retryDelayMs: 1000 },
+  );
+}

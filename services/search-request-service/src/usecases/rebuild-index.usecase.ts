@@ -1,0 +1,78 @@
+// Rebuilds the search index from dedup-service without downtime: a new versioned index is filled
+// while searches keep using the old one and events are written to both; then the alias moves in
+// one `_aliases` call and the old index is deleted.
+import { DeduplicatedReference, validate } from '@destiny/contracts';
+import { ServiceError } from '@destiny/platform';
+import type { Client } from '@elastic/elasticsearch';
+import type { Logger } from '@destiny/platform';
+import { isIndexable, projectReference } from '../domain/reference-projection';
+import type { DedupViewsSource } from '../data-access/dedup-views.client';
+import type { IndexStateRepository } from '../data-access/index-state.repository';
+import { bulkApply, createVersionedIndex, newIndexName, switchAlias, type IndexOperation } from '../data-access/reference-index';
+
+export interface RebuildIndexDeps {
+  es: Client;
+  state: IndexStateRepository;
+  views: DedupViewsSource;
+  logger: Logger;
+  chunkSize?: number;
+}
+
+export interface RebuildReport {
+  index: string;
+  indexed: number;
+}
+
+const DEFAULT_CHUNK_SIZE = 1000;
+
+/**
+ * A streamed view carrying `version` (the reference's event version) is written with external
+ * versioning like an event; without it the view is only created where no event has written the
+ * reference yet, because an event written during the rebuild is at least as new as the stream.
+ */
+function operationFor(raw: unknown): IndexOperation | undefined {
+  const version = (raw as { version?: unknown }).version;
+  const candidate = { ...(raw as Record<string, unknown>) };
+  delete candidate.version;
+  candidate.duplicate_decision ??= null;
+  const result = validate(DeduplicatedReference, candidate, 'body');
+  if (!result.ok) throw new ServiceError(502, `dedup-service streamed an invalid view: ${JSON.stringify(result.errors).slice(0, 500)}`);
+  const view = result.value as DeduplicatedReference;
+  if (!isIndexable(view)) return undefined;
+  const document = projectReference(view);
+  return typeof version === 'number' && Number.isInteger(version) && version > 0 ? { kind: 'index', id: view.id, version, document } : { kind: 'index', id: view.id, document };
+}
+
+export async function rebuildIndex(deps: RebuildIndexDeps): Promise<RebuildReport> {
+  const startedAt = new Date();
+  const index = newIndexName(startedAt);
+  await createVersionedIndex(deps.es, index, false);
+  if (!(await deps.state.beginRebuild(index, startedAt))) {
+    await deps.es.indices.delete({ index });
+    throw ServiceError.conflict('A search index rebuild is already running.');
+  }
+  let switched = false;
+  try {
+    let indexed = 0;
+    for await (const chunk of deps.views.streamViews(deps.chunkSize ?? DEFAULT_CHUNK_SIZE)) {
+      const operations = chunk.map(operationFor).filter((operation): operation is IndexOperation => operation !== undefined);
+      const outcome = await bulkApply(deps.es, [index], operations, false);
+      indexed += outcome.applied;
+      deps.logger.debug({ index, indexed }, 'rebuild progress');
+    }
+    // A reference removed as a duplicate while its old view was in flight must not come back.
+    const removed = await deps.state.removedSince(startedAt);
+    await bulkApply(deps.es, [index], removed.map(({ id, version }) => ({ kind: 'delete', id, version })), false);
+    await deps.es.indices.refresh({ index });
+    const previous = await switchAlias(deps.es, index);
+    switched = true;
+    await deps.state.endRebuild(index);
+    if (previous.length > 0) await deps.es.indices.delete({ index: previous });
+    deps.logger.info({ index, indexed, replaced: previous }, 'search index rebuilt');
+    return { index, indexed };
+  } catch (error) {
+    await deps.state.endRebuild(index);
+    if (!switched) await deps.es.indices.delete({ index }).catch(() => undefined);
+    throw error;
+  }
+}
