@@ -587,6 +587,10 @@ export class CommandHandler {
     if (this.engine.collection(database, name)) throw new MongoCommandError(ErrorCodes.NamespaceExists, `Collection ${database}.${name} already exists.`);
     if (command.viewOn !== undefined) throw badValue('views are not supported by this server');
     if (command.capped === true) throw badValue('capped collections are not supported by this server');
+    for (const option of ['validator', 'timeseries', 'clusteredIndex', 'changeStreamPreAndPostImages', 'encryptedFields']) {
+      // Accepting these without enforcing them would silently change behaviour.
+      if (command[option] !== undefined) throw badValue(`the '${option}' collection option is not supported by this server`);
+    }
     const options: Document = {};
     for (const [key, value] of Object.entries(command)) {
       if (key !== 'create' && !key.startsWith('$') && key !== 'lsid' && key !== 'writeConcern') options[key] = value;

@@ -63,6 +63,11 @@ describe('catalog commands', () => {
     expect((await fixture.db.listCollections().toArray()).map((entry) => entry.name)).toEqual(['beta']);
   });
 
+  test('when a collection option the stand-in cannot enforce is given, then creation is refused', async () => {
+    await expect(fixture.db.createCollection('validated', { validator: { $jsonSchema: { required: ['a'] } } })).rejects.toMatchObject({ code: 2 });
+    await expect(fixture.db.createCollection('capped', { capped: true, size: 1000 })).rejects.toMatchObject({ code: 2 });
+  });
+
   test('when databases hold data, then listDatabases reports them and dropDatabase removes one', async () => {
     await fixture.client.db('one').collection<Loose>('c').insertOne({ a: 1 });
     await fixture.client.db('two').collection<Loose>('c').insertOne({ a: 1 });
