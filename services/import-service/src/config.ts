@@ -5,4 +5,11 @@ export const importServiceConfig = defineConfig({
   GRPC_PORT: { ...backendConfig.GRPC_PORT, default: 50051 },
   HEALTH_PORT: { ...backendConfig.HEALTH_PORT, default: 9461 },
   MONGODB_DATABASE: { kind: 'string', default: 'destiny_import', description: 'database holding this service\'s collections' },
+  DEDUP_SERVICE_GRPC_URL: { kind: 'string', default: '127.0.0.1:50052', description: 'dedup-service gRPC address' },
+  OUTBOUND_ALLOWLIST: { kind: 'list', default: [], description: 'hosts or CIDRs outbound calls may reach although private (and over plain http)' },
+  IMPORT_ALLOWED_DOMAINS: { kind: 'list', default: [], description: 'storage_url host must equal or be a subdomain of one of these (empty: no restriction)' },
+  IMPORT_MAX_FILE_BYTES: { kind: 'integer', default: 2 * 1024 * 1024 * 1024, min: 1, description: 'largest batch file accepted' },
+  IMPORT_MAX_LINE_BYTES: { kind: 'integer', default: 10 * 1024 * 1024, min: 1, description: 'longest batch file line accepted' },
+  IMPORT_CHUNK_SIZE: { kind: 'integer', default: 500, min: 1, max: 5000, description: 'lines ingested per dedup-service call' },
+  IMPORT_RETRY_BASE_MS: { kind: 'integer', default: 1000, min: 0, description: 'first back-off of download and callback retries (doubles, capped at 30 s)' },
 });

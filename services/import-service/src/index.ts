@@ -1,15 +1,65 @@
 // Composition root of import-service: Imports: records, batches, per-line results, background batch processing.
-import { loadConfig, startBackendService, type BackendOverrides, type RunningBackendService } from '@destiny/platform';
+import { loadDestinyProtos } from '@destiny/contracts/grpc/proto-files';
+import { callUnary, createGrpcClient, createOutboundHttpClient, loadConfig, startBackendService, type BackendOverrides, type RunningBackendService } from '@destiny/platform';
+import type { IngestReferencesRequest } from '@destiny/contracts/generated/grpc/destiny/dedup_service/IngestReferencesRequest';
+import type { IngestReferencesResponse__Output } from '@destiny/contracts/generated/grpc/destiny/dedup_service/IngestReferencesResponse';
 import { importServiceConfig } from './config';
+import { createImportRepository, IMPORT_INDEXES } from './data-access/import.repository';
+import { startImportBatchConsumer } from './entry-points/amqp/import-batch.consumer';
+import { registerImportGrpc } from './entry-points/grpc/import-service.grpc';
+import { createImportRecordUsecases } from './usecases/import-records.usecase';
+import { createProcessImportBatch, type IngestPort } from './usecases/process-import-batch.usecase';
+import { createSendBatchCallback } from './usecases/send-batch-callback.usecase';
 
 export const SERVICE_NAME = 'import-service';
 
+const INGEST_DEADLINE_MS = 300_000;
+
 export async function startImportService(env: NodeJS.ProcessEnv = process.env, overrides: BackendOverrides = {}): Promise<RunningBackendService> {
   const config = loadConfig(importServiceConfig, env);
+  let stopping = false;
   return startBackendService({
     name: SERVICE_NAME,
     config,
     ...overrides,
-    register: async () => ({}),
+    indexes: IMPORT_INDEXES,
+    register: async ({ db, grpc, bus, logger }) => {
+      const repository = createImportRepository(db);
+      const outbound = createOutboundHttpClient({ allowlist: config.OUTBOUND_ALLOWLIST, maxBytes: config.IMPORT_MAX_FILE_BYTES, timeoutMs: 60_000 });
+      const records = createImportRecordUsecases({ repository, bus, outbound, allowedDomains: config.IMPORT_ALLOWED_DOMAINS });
+      const dedupClient = createGrpcClient(loadDestinyProtos().destiny.dedup_service.DedupService, config.DEDUP_SERVICE_GRPC_URL);
+      const dedup: IngestPort = {
+        async ingest(request) {
+          const response = await callUnary<IngestReferencesRequest, IngestReferencesResponse__Output>(dedupClient, dedupClient.IngestReferences.bind(dedupClient) as never, request, { deadlineMs: INGEST_DEADLINE_MS });
+          return response.outcomes.map((outcome) => ({ line_number: outcome.line_number, status: outcome.status, reference_id: outcome.reference_id, failure_details: outcome.failure_details }));
+        },
+      };
+      const sendCallback = createSendBatchCallback({ repository, records, outbound, logger, attempts: 3, retryBaseMs: config.IMPORT_RETRY_BASE_MS });
+      const processBatch = createProcessImportBatch({
+        repository,
+        outbound,
+        dedup,
+        logger,
+        isStopping: () => stopping,
+        afterBatch: sendCallback,
+        limits: {
+          maxFileBytes: config.IMPORT_MAX_FILE_BYTES,
+          maxLineBytes: config.IMPORT_MAX_LINE_BYTES,
+          chunkSize: config.IMPORT_CHUNK_SIZE,
+          downloadAttempts: 5,
+          retryBaseMs: config.IMPORT_RETRY_BASE_MS,
+          retryMaxMs: 30_000,
+        },
+      });
+      registerImportGrpc(grpc, records);
+      const consumer = await startImportBatchConsumer(bus, processBatch, logger, Math.max(100, config.IMPORT_RETRY_BASE_MS));
+      return {
+        async stop() {
+          stopping = true;
+          await consumer.stop();
+          dedupClient.close();
+        },
+      };
+    },
   });
 }

@@ -89,9 +89,7 @@ const RETRACTION_PREFIX =
 // "RETRACTED: X" is how publishers re-title the retracted article itself, so it stays that work.
 const RETRACTED_PREFIX = /^\s*(?:retracted(?: article)?|withdrawn article)\s*:\s*/i;
 const CONCERN_PREFIX = /^\s*(?:editorial\s+)?expression of concern\b\s*(?:to|for|regarding|about|on)?\s*[:.\-]?\s*/i;
-const COMMENTARY_PREFIX =
-  /^\s*(?:re|reply|in reply|reply to|response|response to|in response to|authors?'? reply|author response|authors?'? response|comments?|comment on|comments on|commentary|commentary on|letter to the editor regarding)\b\s*(?:to|on)?\s*[:.\-]?\s*/i;
-const COMMENTARY_PREFIX_STRICT = /^\s*(?:re\s*:|reply\s*[:\-]|in reply|reply to|response to|in response to|authors?'? (?:reply|response)|author response|comments? on|commentary on|comments?\s*:|commentary\s*:|letter to the editor regarding)\s*[:.\-]?\s*/i;
+const COMMENTARY_PREFIX = /^\s*(?:re\s*:|reply\s*[:\-]|in reply|reply to|in response to|authors?'? (?:reply|response)|author response|comments? on|commentary on|comments?\s*:|commentary\s*:|letter to the editor regarding)\s*[:.\-]?\s*/i;
 const COMMENTARY_SUFFIX = /\s*[-:.,]\s*(?:reply|author reply|authors'? reply|the authors reply|in reply|response|reply from the authors?|authors'? response|comment|commentary)\s*[.]?\s*$/i;
 // A trailing citation of the commented article: "X... N Engl J Med. 2009 Jan 29;360(5):544-6".
 const ELLIPSIS_CITATION = /\s*(?:\.\.\.|\u2026)\s*\S.*(?:19|20)\d\d.*$/;
@@ -150,8 +148,9 @@ export function normaliseTitle(raw: string | null | undefined): NormalisedTitle 
     text = text.replace(TRAILING_ANNOTATION, '').trim();
   }
   // A parenthesis left open at the end is a truncated annotation ("… (The Journal of Pediatrics (M").
-  const lastOpen = text.lastIndexOf('(');
-  if (lastOpen > 0 && text.indexOf(')', lastOpen) === -1 && text.length - lastOpen < 80) text = text.slice(0, lastOpen).trim();
+  for (let open = text.lastIndexOf('('); open > 0 && text.indexOf(')', open) === -1 && text.length - open < 120; open = text.lastIndexOf('(')) {
+    text = text.slice(0, open).trim();
+  }
 
   if (ERRATUM_WOS_SUFFIX.test(text) || ERRATUM_CITATION_SUFFIX.test(text)) {
     kind = 'erratum';
@@ -167,9 +166,9 @@ export function normaliseTitle(raw: string | null | undefined): NormalisedTitle 
   } else if (CONCERN_PREFIX.test(text)) {
     kind = 'concern';
     text = text.replace(CONCERN_PREFIX, '');
-  } else if (COMMENTARY_PREFIX_STRICT.test(text)) {
+  } else if (COMMENTARY_PREFIX.test(text)) {
     kind = 'commentary';
-    text = text.replace(COMMENTARY_PREFIX_STRICT, '');
+    text = text.replace(COMMENTARY_PREFIX, '');
   } else if (COMMENTARY_SUFFIX.test(text)) {
     kind = 'commentary';
     text = text.replace(COMMENTARY_SUFFIX, '');
@@ -401,7 +400,8 @@ export function parsePages(raw: string | null | undefined): PageRange | null {
   const digits = tokens.map((token) => token.replace(/\D/g, '').replace(/^0+(?=\d)/, ''));
   const first = digits[0];
   let last: string | null = digits.length > 1 ? digits[digits.length - 1] : null;
-  if (last !== null && last.length < first.length && Number(last) < Number(first.slice(first.length - last.length)) + 10 ** last.length) {
+  // "23-5" and "1844-59" print only the changed trailing digits of the last page.
+  if (last !== null && last.length < first.length) {
     const expanded = first.slice(0, first.length - last.length) + last;
     if (Number(expanded) >= Number(first)) last = expanded;
   }

@@ -1,0 +1,144 @@
+// The determination for one reference given the canonical candidates its blocking keys found
+// (contract §15.3 step 3), and the rules that decide whether a proposed decision becomes active
+// (§15.4).
+
+import { type DedupRecord } from './record';
+import { prepare, scorePair, type PairScore } from './score';
+
+/** Enough metadata to decide automatically (else the determination is `unsearchable`). */
+export function isSearchable(record: DedupRecord): boolean {
+  const prepared = prepare(record);
+  if (prepared.uniqueIds.has('doi')) return true;
+  if (prepared.title === null) return false;
+  return prepared.authors.length > 0 || record.year !== null || prepared.venue !== null;
+}
+
+export interface DuplicateDetermination {
+  determination: 'duplicate' | 'canonical' | 'decoupled' | 'unsearchable';
+  canonicalId: string | null;
+  candidateIds: string[];
+  detail: string;
+}
+
+function summarise(id: string, score: PairScore): string {
+  return `${id} (${score.verdict}, score ${score.score}: ${score.reasons[0]})`;
+}
+
+/** candidates: canonical references sharing a blocking key (the caller excludes `record` itself). */
+export function decideDuplicate(record: DedupRecord, candidates: DedupRecord[]): DuplicateDetermination {
+  const scored = candidates
+    .filter((candidate) => candidate.id !== record.id)
+    .map((candidate) => ({ id: candidate.id, score: scorePair(record, candidate) }))
+    // Highest score first; ties by id so the outcome never depends on the candidates' order.
+    .sort((a, b) => b.score.score - a.score.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const duplicates = scored.filter((entry) => entry.score.verdict === 'duplicate');
+  const uncertain = scored.filter((entry) => entry.score.verdict === 'uncertain');
+  const candidateIds = [...duplicates, ...uncertain].map((entry) => entry.id);
+  const review = uncertain.length > 0 ? ` Possible duplicates for review: ${uncertain.map((entry) => summarise(entry.id, entry.score)).join('; ')}.` : '';
+
+  if (!isSearchable(record)) {
+    return {
+      determination: 'unsearchable',
+      canonicalId: null,
+      candidateIds,
+      detail: `Not enough metadata to match automatically (needs a title plus authors, year or journal, or a DOI).${review}`,
+    };
+  }
+  if (duplicates.length === 1) {
+    return {
+      determination: 'duplicate',
+      canonicalId: duplicates[0].id,
+      candidateIds,
+      detail: `Duplicate of ${summarise(duplicates[0].id, duplicates[0].score)}.${review}`,
+    };
+  }
+  if (duplicates.length > 1) {
+    return {
+      determination: 'decoupled',
+      canonicalId: null,
+      candidateIds,
+      detail: `Several canonical references match; manual review required: ${duplicates.map((entry) => summarise(entry.id, entry.score)).join('; ')}.${review}`,
+    };
+  }
+  return {
+    determination: 'canonical',
+    canonicalId: null,
+    candidateIds,
+    detail: `No duplicate among ${scored.length} candidate(s).${review}`,
+  };
+}
+
+export interface ActiveDecision {
+  determination: 'duplicate' | 'exact_duplicate' | 'canonical' | 'unsearchable';
+  canonicalId: string | null;
+  authority: 'person' | 'system' | 'unclassified';
+}
+
+export interface ProposedDecision {
+  determination: 'duplicate' | 'canonical' | 'unsearchable' | 'decoupled';
+  canonicalId: string | null;
+  authority: 'person' | 'system';
+}
+
+export interface DecisionRuleOutcome {
+  outcome: 'activate' | 'decoupled' | 'error';
+  changed: boolean;
+  error?: string;
+  /** Why a proposal was stored as `decoupled` (empty otherwise). */
+  reason?: string;
+}
+
+export const SELF_DUPLICATE_ERROR = 'Cannot mark a reference as a duplicate of itself.';
+
+export function nonCanonicalTargetError(canonicalId: string, determination: string | null): string {
+  return `Cannot mark as duplicate of a non-canonical reference. Reference ${canonicalId} has active determination: ${determination ?? 'none'}.`;
+}
+
+/** §15.4: whether a proposed decision becomes active, is stored as `decoupled`, or is refused. */
+export function applyDecisionRules(input: {
+  referenceId: string;
+  current: ActiveDecision | null;
+  proposed: ProposedDecision;
+  referenceHasDuplicates: boolean;
+  canonicalTargetDetermination: string | null;
+  manual: boolean;
+}): DecisionRuleOutcome {
+  const { referenceId, current, proposed, referenceHasDuplicates, canonicalTargetDetermination, manual } = input;
+  // A proposal that already asks for review is stored as such and never touches the active decision.
+  if (proposed.determination === 'decoupled') return { outcome: 'decoupled', changed: false, reason: 'Proposed for manual review.' };
+
+  // 1. A named canonical must be another reference whose active determination is canonical.
+  if (proposed.canonicalId !== null) {
+    if (proposed.canonicalId === referenceId) return { outcome: 'error', changed: false, error: SELF_DUPLICATE_ERROR };
+    if (canonicalTargetDetermination !== 'canonical') {
+      return { outcome: 'error', changed: false, error: nonCanonicalTargetError(proposed.canonicalId, canonicalTargetDetermination) };
+    }
+  }
+  if (proposed.determination === 'duplicate' && proposed.canonicalId === null) {
+    return { outcome: 'error', changed: false, error: 'A duplicate decision must name its canonical reference.' };
+  }
+
+  // 2. Stored inactive (decoupled) for review; the manual endpoint bypasses a and b, not c.
+  if (!manual && current !== null && current.authority === 'person' && proposed.authority === 'system') {
+    return { outcome: 'decoupled', changed: false, reason: 'Decouple reason: the active decision was made by a person.' };
+  }
+  if (
+    !manual &&
+    current !== null &&
+    current.determination === 'duplicate' &&
+    (proposed.determination === 'canonical' || (proposed.determination === 'duplicate' && proposed.canonicalId !== current.canonicalId))
+  ) {
+    return { outcome: 'decoupled', changed: false, reason: 'Decouple reason: Existing duplicate decision changed.' };
+  }
+  if (proposed.determination === 'duplicate' && referenceHasDuplicates) {
+    return {
+      outcome: 'decoupled',
+      changed: false,
+      reason: 'Decouple reason: Reference has existing duplicates and cannot become a duplicate itself. Remap existing duplicates before retrying.',
+    };
+  }
+
+  // 3. Activate; "changed" only when the determination or the canonical differs.
+  const changed = current === null || current.determination !== proposed.determination || current.canonicalId !== proposed.canonicalId;
+  return { outcome: 'activate', changed };
+}

@@ -1,0 +1,18 @@
+// The deduplication engine of dedup-service: pure, deterministic functions (no I/O).
+
+export { type DedupRecord, toDedupRecord } from './record';
+export { blockingKeys } from './blocking';
+export { type PairScore, scorePair, pairFeatures, prepare, type PairFeatures } from './score';
+export {
+  type ActiveDecision,
+  type ProposedDecision,
+  type DecisionRuleOutcome,
+  type DuplicateDetermination,
+  isSearchable,
+  decideDuplicate,
+  applyDecisionRules,
+  SELF_DUPLICATE_ERROR,
+  nonCanonicalTargetError,
+} from './decide';
+export { normaliseTitle, normaliseAuthor, normaliseVenue, parsePages } from './normalise';
+export { replayStream, scoreAgainstKey, seededShuffle, labelledLineToView, splitPages, type LabelledLine, type KeyScore, type StreamResult } from './evaluation';

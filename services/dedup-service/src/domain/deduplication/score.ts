@@ -1,0 +1,334 @@
+// Pairwise comparison of two references. The verdict comes from explicit rules (vetoes first, then
+// the positive rules A–D); the score is a field-agreement summary used to rank candidates and to
+// explain a decision. False merges are the costly error, so every positive rule asks for
+// independent agreement beyond the title, and every conflict on a field that identifies a
+// publication (DOI, year, volume, pages, authors, item kind, part number) forbids a merge.
+
+import { type DedupRecord } from './record';
+import {
+  compareVenues,
+  comparePages,
+  editDistance,
+  normaliseAuthor,
+  normaliseNumbering,
+  normaliseTitle,
+  normaliseVenue,
+  parsePages,
+  sameAuthor,
+  type NormalisedAuthor,
+  type NormalisedTitle,
+  type NormalisedVenue,
+  type PageRange,
+  type PagesRelation,
+  type VenueRelation,
+} from './normalise';
+
+export interface PairScore {
+  score: number;
+  verdict: 'duplicate' | 'distinct' | 'uncertain';
+  reasons: string[];
+}
+
+/** Identifier types that name one work each: two different values mean two different works. */
+export const UNIQUE_IDENTIFIER_TYPES = ['doi', 'pm_id', 'open_alex'] as const;
+
+/** Shortest title, in content words, for rule B (long titles only: recurring column titles are short). */
+export const RULE_B_MIN_CONTENT_WORDS = 6;
+/** Share of the shorter title's content words the other must contain for rule C. */
+export const RULE_C_MIN_TITLE_OVERLAP = 0.6;
+/** Share of the shorter author list that must be matched for "strong" author agreement. */
+export const AUTHOR_OVERLAP_STRONG = 0.5;
+
+/** Normalised fields of one record, computed once per record. */
+export interface Prepared {
+  record: DedupRecord;
+  title: NormalisedTitle | null;
+  authors: NormalisedAuthor[];
+  venue: NormalisedVenue | null;
+  volume: string | null;
+  issue: string | null;
+  pages: PageRange | null;
+  uniqueIds: Map<string, string>;
+}
+
+const preparedCache = new WeakMap<DedupRecord, Prepared>();
+
+export function prepare(record: DedupRecord): Prepared {
+  const cached = preparedCache.get(record);
+  if (cached) return cached;
+  const uniqueIds = new Map<string, string>();
+  for (const identifier of record.identifiers) {
+    if ((UNIQUE_IDENTIFIER_TYPES as readonly string[]).includes(identifier.type) && !uniqueIds.has(identifier.type)) {
+      uniqueIds.set(identifier.type, identifier.type === 'doi' ? identifier.value.toLowerCase() : identifier.value);
+    }
+  }
+  if (record.doi && !uniqueIds.has('doi')) uniqueIds.set('doi', record.doi.toLowerCase());
+  const prepared: Prepared = {
+    record,
+    title: normaliseTitle(record.title),
+    authors: record.authors.map(normaliseAuthor).filter((author): author is NormalisedAuthor => author !== null),
+    venue: normaliseVenue(record.venue),
+    volume: normaliseNumbering(record.volume),
+    issue: normaliseNumbering(record.issue),
+    pages: parsePages(record.pages),
+    uniqueIds,
+  };
+  preparedCache.set(record, prepared);
+  return prepared;
+}
+
+export type TitleRelation = 'exact' | 'near' | 'prefix' | 'similar' | 'different' | 'missing';
+
+/** Typo-level difference between two words: same length class, one or two edits, long words only. */
+function typoOf(a: string, b: string): boolean {
+  if (a.length < 4 || b.length < 4 || /\d/.test(a) || /\d/.test(b)) return false;
+  return editDistance(a, b, 2) <= (Math.min(a.length, b.length) >= 8 ? 2 : 1);
+}
+
+/** Share of the shorter title's distinct content words that occur in the other title. */
+export function titleOverlap(a: NormalisedTitle, b: NormalisedTitle): number {
+  const setA = new Set(a.contentWords);
+  const setB = new Set(b.contentWords);
+  const [small, large] = setA.size <= setB.size ? [setA, setB] : [setB, setA];
+  if (small.size === 0) return 0;
+  let shared = 0;
+  for (const word of small) if (large.has(word)) shared++;
+  return shared / small.size;
+}
+
+/**
+ * exact: same normalised key. near: same words except a few typo-level misspellings (at most one
+ * per eight words, numbers identical). prefix: one title is the other cut short (export
+ * truncation, or a subtitle only one source kept); the shorter keeps at least six content words.
+ * similar: most content words shared. different: anything else.
+ */
+export function compareTitles(a: NormalisedTitle | null, b: NormalisedTitle | null): TitleRelation {
+  if (!a || !b) return 'missing';
+  if (a.key === b.key) return 'exact';
+  if (a.words.length === b.words.length && a.numbers.join(' ') === b.numbers.join(' ')) {
+    let typos = 0;
+    let other = false;
+    for (let i = 0; i < a.words.length && !other; i++) {
+      if (a.words[i] === b.words[i]) continue;
+      if (typoOf(a.words[i], b.words[i])) typos++;
+      else other = true;
+    }
+    if (!other && typos <= Math.max(1, Math.floor(a.words.length / 8))) return 'near';
+  }
+  const [shorter, longer] = a.key.length <= b.key.length ? [a, b] : [b, a];
+  if (shorter.contentWords.length >= RULE_B_MIN_CONTENT_WORDS && longer.key.startsWith(shorter.key)) return 'prefix';
+  return titleOverlap(a, b) >= RULE_C_MIN_TITLE_OVERLAP ? 'similar' : 'different';
+}
+
+export type AuthorRelation = 'strong' | 'partial' | 'conflict' | 'missing';
+
+/**
+ * strong: first authors match and at least half of the shorter list is matched; partial: one of
+ * the two; conflict: neither; missing: one side has no authors.
+ */
+export function compareAuthors(a: NormalisedAuthor[], b: NormalisedAuthor[]): { relation: AuthorRelation; firstAuthor: boolean; overlap: number } {
+  if (a.length === 0 || b.length === 0) return { relation: 'missing', firstAuthor: false, overlap: 0 };
+  const [small, large] = a.length <= b.length ? [a, b] : [b, a];
+  const used = new Array<boolean>(large.length).fill(false);
+  let matched = 0;
+  for (const author of small) {
+    const index = large.findIndex((candidate, i) => !used[i] && sameAuthor(author, candidate));
+    if (index >= 0) {
+      used[index] = true;
+      matched++;
+    }
+  }
+  const overlap = matched / small.length;
+  const firstAuthor = sameAuthor(a[0], b[0]);
+  const relation: AuthorRelation = firstAuthor && overlap >= AUTHOR_OVERLAP_STRONG ? 'strong' : firstAuthor || overlap >= AUTHOR_OVERLAP_STRONG ? 'partial' : 'conflict';
+  return { relation, firstAuthor, overlap };
+}
+
+export type YearRelation = 'same' | 'adjacent' | 'conflict' | 'missing';
+
+/** adjacent: one year apart (online-first versus print issue, database indexing year). */
+export function compareYears(a: number | null, b: number | null): YearRelation {
+  if (a === null || b === null) return 'missing';
+  if (a === b) return 'same';
+  return Math.abs(a - b) === 1 ? 'adjacent' : 'conflict';
+}
+
+export type NumberingRelation = 'same' | 'compatible' | 'conflict' | 'missing';
+
+/** compatible: one is the other plus detail ("suppl" / "suppl2", "14" / "14 Sp. Iss."). */
+export function compareNumbering(a: string | null, b: string | null): NumberingRelation {
+  if (a === null || b === null) return 'missing';
+  if (a === b) return 'same';
+  return a.startsWith(b) || b.startsWith(a) ? 'compatible' : 'conflict';
+}
+
+export interface PairFeatures {
+  identifiers: 'shared' | 'conflict' | 'none';
+  conflictingIdentifier: string | null;
+  kinds: 'same' | 'different' | 'missing';
+  parts: 'same' | 'conflict';
+  title: TitleRelation;
+  titleOverlap: number;
+  weakTitle: boolean;
+  minContentWords: number;
+  authors: AuthorRelation;
+  firstAuthor: boolean;
+  authorOverlap: number;
+  year: YearRelation;
+  venue: VenueRelation;
+  volume: NumberingRelation;
+  issue: NumberingRelation;
+  pages: PagesRelation;
+  /** Both are multi-page ranges with the same first and last page. */
+  sameRange: boolean;
+}
+
+export function pairFeatures(a: Prepared, b: Prepared): PairFeatures {
+  let identifiers: PairFeatures['identifiers'] = 'none';
+  let conflictingIdentifier: string | null = null;
+  for (const [type, value] of a.uniqueIds) {
+    const other = b.uniqueIds.get(type);
+    if (other === undefined) continue;
+    if (other === value) {
+      if (identifiers === 'none') identifiers = 'shared';
+    } else {
+      identifiers = 'conflict';
+      conflictingIdentifier = type;
+      break;
+    }
+  }
+  const authors = compareAuthors(a.authors, b.authors);
+  const pages = comparePages(a.pages, b.pages);
+  const volume = compareNumbering(a.volume, b.volume);
+  return {
+    identifiers,
+    conflictingIdentifier,
+    kinds: !a.title || !b.title ? 'missing' : a.title.kind === b.title.kind ? 'same' : 'different',
+    parts: a.title && b.title && a.title.part !== null && b.title.part !== null && a.title.part !== b.title.part ? 'conflict' : 'same',
+    title: compareTitles(a.title, b.title),
+    titleOverlap: a.title && b.title ? titleOverlap(a.title, b.title) : 0,
+    weakTitle: (a.title?.weak ?? false) || (b.title?.weak ?? false),
+    minContentWords: Math.min(a.title?.contentWords.length ?? 0, b.title?.contentWords.length ?? 0),
+    authors: authors.relation,
+    firstAuthor: authors.firstAuthor,
+    authorOverlap: authors.overlap,
+    year: compareYears(a.record.year, b.record.year),
+    venue: compareVenues(a.venue, b.venue),
+    // Volumes are compared exactly: "30" and "30 suppl" are different printed volumes.
+    volume: volume === 'compatible' ? 'conflict' : volume,
+    issue: compareNumbering(a.issue, b.issue),
+    pages,
+    sameRange: pages === 'same' && a.pages?.last != null && a.pages.last === b.pages?.last,
+  };
+}
+
+const TITLE_POINTS: Record<TitleRelation, number> = { exact: 1, near: 0.9, prefix: 0.8, similar: 0.6, different: 0, missing: 0.3 };
+const AUTHOR_POINTS: Record<AuthorRelation, number> = { strong: 1, partial: 0.6, missing: 0.4, conflict: 0 };
+const YEAR_POINTS: Record<YearRelation, number> = { same: 1, adjacent: 0.7, missing: 0.4, conflict: 0 };
+const VENUE_POINTS: Record<VenueRelation, number> = { same: 1, compatible: 0.85, missing: 0.4, different: 0.1 };
+const NUMBER_POINTS: Record<NumberingRelation, number> = { same: 1, compatible: 0.8, missing: 0.4, conflict: 0 };
+const PAGE_POINTS: Record<PagesRelation, number> = { same: 1, end: 0.8, missing: 0.4, conflict: 0 };
+
+/** Weighted field agreement in [0, 1], for ranking and explanation only (the verdict is rule-based). */
+export function agreementScore(f: PairFeatures): number {
+  const base =
+    0.35 * TITLE_POINTS[f.title] +
+    0.2 * AUTHOR_POINTS[f.authors] +
+    0.1 * YEAR_POINTS[f.year] +
+    0.1 * VENUE_POINTS[f.venue] +
+    0.08 * NUMBER_POINTS[f.volume] +
+    0.05 * NUMBER_POINTS[f.issue] +
+    0.12 * PAGE_POINTS[f.pages];
+  const adjusted = f.identifiers === 'shared' ? Math.max(base, 0.95) : f.identifiers === 'conflict' ? Math.min(base, 0.05) : base;
+  return Math.round(adjusted * 1000) / 1000;
+}
+
+function describe(f: PairFeatures): string {
+  return `title ${f.title}, authors ${f.authors}, year ${f.year}, venue ${f.venue}, volume ${f.volume}, issue ${f.issue}, pages ${f.pages}`;
+}
+
+/** A positive agreement on where the item is printed (not just an absence of conflict). */
+function locatorSupport(f: PairFeatures): boolean {
+  return f.pages === 'same' || f.pages === 'end' || (f.volume === 'same' && (f.venue === 'same' || f.venue === 'compatible'));
+}
+
+/** Journal, volume and pages all present and equal on both sides. */
+function fullLocator(f: PairFeatures): boolean {
+  return (f.venue === 'same' || f.venue === 'compatible') && f.volume === 'same' && (f.pages === 'same' || f.pages === 'end') && f.issue !== 'conflict';
+}
+
+function verdictOf(f: PairFeatures): { verdict: PairScore['verdict']; reason: string } {
+  // Vetoes: any one of them means two different works.
+  if (f.identifiers === 'conflict') return { verdict: 'distinct', reason: `veto: different ${f.conflictingIdentifier} identifiers` };
+  if (f.kinds === 'different') return { verdict: 'distinct', reason: 'veto: different item kinds (erratum, retraction, commentary or article)' };
+  if (f.parts === 'conflict') return { verdict: 'distinct', reason: 'veto: different part numbers of a multi-part paper' };
+  if (f.year === 'conflict') return { verdict: 'distinct', reason: 'veto: publication years more than one apart' };
+  if (f.volume === 'conflict') return { verdict: 'distinct', reason: 'veto: different volumes' };
+  if (f.authors === 'conflict') return { verdict: 'distinct', reason: 'veto: authors do not match' };
+
+  if (f.identifiers === 'shared') return { verdict: 'duplicate', reason: 'rule ID: same unique identifier, no conflicting field' };
+
+  if (f.title === 'missing') {
+    // Without a title only the locator speaks; a labelled sample shows that a title-less record
+    // agreeing on every other field can still be a different record, so a person decides.
+    const allAgree = fullLocator(f) && f.pages === 'same' && f.authors === 'strong' && (f.year === 'same' || f.year === 'adjacent');
+    return allAgree
+      ? { verdict: 'uncertain', reason: 'title missing; authors, year, journal, volume and pages agree: needs review' }
+      : { verdict: 'distinct', reason: 'title missing and the other fields do not all agree' };
+  }
+
+  if (f.weakTitle) {
+    // Rule D: generic or very short titles identify nothing; the printed locator must.
+    if ((f.title === 'exact' || f.title === 'near') && fullLocator(f)) {
+      return { verdict: 'duplicate', reason: 'rule D: generic/short title with identical journal, volume and pages' };
+    }
+    return f.title === 'exact' && f.authors === 'strong'
+      ? { verdict: 'uncertain', reason: 'generic/short title and authors agree, but the journal locator does not confirm' }
+      : { verdict: 'distinct', reason: 'generic/short title without a confirming journal locator' };
+  }
+
+  const venueOk = f.venue !== 'different' || (f.volume === 'same' && f.pages === 'same');
+  const pagesOk = f.pages !== 'conflict';
+
+  // Rule A: same title (exact; or with typos / cut short when the locator also agrees).
+  if ((f.title === 'exact' || f.title === 'near' || f.title === 'prefix') && venueOk && pagesOk) {
+    const authorsOk = f.title === 'exact' ? f.authors !== 'missing' || locatorSupport(f) : f.authors === 'strong' || (f.authors === 'missing' && fullLocator(f));
+    const supportOk = f.title === 'exact' || locatorSupport(f);
+    if (authorsOk && supportOk) return { verdict: 'duplicate', reason: `rule A: ${f.title} title, ${f.authors} authors, no conflicting field` };
+  }
+
+  // Rule B: a long identical title by the same authors in the same journal volume is the same
+  // work even where pages or issue differ (supplement abstract, reprint or the article indexed
+  // again with its erratum's pages). Articles only: two errata of one paper stay apart.
+  if (
+    (f.title === 'exact' || f.title === 'near') &&
+    f.kinds === 'same' &&
+    f.minContentWords >= RULE_B_MIN_CONTENT_WORDS &&
+    f.authors === 'strong' &&
+    (f.venue === 'same' || f.venue === 'compatible') &&
+    f.volume === 'same'
+  ) {
+    return { verdict: 'duplicate', reason: 'rule B: long identical title, same authors, journal and volume; pages differ' };
+  }
+
+  // Rule C: reworded or translated title, confirmed by journal, volume and a full page range.
+  if (
+    (f.title === 'similar' || f.title === 'prefix' || f.title === 'near') &&
+    fullLocator(f) &&
+    (f.sameRange || f.issue === 'same') &&
+    f.firstAuthor
+  ) {
+    return { verdict: 'duplicate', reason: `rule C: ${f.title} title confirmed by journal, volume and page range` };
+  }
+
+  if ((f.title === 'exact' || f.title === 'near') && (f.authors === 'strong' || f.authors === 'partial')) {
+    return { verdict: 'uncertain', reason: 'same title and authors, but journal or pages disagree (abstract and article?)' };
+  }
+  return { verdict: 'distinct', reason: 'no rule matched' };
+}
+
+export function scorePair(a: DedupRecord, b: DedupRecord): PairScore {
+  const features = pairFeatures(prepare(a), prepare(b));
+  const { verdict, reason } = verdictOf(features);
+  return { score: agreementScore(features), verdict, reasons: [reason, describe(features)] };
+}

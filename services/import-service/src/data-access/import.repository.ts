@@ -1,0 +1,89 @@
+import type { ImportResultStatus } from '@destiny/contracts';
+import type { IndexDeclaration } from '@destiny/platform';
+import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
+import type { FileState } from '../domain/batch-status';
+
+export const COLLECTIONS = { records: 'import_records', batches: 'import_batches', results: 'import_results' } as const;
+
+export const IMPORT_INDEXES: IndexDeclaration[] = [
+  { collection: COLLECTIONS.batches, keys: { import_record_id: 1, storage_url: 1 }, options: { unique: true, name: 'record_storage_url' } },
+  { collection: COLLECTIONS.results, keys: { import_batch_id: 1, line_number: 1 }, options: { unique: true, name: 'batch_line' } },
+  { collection: COLLECTIONS.results, keys: { import_batch_id: 1, status: 1 }, options: { name: 'batch_status' } },
+];
+
+export interface ImportRecordDocument {
+  _id: string;
+  search_string: string | null;
+  searched_at: string;
+  processor_name: string;
+  processor_version: string;
+  notes: string | null;
+  expected_reference_count: number;
+  source_name: string;
+  status: 'created' | 'started' | 'completed';
+  created_at: Date;
+}
+
+export interface ImportBatchDocument {
+  _id: string;
+  import_record_id: string;
+  storage_url: string;
+  callback_url: string | null;
+  collision_strategy: string;
+  /** Next physical line to process: every line before it has its result recorded. */
+  next_line: number;
+  file_state: FileState;
+  /** Why the file could not be read to the end (download failure, size limit). */
+  file_failure: string | null;
+  /** Set before the callback is attempted, so it fires at most once. */
+  callback_claimed: boolean;
+  created_at: Date;
+}
+
+export interface ImportResultDocument {
+  _id: string;
+  import_batch_id: string;
+  line_number: number;
+  status: ImportResultStatus;
+  reference_id: string | null;
+  failure_details: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export function createImportRepository(db: Db) {
+  const records = db.collection<ImportRecordDocument>(COLLECTIONS.records);
+  const batches = db.collection<ImportBatchDocument>(COLLECTIONS.batches);
+  const results = db.collection<ImportResultDocument>(COLLECTIONS.results);
+  return {
+    records,
+    batches,
+    results,
+    async resultStatuses(batchId: string): Promise<Set<ImportResultStatus>> {
+      return new Set((await results.distinct('status', { import_batch_id: batchId })) as ImportResultStatus[]);
+    },
+    async resultCounts(batchId: string): Promise<Map<ImportResultStatus, number>> {
+      const rows = await results.aggregate<{ _id: ImportResultStatus; count: number }>([{ $match: { import_batch_id: batchId } }, { $group: { _id: '$status', count: { $sum: 1 } } }]).toArray();
+      return new Map(rows.map((row) => [row._id, row.count]));
+    },
+    async failureDetails(batchId: string): Promise<string[]> {
+      const rows = await results
+        .find({ import_batch_id: batchId, status: { $in: ['failed', 'partially_failed'] } }, { projection: { failure_details: 1 } })
+        .sort({ line_number: 1 })
+        .toArray();
+      return rows.map((row) => row.failure_details).filter((item): item is string => typeof item === 'string');
+    },
+    async resultsInRange(batchId: string, from: number, to: number): Promise<ImportResultDocument[]> {
+      return results.find({ import_batch_id: batchId, line_number: { $gte: from, $lte: to } }).toArray();
+    },
+    async writeResults(operations: AnyBulkWriteOperation<ImportResultDocument>[]): Promise<void> {
+      if (operations.length > 0) await results.bulkWrite(operations, { ordered: false });
+    },
+    async setBatch(id: string, fields: Partial<ImportBatchDocument>, filter: Document = {}): Promise<boolean> {
+      const result = await batches.updateOne({ _id: id, ...filter }, { $set: fields });
+      return result.modifiedCount === 1;
+    },
+  };
+}
+
+export type ImportRepository = ReturnType<typeof createImportRepository>;

@@ -1,0 +1,23 @@
+import type { ImportBatchStatus, ImportResultStatus } from '@destiny/contracts';
+
+// Batch status derived from its results (§8.7), plus our decisions: a file that could not be
+// fetched (or was too large) fails the batch; a fully read empty file completes it.
+
+export type FileState = 'pending' | 'done' | 'failed';
+
+export function batchStatus(statuses: ReadonlySet<ImportResultStatus>, file: FileState): ImportBatchStatus {
+  if (file === 'failed') return 'failed';
+  if (statuses.size === 0) return file === 'done' ? 'completed' : 'created';
+  if (statuses.size === 1 && statuses.has('created')) return 'created';
+  if (statuses.has('started') || statuses.has('retrying') || statuses.has('created')) return 'started';
+  if (file !== 'done') return 'started';
+  if (statuses.size === 1 && statuses.has('completed')) return 'completed';
+  if (!statuses.has('completed')) return 'failed';
+  return 'partially_failed';
+}
+
+export const TERMINAL_RESULT_STATUSES: readonly ImportResultStatus[] = ['completed', 'partially_failed', 'failed'];
+
+export function isTerminalBatchStatus(status: ImportBatchStatus): boolean {
+  return status === 'completed' || status === 'failed' || status === 'partially_failed';
+}

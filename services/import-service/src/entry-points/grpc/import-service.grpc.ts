@@ -1,0 +1,24 @@
+import { loadDestinyProtos } from '@destiny/contracts/grpc/proto-files';
+import type { GrpcServer } from '@destiny/platform';
+import type { ImportRecordUsecases } from '../../usecases/import-records.usecase';
+
+export function registerImportGrpc(grpc: GrpcServer, usecases: ImportRecordUsecases): void {
+  const protos = loadDestinyProtos();
+  const one = (value: unknown) => ({ json: JSON.stringify(value) });
+  const many = (values: unknown[]) => ({ json: values.map((value) => JSON.stringify(value)) });
+  grpc.addService(protos.destiny.import_service.ImportService.service, {
+    CreateImportRecord: async (request: { json: string }) => one(await usecases.createRecord(request.json)),
+    GetImportRecord: async (request: { id: string }) => one(await usecases.getRecord(request.id)),
+    ListImportRecords: async (request: { limit: number }) => many(await usecases.listRecords(request.limit)),
+    RegisterImportBatch: async (request: { import_record_id: string; batch_json: string }) => one(await usecases.registerBatch(request.import_record_id, request.batch_json)),
+    ListImportBatches: async (request: { id: string }) => many(await usecases.listBatches(request.id)),
+    GetImportBatch: async (request: { import_record_id: string; import_batch_id: string }) => one(await usecases.getBatch(request.import_record_id, request.import_batch_id)),
+    GetImportBatchSummary: async (request: { import_record_id: string; import_batch_id: string }) => one(await usecases.getSummary(request.import_record_id, request.import_batch_id)),
+    ListImportResults: async (request: { import_record_id: string; import_batch_id: string; result_status: string }) =>
+      many(await usecases.listResults(request.import_record_id, request.import_batch_id, request.result_status)),
+    FinaliseImportRecord: async (request: { id: string }) => {
+      await usecases.finalise(request.id);
+      return {};
+    },
+  });
+}

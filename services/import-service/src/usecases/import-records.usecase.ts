@@ -1,0 +1,208 @@
+import {
+  ImportBatchIn,
+  ImportRecordIn,
+  IMPORT_RESULT_STATUSES,
+  ImportResultStatus,
+  normaliseHttpUrl,
+  OVERWRITE_REFUSED_DETAIL,
+  QUEUES,
+  toUtcTimestamp,
+  uuidv7,
+  validate,
+  type ImportBatchJob,
+  type ImportBatchRead,
+  type ImportBatchSummary,
+  type ImportRecordRead,
+  type ImportResultCounts,
+  type ImportResultRead,
+} from '@destiny/contracts';
+import { ServiceError, type MessageBus, type OutboundHttpClient } from '@destiny/platform';
+import { isDuplicateKeyError } from '../data-access/errors';
+import type { ImportBatchDocument, ImportRecordDocument, ImportRepository, ImportResultDocument } from '../data-access/import.repository';
+import { batchStatus } from '../domain/batch-status';
+import { storageHostAllowed } from '../domain/storage-domain';
+
+interface Deps {
+  repository: ImportRepository;
+  bus: MessageBus;
+  outbound: OutboundHttpClient;
+  allowedDomains: readonly string[];
+}
+
+function parseBody(json: string): unknown {
+  try {
+    return JSON.parse(json);
+  } catch {
+    throw ServiceError.unprocessable([{ type: 'json_invalid', loc: ['body'], msg: 'JSON decode error' }]);
+  }
+}
+
+function recordRead(record: ImportRecordDocument, batches: ImportBatchRead[] | null = null): ImportRecordRead {
+  return {
+    search_string: record.search_string,
+    searched_at: record.searched_at,
+    processor_name: record.processor_name,
+    processor_version: record.processor_version,
+    notes: record.notes,
+    expected_reference_count: record.expected_reference_count,
+    source_name: record.source_name,
+    id: record._id,
+    status: record.status,
+    batches,
+  };
+}
+
+function resultRead(result: ImportResultDocument): ImportResultRead {
+  return { id: result._id, import_batch_id: result.import_batch_id, status: result.status, reference_id: result.reference_id, failure_details: result.failure_details, import_batch: null };
+}
+
+export function createImportRecordUsecases(deps: Deps) {
+  const { repository } = deps;
+
+  async function getRecordDocument(id: string): Promise<ImportRecordDocument> {
+    const record = await repository.records.findOne({ _id: id });
+    if (!record) throw ServiceError.notFound('ImportRecord', id);
+    return record;
+  }
+
+  async function getBatchDocument(recordId: string, batchId: string): Promise<ImportBatchDocument> {
+    await getRecordDocument(recordId);
+    const batch = await repository.batches.findOne({ _id: batchId, import_record_id: recordId });
+    if (!batch) throw ServiceError.notFound('ImportBatch', batchId);
+    return batch;
+  }
+
+  async function batchRead(batch: ImportBatchDocument): Promise<ImportBatchRead> {
+    return {
+      storage_url: batch.storage_url,
+      callback_url: batch.callback_url,
+      collision_strategy: batch.collision_strategy as ImportBatchRead['collision_strategy'],
+      id: batch._id,
+      status: batchStatus(await repository.resultStatuses(batch._id), batch.file_state),
+      import_record_id: batch.import_record_id,
+      import_record: null,
+      import_results: null,
+    };
+  }
+
+  async function summary(batch: ImportBatchDocument): Promise<ImportBatchSummary> {
+    const counts = await repository.resultCounts(batch._id);
+    const results = Object.fromEntries(IMPORT_RESULT_STATUSES.map((status) => [status, counts.get(status) ?? 0])) as ImportResultCounts;
+    const details = await repository.failureDetails(batch._id);
+    const statuses = new Set([...counts.keys()]);
+    return {
+      storage_url: batch.storage_url,
+      callback_url: batch.callback_url,
+      collision_strategy: batch.collision_strategy as ImportBatchSummary['collision_strategy'],
+      id: batch._id,
+      import_batch_id: batch._id,
+      import_batch_status: batchStatus(statuses, batch.file_state),
+      results,
+      failure_details: batch.file_failure ? [batch.file_failure, ...details] : details,
+    };
+  }
+
+  return {
+    summaryOf: summary,
+    async createRecord(json: string): Promise<ImportRecordRead> {
+      const parsed = validate(ImportRecordIn, parseBody(json), 'body');
+      if (!parsed.ok) throw ServiceError.unprocessable(parsed.errors);
+      const body = parsed.value;
+      const record: ImportRecordDocument = {
+        _id: uuidv7(),
+        search_string: body.search_string ?? null,
+        searched_at: body.searched_at ? toUtcTimestamp(body.searched_at) : new Date().toISOString().replace('.000Z', 'Z'),
+        processor_name: body.processor_name,
+        processor_version: body.processor_version,
+        notes: body.notes ?? null,
+        expected_reference_count: body.expected_reference_count,
+        source_name: body.source_name,
+        status: 'created',
+        created_at: new Date(),
+      };
+      await repository.records.insertOne(record);
+      return recordRead(record);
+    },
+    async getRecord(id: string): Promise<ImportRecordRead> {
+      return recordRead(await getRecordDocument(id));
+    },
+    async listRecords(limit: number): Promise<ImportRecordRead[]> {
+      const records = await repository.records.find({}).sort({ _id: -1 }).limit(limit > 0 ? limit : 1000).toArray();
+      return Promise.all(
+        records.map(async (record) => recordRead(record, await Promise.all((await repository.batches.find({ import_record_id: record._id }).sort({ _id: 1 }).toArray()).map(batchRead)))),
+      );
+    },
+    async finalise(id: string): Promise<void> {
+      const result = await repository.records.updateOne({ _id: id }, { $set: { status: 'completed' } });
+      if (result.matchedCount === 0) throw ServiceError.notFound('ImportRecord', id);
+    },
+    async registerBatch(recordId: string, json: string): Promise<ImportBatchRead> {
+      await getRecordDocument(recordId);
+      const parsed = validate(ImportBatchIn, parseBody(json), 'body');
+      if (!parsed.ok) throw ServiceError.unprocessable(parsed.errors);
+      const body = parsed.value;
+      if (body.collision_strategy === 'overwrite') throw ServiceError.unprocessable(OVERWRITE_REFUSED_DETAIL);
+      const storageUrl = normaliseHttpUrl(body.storage_url);
+      const host = new URL(storageUrl).hostname;
+      if (!host) throw new ServiceError(403, 'storage_url has no hostname.');
+      if (!storageHostAllowed(host, deps.allowedDomains)) throw new ServiceError(403, 'storage_url hostname is not allowed.');
+      try {
+        await deps.outbound.check(storageUrl);
+      } catch (error) {
+        throw ServiceError.unprocessable(`storage_url is not allowed: ${(error as Error).message}`);
+      }
+      const callbackUrl = body.callback_url ? normaliseHttpUrl(body.callback_url) : null;
+      if (callbackUrl) {
+        try {
+          await deps.outbound.check(callbackUrl);
+        } catch (error) {
+          throw ServiceError.unprocessable(`callback_url is not allowed: ${(error as Error).message}`);
+        }
+      }
+      const batch: ImportBatchDocument = {
+        _id: uuidv7(),
+        import_record_id: recordId,
+        storage_url: storageUrl,
+        callback_url: callbackUrl,
+        collision_strategy: body.collision_strategy ?? 'fail',
+        next_line: 1,
+        file_state: 'pending',
+        file_failure: null,
+        callback_claimed: false,
+        created_at: new Date(),
+      };
+      try {
+        await repository.batches.insertOne(batch);
+      } catch (error) {
+        if (isDuplicateKeyError(error)) {
+          throw ServiceError.conflict(`Unable to perform operation on ImportBatch. Violation: Key (import_record_id, storage_url)=(${recordId}, ${storageUrl}) already exists.`);
+        }
+        throw error;
+      }
+      const job: ImportBatchJob = { job_id: uuidv7(), import_batch_id: batch._id };
+      await deps.bus.sendToQueue(QUEUES.importServiceImportBatch, job, { messageId: job.job_id });
+      return batchRead(batch);
+    },
+    async listBatches(recordId: string): Promise<ImportBatchRead[]> {
+      await getRecordDocument(recordId);
+      return Promise.all((await repository.batches.find({ import_record_id: recordId }).sort({ _id: 1 }).toArray()).map(batchRead));
+    },
+    async getBatch(recordId: string, batchId: string): Promise<ImportBatchRead> {
+      return batchRead(await getBatchDocument(recordId, batchId));
+    },
+    async getSummary(recordId: string, batchId: string): Promise<ImportBatchSummary> {
+      return summary(await getBatchDocument(recordId, batchId));
+    },
+    async listResults(recordId: string, batchId: string, status: string): Promise<ImportResultRead[]> {
+      await getBatchDocument(recordId, batchId);
+      if (status) {
+        const parsed = validate(ImportResultStatus, status, 'query');
+        if (!parsed.ok) throw ServiceError.unprocessable(parsed.errors);
+      }
+      const rows = await repository.results.find({ import_batch_id: batchId, ...(status ? { status: status as ImportResultDocument['status'] } : {}) }).sort({ line_number: 1 }).toArray();
+      return rows.map(resultRead);
+    },
+  };
+}
+
+export type ImportRecordUsecases = ReturnType<typeof createImportRecordUsecases>;
