@@ -73,6 +73,8 @@ export function compileProjection(projection: unknown): Projector | undefined {
   if (!isPlainObject(projection)) throw badValue('projection must be an object');
   const entries = Object.entries(projection);
   if (entries.length === 0) return undefined;
+  const positional = entries.find(([field]) => field.endsWith('.$') || field.includes('.$.'));
+  if (positional) throw badValue(`positional projection '${positional[0]}' is not supported by this server; use $elemMatch`);
   const needsExpressions = entries.some(([, value]) => !isFlag(value) && !(isPlainObject(value) && ('$slice' in value || '$elemMatch' in value)));
   if (needsExpressions) {
     const pipeline = [{ $project: projection }];

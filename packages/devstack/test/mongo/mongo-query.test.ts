@@ -112,6 +112,7 @@ describe('sort, skip, limit and projection', () => {
     expect(await items.findOne({ _id: 1 }, { projection: { sizes: { $elemMatch: { s: 'L' } } } })).toEqual({ _id: 1, sizes: [{ s: 'L', n: 0 }] });
     expect(await items.findOne({ _id: 1 }, { projection: { label: { $toUpper: '$name' } } })).toEqual({ _id: 1, label: 'APPLE' });
     await expect(items.findOne({ _id: 1 }, { projection: { name: 1, qty: 0 } })).rejects.toMatchObject({ code: 31254 });
+    await expect(items.findOne({ 'sizes.s': 'L' }, { projection: { 'sizes.$': 1 } })).rejects.toMatchObject({ code: 2 });
   });
 });
 
