@@ -6,6 +6,7 @@ import { createBlockingKeyRepository } from './data-access/blocking-key.reposito
 import { COLLECTIONS, DEDUP_INDEXES } from './data-access/collections';
 import { createDecisionRepository } from './data-access/decision.repository';
 import { createReferenceRepository } from './data-access/reference.repository';
+import * as deduplicationEngine from './domain/deduplication';
 import type { DeduplicationEnginePort } from './domain/deduplication-engine.port';
 import { startDeduplicationConsumer } from './entry-points/amqp/deduplication.consumer';
 import { registerDedupGrpc } from './entry-points/grpc/dedup-service.grpc';
@@ -22,11 +23,6 @@ export interface DedupOverrides extends BackendOverrides {
   engine?: DeduplicationEnginePort;
 }
 
-function defaultEngine(): DeduplicationEnginePort {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('./domain/deduplication') as DeduplicationEnginePort;
-}
-
 /** Serialises every write to references in this process (see the use cases). */
 function createExclusive() {
   let tail: Promise<unknown> = Promise.resolve();
@@ -39,7 +35,7 @@ function createExclusive() {
 
 export async function startDedupService(env: NodeJS.ProcessEnv = process.env, overrides: DedupOverrides = {}): Promise<RunningBackendService> {
   const config = loadConfig(dedupServiceConfig, env);
-  const engine = overrides.engine ?? defaultEngine();
+  const engine = overrides.engine ?? deduplicationEngine;
   return startBackendService({
     name: SERVICE_NAME,
     config,

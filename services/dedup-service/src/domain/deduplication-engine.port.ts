@@ -21,16 +21,23 @@ export interface EngineDecision {
   detail: string;
 }
 
-export interface RuleDecision {
-  determination: string;
+export interface ActiveRuleDecision {
+  determination: 'duplicate' | 'exact_duplicate' | 'canonical' | 'unsearchable';
   canonicalId: string | null;
-  authority: 'unclassified' | 'person' | 'system';
+  authority: 'person' | 'system' | 'unclassified';
+}
+
+export interface ProposedRuleDecision {
+  determination: 'duplicate' | 'canonical' | 'unsearchable' | 'decoupled';
+  canonicalId: string | null;
+  authority: 'person' | 'system';
 }
 
 export interface RuleOutcome {
   outcome: 'activate' | 'decoupled' | 'error';
   changed: boolean;
   error?: string;
+  reason?: string;
 }
 
 export interface DeduplicationEnginePort {
@@ -38,5 +45,5 @@ export interface DeduplicationEnginePort {
   blockingKeys(record: DedupRecord): string[];
   isSearchable(record: DedupRecord): boolean;
   decideDuplicate(record: DedupRecord, candidates: DedupRecord[]): EngineDecision;
-  applyDecisionRules(input: { current: RuleDecision | null; proposed: RuleDecision; referenceHasDuplicates: boolean; canonicalTargetDetermination: string | null; manual: boolean }): RuleOutcome;
+  applyDecisionRules(input: { referenceId: string; current: ActiveRuleDecision | null; proposed: ProposedRuleDecision; referenceHasDuplicates: boolean; canonicalTargetDetermination: string | null; manual: boolean }): RuleOutcome;
 }

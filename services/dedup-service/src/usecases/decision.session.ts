@@ -3,7 +3,7 @@ import { ServiceError, type OutboxEntry } from '@destiny/platform';
 import type { AnyBulkWriteOperation } from 'mongodb';
 import type { DecisionDocument, DecisionRepository } from '../data-access/decision.repository';
 import type { ReferenceRepository } from '../data-access/reference.repository';
-import type { DeduplicationEnginePort, RuleDecision } from '../domain/deduplication-engine.port';
+import type { ActiveRuleDecision, DeduplicationEnginePort, RuleOutcome } from '../domain/deduplication-engine.port';
 import { referenceChangedEntry } from '../domain/reference-changed.event-builder';
 import { referenceDoc, type ActiveDecision, type ReferenceDocument, type TerminalDetermination } from '../domain/reference.model';
 
@@ -77,16 +77,17 @@ export class DecisionSession {
     const working = this.working.get(referenceId);
     if (!working) throw ServiceError.unprocessable(`Reference with id ${referenceId} does not exist.`);
     const current = working.after.active_decision;
-    let outcome: { outcome: 'activate' | 'decoupled' | 'error'; changed: boolean; error?: string };
+    let outcome: RuleOutcome;
     if (proposed.determination === 'decoupled') outcome = { outcome: 'decoupled', changed: false };
     else {
       const target = proposed.canonicalId ? this.get(proposed.canonicalId) : undefined;
       if (proposed.canonicalId && !target) throw ServiceError.unprocessable(`Reference with id ${proposed.canonicalId} does not exist.`);
-      const toRule = (decision: ActiveDecision | null): RuleDecision | null =>
+      const toRule = (decision: ActiveDecision | null): ActiveRuleDecision | null =>
         decision ? { determination: decision.duplicate_determination, canonicalId: decision.canonical_reference_id, authority: decision.decision_authority } : null;
       outcome = this.deps.engine.applyDecisionRules({
+        referenceId,
         current: toRule(current),
-        proposed: { determination: proposed.determination, canonicalId: proposed.canonicalId, authority: proposed.authority },
+        proposed: { determination: proposed.determination, canonicalId: proposed.canonicalId, authority: proposed.authority === 'person' ? 'person' : 'system' },
         referenceHasDuplicates: this.hasDuplicates(referenceId),
         canonicalTargetDetermination: target ? (target.active_decision?.duplicate_determination ?? null) : null,
         manual: options.manual,
@@ -104,7 +105,7 @@ export class DecisionSession {
       candidate_canonical_ids: proposed.candidateIds,
       duplicate_determination: active ? proposed.determination : 'decoupled',
       canonical_reference_id: proposed.canonicalId,
-      detail: proposed.detail,
+      detail: active || !outcome.reason ? proposed.detail : [proposed.detail, outcome.reason].filter(Boolean).join(' '),
       created_at: this.now,
       updated_at: this.now,
     };

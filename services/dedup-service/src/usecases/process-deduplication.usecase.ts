@@ -87,9 +87,9 @@ export function createProcessDeduplication(deps: DeduplicationDeps) {
   function shortcut(session: DecisionSession, reference: ReferenceDocument, keys: string[], index: Map<string, string[]>): { decision: Omit<ProposedDecision, 'trigger'>; ungrouped: string[] } | null {
     if (keys.length === 0) return null;
     const matches = [...new Set(keys.flatMap((key) => index.get(key) ?? []))].filter((id) => id !== reference._id).map((id) => session.get(id)).filter((item): item is ReferenceDocument => item !== undefined);
-    if (matches.length === 0) {
-      return { decision: { determination: 'canonical', canonicalId: null, authority: 'system', detail: 'New reference with trusted identifier(s), no existing matches', candidateIds: [] }, ungrouped: [] };
-    }
+    // No other reference shares a trusted identifier: the engine still compares the metadata, so
+    // a record seen before under another identifier (or none) is not made canonical blindly.
+    if (matches.length === 0) return null;
     const canonicals = new Set<string>();
     const ungrouped: string[] = [];
     for (const match of matches) {

@@ -1,0 +1,213 @@
+import { uuidv7, type ReferenceChangedEvent } from '@destiny/contracts';
+import type { RunningBackendService } from '@destiny/platform';
+import { startDedupService } from '../src/index';
+import { bibliographic, call, dedupClient, observeReferenceChanged, startInfrastructure, waitFor, type DedupClient } from './dedup-helpers';
+
+interface Outcome {
+  line_number: number;
+  status: string;
+  reference_id: string;
+  failure_details: string;
+}
+
+interface View {
+  id: string;
+  identifiers: Array<Record<string, unknown>>;
+  enhancements: Array<Record<string, unknown>>;
+  duplicate_decision: { duplicate_determination: string; canonical_reference_id: string | null } | null;
+}
+
+describe('dedup-service reference store through gRPC', () => {
+  let infrastructure: Awaited<ReturnType<typeof startInfrastructure>>;
+  let service: RunningBackendService;
+  let client: DedupClient;
+  let observer: Awaited<ReturnType<typeof observeReferenceChanged>>;
+
+  beforeAll(async () => {
+    infrastructure = await startInfrastructure('dedup-store');
+    service = await startDedupService(infrastructure.env);
+    client = dedupClient(service.grpcPort);
+    observer = await observeReferenceChanged(infrastructure.messaging.namespace);
+  });
+
+  afterAll(async () => {
+    client?.close();
+    await observer?.close();
+    await service?.stop();
+    await infrastructure?.stop();
+  });
+
+  let line = 0;
+  async function ingest(strategy: string, references: unknown[]): Promise<Outcome[]> {
+    const lines = references.map((reference) => ({ line_number: ++line, reference_json: JSON.stringify(reference), import_result_id: uuidv7() }));
+    const response = await call<{ outcomes: Outcome[] }>(client, 'IngestReferences', { import_batch_id: uuidv7(), collision_strategy: strategy, lines });
+    return response.outcomes;
+  }
+  const getReference = async (id: string) => JSON.parse((await call<{ json: string }>(client, 'GetReference', { id })).json) as View;
+  const lookup = async (identifiers: string[]) => (await call<{ json: string[] }>(client, 'LookupReferences', { identifiers })).json.map((item) => JSON.parse(item) as View);
+  const decided = (id: string) => waitFor(async () => (await getReference(id)).duplicate_decision, `a decision for ${id}`);
+  const eventsFor = (id: string) => observer.events.filter((event) => event.reference_id === id);
+  const doi = (value: string) => ({ identifier: value, identifier_type: 'doi' });
+
+  it('when a new reference is ingested, then it is stored, decided canonical and a versioned reference.changed event is published', async () => {
+    const [outcome] = await ingest('fail', [{ visibility: 'public', identifiers: [doi('10.1000/alpha.1')], enhancements: [bibliographic('Alpha trial of exercise in adults with chronic pain', ['Ada Lovelace', 'Charles Babbage'], 2020)] }]);
+    expect(outcome.status).toBe('completed');
+    const decision = await decided(outcome.reference_id);
+    expect(decision).toEqual({ duplicate_determination: 'canonical', canonical_reference_id: null });
+    const events = await waitFor(() => eventsFor(outcome.reference_id).length > 0 && eventsFor(outcome.reference_id), 'the event');
+    expect(events[0]).toMatchObject({ kind: 'duplicate_decision_changed', version: 1, duplicate_decision: { duplicate_determination: 'canonical' } });
+    expect(events[0].changeset.identifiers).toEqual([{ reference_id: outcome.reference_id, identifier: '10.1000/alpha.1', identifier_type: 'doi' }]);
+  });
+
+  it('when a reference with the same bibliographic record arrives without the DOI, then it becomes a duplicate and lookup folds it into the canonical', async () => {
+    const [first] = await ingest('fail', [{ identifiers: [doi('10.1000/beta.1')], enhancements: [bibliographic('Beta randomised trial of mindfulness for anxiety in students', ['Grace Hopper', 'Alan Turing'], 2019, 'Journal of Anxiety', { pagination: { volume: '12', first_page: '100', last_page: '110' } })] }]);
+    await decided(first.reference_id);
+    const [second] = await ingest('fail', [{ identifiers: [{ identifier: 31415, identifier_type: 'pm_id' }], enhancements: [bibliographic('Beta randomised trial of mindfulness for anxiety in students', ['Grace Hopper', 'Alan Turing'], 2019, 'Journal of Anxiety', { pagination: { volume: '12', first_page: '100', last_page: '110' } })] }]);
+    const decision = await decided(second.reference_id);
+    expect(decision).toEqual({ duplicate_determination: 'duplicate', canonical_reference_id: first.reference_id });
+
+    const stored = await getReference(second.reference_id);
+    expect(stored.identifiers).toEqual([{ identifier: 31415, identifier_type: 'pm_id' }]);
+    const found = await lookup(['pm_id:31415']);
+    expect(found.map((view) => view.id)).toEqual([first.reference_id]);
+    expect(found[0].identifiers).toEqual([{ identifier: '10.1000/beta.1', identifier_type: 'doi' }, { identifier: 31415, identifier_type: 'pm_id' }]);
+    expect(found[0].enhancements.map((enhancement) => enhancement.reference_id)).toEqual([first.reference_id, second.reference_id]);
+
+    const canonicalEvents = await waitFor(() => eventsFor(first.reference_id).length >= 2 && eventsFor(first.reference_id), 'the canonical group event');
+    const versions = canonicalEvents.map((event) => event.version);
+    expect(versions).toEqual([...versions].sort((a, b) => a - b));
+    expect(new Set(versions).size).toBe(versions.length);
+    const last = canonicalEvents[canonicalEvents.length - 1] as ReferenceChangedEvent;
+    expect(last.reference.identifiers).toHaveLength(2);
+  });
+
+  it('when a DOI differs only in case, then the trusted-identifier shortcut makes it a duplicate', async () => {
+    const [first] = await ingest('fail', [{ identifiers: [doi('10.1000/Gamma.X')] }]);
+    await decided(first.reference_id);
+    const [second] = await ingest('fail', [{ identifiers: [doi('10.1000/gamma.x')] }]);
+    expect(await decided(second.reference_id)).toEqual({ duplicate_determination: 'duplicate', canonical_reference_id: first.reference_id });
+  });
+
+  it('when lines collide under each strategy, then fail, discard, merges, append and multi-collision behave as the contract says', async () => {
+    const base = { identifiers: [doi('10.1000/delta.1'), { identifier: 'W100', identifier_type: 'open_alex' }], enhancements: [{ source: 's1', visibility: 'public', content: { enhancement_type: 'abstract', process: 'other', abstract: 'first' } }] };
+    const [created] = await ingest('fail', [base]);
+    const id = created.reference_id;
+    const [other] = await ingest('fail', [{ identifiers: [{ identifier: 'W200', identifier_type: 'open_alex' }] }]);
+
+    const [failed] = await ingest('fail', [{ identifiers: [doi('10.1000/delta.1')], enhancements: [{ source: 's9', visibility: 'public', content: { enhancement_type: 'abstract', process: 'other', abstract: 'x' } }] }]);
+    expect(failed.status).toBe('failed');
+    expect(failed.failure_details).toBe(`Entry ${failed.line_number}:\n\nIdentifier(s) are already mapped on an existing reference:\nidentifier_type=doi, identifier=10.1000/delta.1`);
+
+    const [discarded] = await ingest('discard', [{ identifiers: [doi('10.1000/delta.1')], enhancements: [{ source: 's9', visibility: 'public', content: { enhancement_type: 'abstract', process: 'other', abstract: 'x' } }] }]);
+    expect(discarded).toMatchObject({ status: 'completed', reference_id: '' });
+
+    const [defensive] = await ingest('merge_defensive', [
+      { identifiers: [doi('10.1000/delta.1'), doi('10.1000/delta.other'), { identifier: 777, identifier_type: 'pm_id' }], enhancements: [{ source: 's1', visibility: 'public', content: { enhancement_type: 'abstract', process: 'other', abstract: 'second' } }] },
+    ]);
+    expect(defensive).toMatchObject({ status: 'completed', reference_id: id });
+    let stored = await getReference(id);
+    expect(stored.identifiers.map((identifier) => identifier.identifier)).toEqual(['10.1000/delta.1', 'W100', 777]);
+    expect(stored.enhancements.map((enhancement) => (enhancement.content as { abstract: string }).abstract)).toEqual(['first']);
+
+    const [aggressive] = await ingest('merge_aggressive', [
+      { identifiers: [doi('10.1000/delta.1'), doi('10.1000/delta.other')], enhancements: [{ source: 's1', visibility: 'public', content: { enhancement_type: 'abstract', process: 'other', abstract: 'second' } }] },
+    ]);
+    expect(aggressive).toMatchObject({ status: 'completed', reference_id: id });
+    stored = await getReference(id);
+    expect(stored.identifiers.map((identifier) => identifier.identifier)).toEqual(['10.1000/delta.1', 'W100', 777, '10.1000/delta.other']);
+    expect(stored.enhancements.map((enhancement) => (enhancement.content as { abstract: string }).abstract)).toEqual(['second']);
+
+    const [appended] = await ingest('append', [{ identifiers: [doi('10.1000/delta.1')], enhancements: [{ source: 's1', visibility: 'public', content: { enhancement_type: 'abstract', process: 'other', abstract: 'third' } }] }]);
+    expect(appended).toMatchObject({ status: 'completed', reference_id: id });
+    stored = await getReference(id);
+    expect(stored.enhancements.map((enhancement) => (enhancement.content as { abstract: string }).abstract)).toEqual(['second', 'third']);
+
+    const [both] = await ingest('merge_aggressive', [{ identifiers: [doi('10.1000/delta.1'), { identifier: 'W200', identifier_type: 'open_alex' }] }]);
+    expect(both.status).toBe('failed');
+    expect(both.failure_details).toBe(`Entry ${both.line_number}:\n\nIncoming reference collides with more than one existing reference.`);
+    expect(other.status).toBe('completed');
+  });
+
+  it('when a line is an exact subset of a stored reference, then nothing is stored and its minted id resolves to no reference', async () => {
+    const reference = { identifiers: [doi('10.1000/epsilon.1')], enhancements: [{ source: 's1', visibility: 'public', content: { enhancement_type: 'abstract', process: 'other', abstract: 'same' } }] };
+    const [created] = await ingest('fail', [reference]);
+    const [again] = await ingest('fail', [reference]);
+    expect(again.status).toBe('completed');
+    expect(again.reference_id).not.toBe(created.reference_id);
+    await expect(getReference(again.reference_id)).rejects.toMatchObject({ httpStatus: 404, detail: `Reference with id ${again.reference_id} does not exist.` });
+  });
+
+  it('when the same chunk is ingested twice with the same import result ids, then the second call returns the same outcomes and stores nothing new', async () => {
+    const lines = [
+      { line_number: 1, reference_json: JSON.stringify({ identifiers: [doi('10.1000/zeta.1')] }), import_result_id: uuidv7() },
+      { line_number: 2, reference_json: JSON.stringify({ identifiers: [doi('10.1000/zeta.1'), doi('10.1000/zeta.2')] }), import_result_id: uuidv7() },
+    ];
+    const request = { import_batch_id: uuidv7(), collision_strategy: 'fail', lines };
+    const first = await call<{ outcomes: Outcome[] }>(client, 'IngestReferences', request);
+    const second = await call<{ outcomes: Outcome[] }>(client, 'IngestReferences', request);
+    expect(first.outcomes.map((outcome) => outcome.status)).toEqual(['completed', 'failed']);
+    expect(second.outcomes).toEqual(first.outcomes);
+    expect(await lookup(['doi:10.1000/zeta.1'])).toHaveLength(1);
+  });
+
+  it('when a person marks references, then manual decisions apply, invoke queues new ones and a system proposal against a person decision is decoupled', async () => {
+    const [a] = await ingest('fail', [{ identifiers: [doi('10.1000/eta.a')] }]);
+    const [b] = await ingest('fail', [{ identifiers: [doi('10.1000/eta.b')] }]);
+    await decided(a.reference_id);
+    await decided(b.reference_id);
+    const results = (await call<{ json: string[] }>(client, 'MakeDuplicateDecisions', { json: JSON.stringify([{ reference_id: b.reference_id, duplicate_determination: 'duplicate', canonical_reference_id: a.reference_id }]) })).json.map((item) => JSON.parse(item));
+    expect(results).toEqual([
+      expect.objectContaining({ reference_id: b.reference_id, outcome: 'duplicate', canonical_reference_id: a.reference_id, active_decision: true, decision_authority: 'person', decision_trigger: 'manual_api' }),
+    ]);
+    expect((await getReference(b.reference_id)).duplicate_decision).toEqual({ duplicate_determination: 'duplicate', canonical_reference_id: a.reference_id });
+    await expect(
+      call(client, 'MakeDuplicateDecisions', { json: JSON.stringify([{ reference_id: a.reference_id, duplicate_determination: 'duplicate', canonical_reference_id: b.reference_id }]) }),
+    ).rejects.toMatchObject({ httpStatus: 422 });
+
+    await waitFor(() => eventsFor(b.reference_id).some((event) => event.duplicate_decision?.duplicate_determination === 'duplicate'), 'the manual decision event');
+    const before = eventsFor(b.reference_id).length;
+    await call(client, 'InvokeDeduplication', { ids: [b.reference_id] });
+    await waitFor(async () => {
+      const views = await lookup([b.reference_id]);
+      return views.length === 1 && views[0].id === a.reference_id;
+    }, 'lookup through the canonical');
+    expect((await getReference(b.reference_id)).duplicate_decision).toEqual({ duplicate_determination: 'duplicate', canonical_reference_id: a.reference_id });
+    expect(eventsFor(b.reference_id).length).toBe(before);
+    await expect(call(client, 'InvokeDeduplication', { ids: [uuidv7()] })).rejects.toMatchObject({ httpStatus: 422 });
+  });
+
+  it('when enhancements are added, then new ones are stored with an enhanced event carrying the origin and exact repeats are discarded', async () => {
+    const [created] = await ingest('fail', [{ identifiers: [doi('10.1000/theta.1')] }]);
+    const robotId = uuidv7();
+    const enhancement = { reference_id: created.reference_id, source: 'robot', visibility: 'public', content: { enhancement_type: 'abstract', process: 'other', abstract: 'text' } };
+    const request = { enhancements_json: [JSON.stringify(enhancement)], robot_id: robotId, robot_enhancement_batch_id: '', enhancement_request_id: '' };
+    const first = await call<{ outcomes: Array<{ status: string }> }>(client, 'AddEnhancements', request);
+    const second = await call<{ outcomes: Array<{ status: string }> }>(client, 'AddEnhancements', request);
+    expect(first.outcomes.map((outcome) => outcome.status)).toEqual(['stored']);
+    expect(second.outcomes.map((outcome) => outcome.status)).toEqual(['discarded']);
+    const enhanced = await waitFor(() => eventsFor(created.reference_id).find((event) => event.kind === 'enhanced'), 'the enhanced event');
+    expect(enhanced.origin).toEqual({ robot_id: robotId });
+    expect(enhanced.changeset.enhancements).toHaveLength(1);
+    expect((await getReference(created.reference_id)).enhancements).toHaveLength(1);
+  });
+
+  it('when reads name unknown references or bad lookups, then 404 and 400 come back with the contract details', async () => {
+    const missing = uuidv7();
+    await expect(getReference(missing)).rejects.toMatchObject({ httpStatus: 404, detail: `Reference with id ${missing} does not exist.` });
+    await expect(lookup(['nope:1'])).rejects.toMatchObject({ httpStatus: 400, detail: 'Invalid identifier lookup string: nope:1. Unknown identifier type: nope.' });
+    expect(await lookup(['doi:10.9999/unknown'])).toEqual([]);
+  });
+
+  it('when every canonical-like view is streamed, then duplicates are folded and not listed on their own', async () => {
+    const chunks: string[][] = [];
+    await new Promise<void>((resolve, reject) => {
+      const stream = (client as unknown as { StreamDeduplicatedViews(request: unknown): NodeJS.ReadableStream }).StreamDeduplicatedViews({ chunk_size: 3 });
+      stream.on('data', (message: { json: string[] }) => chunks.push(message.json));
+      stream.on('end', resolve);
+      stream.on('error', reject);
+    });
+    const views = chunks.flat().map((item) => JSON.parse(item) as View);
+    expect(views.length).toBeGreaterThan(3);
+    expect(views.every((view) => view.duplicate_decision?.duplicate_determination !== 'duplicate')).toBe(true);
+  });
+});
