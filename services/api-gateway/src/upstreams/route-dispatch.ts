@@ -155,8 +155,8 @@ export function routeHandlers(upstreams: Upstreams): Record<string, RouteHandler
       await dedup.call('InvokeDeduplication', { ids: (call.body as { reference_ids: string[] }).reference_ids });
       return json(call.status, null);
     },
-    // No rpc in dedup_service.proto yet; the gateway answers 501 until dedup-service serves it under this name.
-    evaluateDeduplicationCandidates: (call) => single(() => dedup.call('EvaluateDeduplicationCandidates', { json: bodyText(call) }), call.status),
+    // 501 while dedup_service.proto has no such rpc (the client then lacks the method).
+    evaluateDeduplicationCandidates: (call) => many(() => dedup.call('EvaluateDeduplicationCandidates', { json: bodyText(call) }), call.status),
     lookupReferences: async (call) => {
       const identifiers = lookupIdentifiers(call.query);
       const references = parseDocuments(await dedup.call<JsonDocuments>('LookupReferences', { identifiers }));
