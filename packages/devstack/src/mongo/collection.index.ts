@@ -31,8 +31,8 @@ export interface IndexKeys {
   full: string[];
   /** Distinct values of the first field. */
   first: unknown[];
-  /** Value combinations behind `full`, for the duplicate-key error. */
-  combinations: unknown[][];
+  /** Value combinations behind `full` of a compound index, for the duplicate-key error. */
+  combinations?: unknown[][];
   multikey: boolean;
 }
 
@@ -76,6 +76,8 @@ export class CollectionIndex {
   readonly unique: boolean;
   multikey = false;
   private readonly partial?: Predicate;
+  /** The field of a single-field index on a top-level field (no dots), for the fast path. */
+  private readonly topLevelField?: string;
   /** Whole compound keys, kept only where uniqueness has to be checked. */
   private readonly byFull = new Map<string, Holders>();
   private readonly byFirst = new Map<string, FirstFieldEntry>();
@@ -85,6 +87,7 @@ export class CollectionIndex {
     this.spec = spec;
     this.fields = Object.keys(spec.key);
     this.unique = spec.unique === true;
+    this.topLevelField = this.fields.length === 1 && !this.fields[0].includes('.') ? this.fields[0] : undefined;
     if (spec.partialFilterExpression !== undefined) this.partial = compileFilter(spec.partialFilterExpression);
   }
 
@@ -96,12 +99,20 @@ export class CollectionIndex {
   /** The document's keys, or undefined when the index does not hold it (sparse/partial). */
   keysOf(document: Document): IndexKeys | undefined {
     if (this.partial && !this.partial(document)) return undefined;
+    if (this.topLevelField !== undefined) {
+      // Fast path for the common single top-level field holding a scalar.
+      const raw = document[this.topLevelField];
+      if (!Array.isArray(raw) && (raw !== undefined || this.spec.sparse !== true)) {
+        const value = raw === undefined ? null : raw;
+        return { full: [canonicalKey(value)], first: [value], multikey: false };
+      }
+    }
     if (this.spec.sparse === true && this.fields.every((field) => pathValues(document, field).every((value) => value === undefined))) return undefined;
     if (this.fields.length === 1) {
       const values = keyValues(document, this.fields[0]);
       const multikey = values.length !== 1 || pathValues(document, this.fields[0]).some(Array.isArray);
       const { keys, values: distinct } = distinctValues(values);
-      return { full: keys, first: distinct, combinations: distinct.map((value) => [value]), multikey };
+      return { full: keys, first: distinct, multikey };
     }
     const perField = this.fields.map((field) => distinctValues(keyValues(document, field)).values);
     const arrayFields = this.fields.filter((field, index) => perField[index].length > 1 || pathValues(document, field).some(Array.isArray));
@@ -129,7 +140,8 @@ export class CollectionIndex {
       const holders = this.fields.length > 1 ? this.byFull.get(key) : this.byFirst.get(key)?.holders;
       if (holders === undefined || holders === documentKey) return;
       if (typeof holders !== 'string' && holders.size === 1 && holders.has(documentKey)) return;
-      const keyValue = Object.fromEntries(this.fields.map((field, position) => [field, keys.combinations[index][position]]));
+      const combination = keys.combinations ? keys.combinations[index] : [keys.first[index]];
+      const keyValue = Object.fromEntries(this.fields.map((field, position) => [field, combination[position]]));
       throw new MongoCommandError(
         ErrorCodes.DuplicateKey,
         `E11000 duplicate key error collection: ${namespace} index: ${this.spec.name} dup key: ${formatFields(keyValue)}`,
