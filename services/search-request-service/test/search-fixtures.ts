@@ -133,11 +133,11 @@ export async function startSearchHarness(label: string): Promise<SearchHarness> 
       }
     },
     async call<T>(method: 'SearchReferences' | 'SearchReferenceIds', parameters: Record<string, unknown>) {
-      const response = await callUnary(client, client[method], { json: JSON.stringify(parameters) });
+      const response = await callUnary<{ json: string }, { json: string }>(client, client[method] as never, { json: JSON.stringify(parameters) });
       return JSON.parse(response.json) as T;
     },
     async count(searchQuery) {
-      const response = await callUnary(client, client.CountReferences, { search_query: searchQuery });
+      const response = await callUnary<{ search_query: string }, { json: string }>(client, client.CountReferences as never, { search_query: searchQuery });
       return JSON.parse(response.json) as { count: number; is_lower_bound: boolean };
     },
     async rebuild() {
