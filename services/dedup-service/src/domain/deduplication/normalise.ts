@@ -81,15 +81,15 @@ const TRAILING_ANNOTATION = new RegExp(
 // Errata: "Erratum: X", "Correction to X", "Corrigendum", Web of Science "X (vol 142, pg 310, 2003)",
 // EMBASE "X (New England Journal of Medicine (2009) 360 (542-544))".
 const ERRATUM_PREFIX =
-  /^\s*(?:erratum|errata|corrigendum|corrigenda|(?:author|publisher)(?:'s)? correction|correction(?:s)?(?=\s*(?::|-|\bto\b|\bnotice\b|$))|publisher'?s note)\b\s*(?:notice)?\s*(?:to|for|of|in|on)?\s*[:.\-]?\s*/i;
+  /^\s*(?:erratum|errata|corrigendum|corrigenda|(?:author|publisher)(?:'s)? correction|correction(?:s)?(?=\s*(?::|-|\bto\b|\bnotice\b|$))|publisher'?s note)\b\s*(?:notice)?\s*(?:to|for|of|in|on)?\s*[:.-]?\s*/i;
 const ERRATUM_WOS_SUFFIX = /\s*\(\s*vol\.?\s*\d+[^()]*?\b(?:pg|pp?|page)\.?\s*[a-z]?\d+[^()]*\)\s*[.]?\s*$/i;
 const ERRATUM_CITATION_SUFFIX = /\s*\([^()]*\(\s*(?:19|20)\d\d\s*\)\s*[^()]*\d[^()]*\(\s*[a-z]?\d+[^()]*\)\s*\)\s*[.]?\s*$/i;
 const RETRACTION_PREFIX =
-  /^\s*(?:notice of retraction|retraction(?:\s+(?:notice|note|statement))?(?=\s*(?::|-|\bto\b|\bof\b|\bfor\b|$))|withdrawn|withdrawal notice)\s*(?:to|of|for)?\s*[:.\-]?\s*/i;
+  /^\s*(?:notice of retraction|retraction(?:\s+(?:notice|note|statement))?(?=\s*(?::|-|\bto\b|\bof\b|\bfor\b|$))|withdrawn|withdrawal notice)\s*(?:to|of|for)?\s*[:.-]?\s*/i;
 // "RETRACTED: X" is how publishers re-title the retracted article itself, so it stays that work.
 const RETRACTED_PREFIX = /^\s*(?:retracted(?: article)?|withdrawn article)\s*:\s*/i;
-const CONCERN_PREFIX = /^\s*(?:editorial\s+)?expression of concern\b\s*(?:to|for|regarding|about|on)?\s*[:.\-]?\s*/i;
-const COMMENTARY_PREFIX = /^\s*(?:re\s*:|reply\s*[:\-]|in reply|reply to|in response to|authors?'? (?:reply|response)|author response|comments? on|commentary on|comments?\s*:|commentary\s*:|letter to the editor regarding)\s*[:.\-]?\s*/i;
+const CONCERN_PREFIX = /^\s*(?:editorial\s+)?expression of concern\b\s*(?:to|for|regarding|about|on)?\s*[:.-]?\s*/i;
+const COMMENTARY_PREFIX = /^\s*(?:re\s*:|reply\s*[:-]|in reply|reply to|in response to|authors?'? (?:reply|response)|author response|comments? on|commentary on|comments?\s*:|commentary\s*:|letter to the editor regarding)\s*[:.-]?\s*/i;
 const COMMENTARY_SUFFIX = /\s*[-:.,]\s*(?:reply|author reply|authors'? reply|the authors reply|in reply|response|reply from the authors?|authors'? response|comment|commentary)\s*[.]?\s*$/i;
 // A trailing citation of the commented article: "X... N Engl J Med. 2009 Jan 29;360(5):544-6".
 const ELLIPSIS_CITATION = /\s*(?:\.\.\.|\u2026)\s*\S.*(?:19|20)\d\d.*$/;
@@ -209,12 +209,14 @@ export interface NormalisedAuthor {
   initials: string;
 }
 
+/** Name words, with German umlaut transliterations folded (Nürnberger = Nuernberger = Nurnberger). */
 function nameWords(text: string): string[] {
   return foldToAscii(text)
     .toLowerCase()
     .replace(/['\u2019`]/g, '')
     .split(/[^a-z]+/)
-    .filter((word) => word !== '');
+    .filter((word) => word !== '')
+    .map((word) => word.replace(/([aou])e/g, '$1'));
 }
 
 /** Parses "Surname, Given", "Surname GI" (MEDLINE) or "Given Surname" (OpenAlex display names). */
@@ -381,6 +383,16 @@ export function normaliseNumbering(raw: string | null | undefined): string | nul
     .replace(/supplement|suppl\.?|supp\.?/g, 'suppl')
     .replace(/[^a-z0-9]+/g, '');
   return text === '' ? null : text;
+}
+
+/**
+ * A volume is its first number ("Vol. 26" → "26"; "Drug Discovery. 9", where an export spilled
+ * the journal subtitle into the volume, → "9"); a volume without digits keeps its text.
+ */
+export function normaliseVolume(raw: string | null | undefined): string | null {
+  if (raw === null || raw === undefined) return null;
+  const number = /\d+/.exec(foldToAscii(String(raw)));
+  return number ? number[0].replace(/^0+(?=\d)/, '') : normaliseNumbering(raw);
 }
 
 export interface PageRange {

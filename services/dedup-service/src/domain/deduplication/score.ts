@@ -11,6 +11,7 @@ import {
   editDistance,
   normaliseAuthor,
   normaliseNumbering,
+  normaliseVolume,
   normaliseTitle,
   normaliseVenue,
   parsePages,
@@ -68,7 +69,7 @@ export function prepare(record: DedupRecord): Prepared {
     title: normaliseTitle(record.title),
     authors: record.authors.map(normaliseAuthor).filter((author): author is NormalisedAuthor => author !== null),
     venue: normaliseVenue(record.venue),
-    volume: normaliseNumbering(record.volume),
+    volume: normaliseVolume(record.volume),
     issue: normaliseNumbering(record.issue),
     pages: parsePages(record.pages),
     uniqueIds,
@@ -181,6 +182,16 @@ export interface PairFeatures {
   pages: PagesRelation;
   /** Both are multi-page ranges with the same first and last page. */
   sameRange: boolean;
+  /**
+   * One is a single page printed after the first page of the other's multi-page range, in the same
+   * volume: the position of an erratum notice or a comment on that article.
+   */
+  singlePageAfterRange: boolean;
+}
+
+function singlePageAfterRange(single: PageRange | null, range: PageRange | null): boolean {
+  if (!single || !range || single.last !== null || range.last === null) return false;
+  return Number(single.first) > Number(range.first);
 }
 
 export function pairFeatures(a: Prepared, b: Prepared): PairFeatures {
@@ -199,7 +210,7 @@ export function pairFeatures(a: Prepared, b: Prepared): PairFeatures {
   }
   const authors = compareAuthors(a.authors, b.authors);
   const pages = comparePages(a.pages, b.pages);
-  const volume = compareNumbering(a.volume, b.volume);
+  const volume = a.volume === null || b.volume === null ? 'missing' : a.volume === b.volume ? 'same' : 'conflict';
   return {
     identifiers,
     conflictingIdentifier,
@@ -214,11 +225,11 @@ export function pairFeatures(a: Prepared, b: Prepared): PairFeatures {
     authorOverlap: authors.overlap,
     year: compareYears(a.record.year, b.record.year),
     venue: compareVenues(a.venue, b.venue),
-    // Volumes are compared exactly: "30" and "30 suppl" are different printed volumes.
-    volume: volume === 'compatible' ? 'conflict' : volume,
+    volume,
     issue: compareNumbering(a.issue, b.issue),
     pages,
     sameRange: pages === 'same' && a.pages?.last != null && a.pages.last === b.pages?.last,
+    singlePageAfterRange: singlePageAfterRange(a.pages, b.pages) || singlePageAfterRange(b.pages, a.pages),
   };
 }
 
@@ -287,7 +298,8 @@ function verdictOf(f: PairFeatures): { verdict: PairScore['verdict']; reason: st
       : { verdict: 'distinct', reason: 'generic/short title without a confirming journal locator' };
   }
 
-  const venueOk = f.venue !== 'different' || (f.volume === 'same' && f.pages === 'same');
+  // Journal names are exported in many forms; a differing name is overruled by an equal volume.
+  const venueOk = f.venue !== 'different' || f.volume === 'same';
   const pagesOk = f.pages !== 'conflict';
 
   // Rule A: same title (exact; or with typos / cut short when the locator also agrees).
@@ -298,11 +310,14 @@ function verdictOf(f: PairFeatures): { verdict: PairScore['verdict']; reason: st
   }
 
   // Rule B: a long identical title by the same authors in the same journal volume is the same
-  // work even where pages or issue differ (supplement abstract, reprint or the article indexed
-  // again with its erratum's pages). Articles only: two errata of one paper stay apart.
+  // work even where pages or issue differ: the meeting abstract printed earlier in the volume than
+  // the full paper, the same abstract printed twice, a page misprint. Not a single page printed
+  // after the article in that volume: that is where an erratum notice indexed under the original
+  // title sits, and errata never merge with the original.
   if (
     (f.title === 'exact' || f.title === 'near') &&
     f.kinds === 'same' &&
+    !f.singlePageAfterRange &&
     f.minContentWords >= RULE_B_MIN_CONTENT_WORDS &&
     f.authors === 'strong' &&
     (f.venue === 'same' || f.venue === 'compatible') &&

@@ -1,0 +1,194 @@
+import {
+  compareVenues,
+  comparePages,
+  decodeHtml,
+  normaliseAuthor,
+  normaliseTitle,
+  normaliseVenue,
+  normaliseVolume,
+  parsePages,
+  sameAuthor,
+} from './normalise';
+
+function key(title: string): string | undefined {
+  return normaliseTitle(title)?.key;
+}
+
+function author(name: string) {
+  const parsed = normaliseAuthor(name);
+  if (!parsed) throw new Error(`unparsable author ${name}`);
+  return parsed;
+}
+
+describe('title normalisation', () => {
+  it('when titles differ only in case, punctuation, diacritics and British spelling, then their keys are equal', () => {
+    expect(key('Haemolytic uraemic syndrome: a Review.')).toBe(key('HEMOLYTIC-URÉMIC SYNDROME - a review'));
+    expect(key('Sub-group analysis')).toBe(key('Subgroup analysis'));
+  });
+
+  it('when a title carries HTML entities or inline tags, then they are decoded before comparison', () => {
+    expect(decodeHtml('Bench &amp; bedside &#233;tude &#x3b1; &eacute;').replace(/\s+/g, ' ')).toBe('Bench & bedside étude α e');
+    expect(key('Bench &amp; bedside: <i>CFH</i> variants in aHUS')).toBe(key('Bench & bedside: CFH variants in aHUS'));
+  });
+
+  it('when a title starts with a leading article, then the article is ignored', () => {
+    expect(key('The role of complement in thrombotic microangiopathy')).toBe(key('Role of complement in thrombotic microangiopathy'));
+    expect(key('A cohort of children with aHUS treated with eculizumab')).toBe(key('Cohort of children with aHUS treated with eculizumab'));
+  });
+
+  it('when MEDLINE annotations trail the title, then [Review], [n refs] and the language tag are removed', () => {
+    expect(key('Mechanisms of disease: the complement system in renal injury. [Review] [88 refs]')).toBe(key('Mechanisms of disease: the complement system in renal injury'));
+    expect(key('[Current aspects of hemolytic uremic syndrome in children]. [Review] [16 refs] [Romanian]')).toBe(key('Current aspects of hemolytic uremic syndrome in children'));
+  });
+
+  it('when a title is a bracketed translation, then the brackets are dropped and the words kept', () => {
+    const title = normaliseTitle('[Paroxysmal nocturnal hemoglobinuria therapy with eculizumab: Spanish experience]. [Spanish]');
+    expect(title?.key).toBe(key('Paroxysmal nocturnal hemoglobinuria therapy with eculizumab: Spanish experience'));
+    expect(title?.kind).toBe('article');
+  });
+
+  it('when an original carries an "[Erratum appears in …]" note, even cut short, then the note is removed and the kind stays article', () => {
+    const title = normaliseTitle('Severe deficiency of ADAMTS 13 activity in children with atypical hemolytic uremic syndrome.[Erratum appears in J Pediatr. 2003 Jun');
+    expect(title?.kind).toBe('article');
+    expect(title?.key).toBe(key('Severe deficiency of ADAMTS 13 activity in children with atypical hemolytic uremic syndrome'));
+  });
+
+  it('when a title announces an erratum (prefix, Web of Science or EMBASE citation suffix), then its kind is erratum and the marker is removed', () => {
+    const original = key('Eculizumab for atypical hemolytic-uremic syndrome');
+    for (const title of [
+      'Erratum: Eculizumab for atypical hemolytic-uremic syndrome',
+      'Correction to: Eculizumab for atypical hemolytic-uremic syndrome',
+      'Corrigendum to "Eculizumab for atypical hemolytic-uremic syndrome"',
+      'Eculizumab for Atypical Hemolytic-Uremic Syndrome (vol 360, pg 542, 2009)',
+      'Eculizumab for atypical hemolytic-uremic syndrome (New England Journal of Medicine (2009) 360 (542-544))',
+      'Erratum: Eculizumab for atypical hemolytic-uremic syndrome (The New England Journal of Medicine (M',
+    ]) {
+      expect({ title, kind: normaliseTitle(title)?.kind, key: normaliseTitle(title)?.key }).toEqual({ title, kind: 'erratum', key: original });
+    }
+  });
+
+  it('when a title merely starts with the word "Correction of", then it is an ordinary article', () => {
+    expect(normaliseTitle('Correction of hyponatraemia in critically ill patients')?.kind).toBe('article');
+  });
+
+  it('when a title is a reply or comment, then its kind is commentary', () => {
+    for (const title of ['Atypical HUS associated with streptococcus - Reply', 'Comment on: atypical HUS associated with streptococcus', 'Re: Atypical HUS associated with streptococcus', 'In reply', 'Reply to the letter by Smith on atypical HUS']) {
+      expect({ title, kind: normaliseTitle(title)?.kind }).toEqual({ title, kind: 'commentary' });
+    }
+  });
+
+  it('when a title is a retraction notice or an expression of concern, then it gets that kind; "RETRACTED:" marks the article itself', () => {
+    expect(normaliseTitle('Retraction notice to: Eculizumab in severe STEC-HUS')?.kind).toBe('retraction');
+    expect(normaliseTitle('Notice of Retraction: Eculizumab in severe STEC-HUS')?.kind).toBe('retraction');
+    expect(normaliseTitle('Expression of concern: Eculizumab in severe STEC-HUS')?.kind).toBe('concern');
+    const retracted = normaliseTitle('RETRACTED: Eculizumab in severe STEC-HUS');
+    expect(retracted?.kind).toBe('article');
+    expect(retracted?.key).toBe(key('Eculizumab in severe STEC-HUS'));
+  });
+
+  it('when a title names a part of a multi-part paper, then the part number is extracted in any notation', () => {
+    expect(normaliseTitle('Complement in kidney disease. Part II: therapy')?.part).toBe(2);
+    expect(normaliseTitle('Complement in kidney disease, part 2')?.part).toBe(2);
+    expect(normaliseTitle('Complement in kidney disease - Part one')?.part).toBe(1);
+    expect(normaliseTitle('Complement in kidney disease')?.part).toBeNull();
+  });
+
+  it('when a letter title cites the commented article after an ellipsis, then the citation is removed', () => {
+    expect(key('More on eculizumab for congenital atypical hemolytic-uremic syndrome... N Engl J Med. 2009 Jan 29;360(5):544-6')).toBe(
+      key('More on eculizumab for congenital atypical hemolytic-uremic syndrome'),
+    );
+  });
+
+  it('when a title is generic or has fewer than three content words, then it is weak', () => {
+    for (const title of ['Editorial', 'Letter to the editor', 'Erratum', 'Reply', 'Eculizumab', 'Haemolytic anaemia']) {
+      expect({ title, weak: normaliseTitle(title)?.weak }).toEqual({ title, weak: true });
+    }
+    expect(normaliseTitle('Atypical hemolytic uremic syndrome in children')?.weak).toBe(false);
+  });
+
+  it('when a title is missing or only punctuation, then there is nothing to compare', () => {
+    expect(normaliseTitle(null)).toBeNull();
+    expect(normaliseTitle('  ')).toBeNull();
+    expect(normaliseTitle('...')).toBeNull();
+  });
+});
+
+describe('author normalisation', () => {
+  it('when names are written "Surname, Initials", MEDLINE "Surname II" or "Given Surname", then surname and initials are found', () => {
+    expect(author('Zuber, J.')).toMatchObject({ surname: 'zuber', initials: 'j' });
+    expect(author('Fremeaux-Bacchi V')).toMatchObject({ surname: 'fremeauxbacchi', initials: 'v' });
+    expect(author('Shepherd, Amy B.')).toMatchObject({ surname: 'shepherd', initials: 'ab' });
+    expect(author('Legendre, CM')).toMatchObject({ surname: 'legendre', initials: 'cm' });
+    expect(author('Julien Zuber')).toMatchObject({ surname: 'zuber', initials: 'j' });
+    expect(author('Nürnberger, Jens')).toMatchObject({ surname: 'nurnberger', initials: 'j' });
+  });
+
+  it('when the same person is exported with particles, spelling variants or inverted names, then the authors match', () => {
+    expect(sameAuthor(author('Le Quintrec, M.'), author('Quintrec, M.'))).toBe(true);
+    expect(sameAuthor(author('Le, Quintrec M.'), author('Le Quintrec, M.'))).toBe(true);
+    expect(sameAuthor(author('Nuernberger, J.'), author('Nurnberger, Jens'))).toBe(true);
+    expect(sameAuthor(author('Lopez, Rubio M.'), author('Rubio, M. L.'))).toBe(true);
+    expect(sameAuthor(author('Goicoechea de, Jorge E.'), author('de Jorge, E. G.'))).toBe(true);
+    expect(sameAuthor(author('Shin'), author('Shin, J. I.'))).toBe(true);
+    expect(sameAuthor(author('Jammal, T.'), author('Jamal, T.'))).toBe(true);
+  });
+
+  it('when surnames agree but first initials differ, or surnames differ, then the authors do not match', () => {
+    expect(sameAuthor(author('Smith, J.'), author('Smith, A.'))).toBe(false);
+    expect(sameAuthor(author('Zuber, J.'), author('Zubrod, J.'))).toBe(false);
+    expect(sameAuthor(author('Le, T.'), author('Le Quintrec, T.'))).toBe(false);
+  });
+});
+
+describe('venue comparison', () => {
+  it('when one journal name is the ISO abbreviation of the other, then the venues are compatible', () => {
+    expect(compareVenues(normaliseVenue('N Engl J Med'), normaliseVenue('New England Journal of Medicine'))).toBe('compatible');
+    expect(compareVenues(normaliseVenue('Proc Natl Acad Sci U S A'), normaliseVenue('Proceedings of the National Academy of Sciences of the United States of America'))).toBe('compatible');
+    expect(compareVenues(normaliseVenue('Clin J Am Soc Nephrol.'), normaliseVenue('Clinical Journal of the American Society of Nephrology'))).toBe('compatible');
+  });
+
+  it('when names differ in "&"/"and", case, a trailing dot or an EMBASE conference tail, then the venues are the same', () => {
+    expect(compareVenues(normaliseVenue('Seminars in Thrombosis & Hemostasis'), normaliseVenue('Seminars in thrombosis and hemostasis.'))).toBe('same');
+    expect(compareVenues(normaliseVenue('Scandinavian Journal of Immunology.Conference: 39th Meeting, Tallinn Estonia.'), normaliseVenue('Scandinavian Journal of Immunology'))).toBe('same');
+  });
+
+  it('when one name only adds trailing words, then compatible; when journals differ, then different', () => {
+    expect(compareVenues(normaliseVenue('Nephron'), normaliseVenue('Nephron - Clinical Practice'))).toBe('compatible');
+    expect(compareVenues(normaliseVenue('Pediatric Nephrology'), normaliseVenue('Molecular Immunology'))).toBe('different');
+    expect(compareVenues(normaliseVenue(null), normaliseVenue('Blood'))).toBe('missing');
+  });
+});
+
+describe('pages and volumes', () => {
+  it('when pages come as ranges in different notations, then first and last page are parsed', () => {
+    expect(parsePages('23-35')).toEqual({ first: '23', last: '35' });
+    expect(parsePages('376 -- 383')).toEqual({ first: '376', last: '383' });
+    expect(parsePages('499\u2013711')).toEqual({ first: '499', last: '711' });
+    expect(parsePages('e1234')).toEqual({ first: '1234', last: null });
+    expect(parsePages('c37-c42')).toEqual({ first: '37', last: '42' });
+    expect(parsePages('800-800')).toEqual({ first: '800', last: null });
+    expect(parsePages('532, 534-536, 538-540')).toEqual({ first: '532', last: '540' });
+    expect(parsePages(null)).toBeNull();
+  });
+
+  it('when the last page is abbreviated, then it is expanded from the first page', () => {
+    expect(parsePages('23-5')).toEqual({ first: '23', last: '25' });
+    expect(parsePages('1844-59')).toEqual({ first: '1844', last: '1859' });
+    expect(parsePages('1199-201')).toEqual({ first: '1199', last: '1201' });
+  });
+
+  it('when first pages agree, or ranges end on the same page, then pages agree; otherwise they conflict', () => {
+    expect(comparePages(parsePages('943-945'), parsePages('943-944'))).toBe('same');
+    expect(comparePages(parsePages('C219-C235'), parsePages('c219-c235'))).toBe('same');
+    expect(comparePages(parsePages('2297-2108'), parsePages('2097-2108'))).toBe('end');
+    expect(comparePages(parsePages('23-35'), parsePages('36-40'))).toBe('conflict');
+    expect(comparePages(parsePages('23-35'), null)).toBe('missing');
+  });
+
+  it('when a volume carries a label or spilled journal words, then only its number counts', () => {
+    expect(normaliseVolume('Vol. 26')).toBe('26');
+    expect(normaliseVolume('Drug Discovery. 9')).toBe('9');
+    expect(normaliseVolume('007')).toBe('7');
+    expect(normaliseVolume(null)).toBeNull();
+  });
+});
