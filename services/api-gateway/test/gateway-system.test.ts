@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startMongo } from '@destiny/devstack/mongo';
+import { startSearch } from '@destiny/devstack/search';
 import { createTestMessagingNamespace } from '@destiny/devstack/testing';
 import type { RunningBackendService } from '@destiny/platform';
 import { startDedupService } from '../../dedup-service/src/index';
@@ -15,6 +16,7 @@ import { startApiGateway, type RunningApiGateway } from '../src/index';
 // RabbitMQ, with the gateway wired to the five others over gRPC.
 describe('api-gateway with the five backend services', () => {
   let mongo: Awaited<ReturnType<typeof startMongo>>;
+  let search: Awaited<ReturnType<typeof startSearch>>;
   let dataDir: string;
   const services: Record<string, RunningBackendService> = {};
   let gateway: RunningApiGateway;
@@ -22,8 +24,10 @@ describe('api-gateway with the five backend services', () => {
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'destiny-gateway-'));
-    mongo = await startMongo({ port: 0, dataDir });
-    const env = { ...messaging.env, MONGODB_URL: mongo.url, GRPC_PORT: '0', HEALTH_PORT: '0', LOG_LEVEL: 'silent', GRPC_HOST: '127.0.0.1' };
+    for (const folder of ['mongo', 'search']) fs.mkdirSync(path.join(dataDir, folder));
+    mongo = await startMongo({ port: 0, dataDir: path.join(dataDir, 'mongo') });
+    search = await startSearch({ port: 0, dataDir: path.join(dataDir, 'search') });
+    const env = { ...messaging.env, MONGODB_URL: mongo.url, ELASTICSEARCH_URL: search.url, GRPC_PORT: '0', HEALTH_PORT: '0', LOG_LEVEL: 'silent', GRPC_HOST: '127.0.0.1' };
     services['import-service'] = await startImportService(env);
     services['dedup-service'] = await startDedupService(env);
     services['robot-broker'] = await startRobotBroker(env);
@@ -47,6 +51,7 @@ describe('api-gateway with the five backend services', () => {
     await gateway?.stop();
     await Promise.all(Object.values(services).map((service) => service.stop()));
     await mongo?.stop();
+    await search?.stop();
     await messaging.remove();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
