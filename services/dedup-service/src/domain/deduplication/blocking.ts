@@ -32,9 +32,11 @@ export function blockingKeys(record: DedupRecord): string[] {
   if (title) {
     const words = title.contentWords.length > 0 ? title.contentWords : title.words;
     if (title.weak) {
-      // Generic or short titles ("Editorial", "Eculizumab") recur: add the first author to the key.
-      const firstAuthor = prepared.authors[0]?.surname ?? '-';
-      for (const year of years) keys.add(`tw:${title.key}:${firstAuthor}:${year}`);
+      // Generic or short titles ("Editorial", "Eculizumab") recur: only with the first author is
+      // the title selective; without authors only the locator key below can find a duplicate
+      // (rule D needs the locator anyway).
+      const firstAuthor = prepared.authors[0]?.surname;
+      if (firstAuthor !== undefined) for (const year of years) keys.add(`tw:${title.key}:${firstAuthor}:${year}`);
     } else {
       // Head and tail stems: a typo or a truncation spoils at most one of the two.
       const head = words.slice(0, TITLE_KEY_WORDS).join(' ');
@@ -46,11 +48,13 @@ export function blockingKeys(record: DedupRecord): string[] {
       if (words.length >= YEARLESS_MIN_WORDS) keys.add(`tx:${words.slice(0, YEARLESS_KEY_WORDS).join(' ')}`);
     }
   }
-  // The printed locator (volume + first or last page) reaches reworded or translated titles,
-  // generic titles and title-less records.
-  if (prepared.volume !== null && prepared.pages !== null) {
-    keys.add(`lp:${prepared.volume}:${prepared.pages.first}`);
-    if (prepared.pages.last !== null) keys.add(`ll:${prepared.volume}:${prepared.pages.last}`);
+  // The printed locator (journal initial + volume + first or last page) reaches reworded or
+  // translated titles, generic titles and title-less records; every rule that relies on it needs
+  // a journal on both sides, and an abbreviation keeps the initial ("J Thromb Haemost").
+  const venueInitial = prepared.venue?.tokens[0]?.[0];
+  if (venueInitial !== undefined && prepared.volume !== null && prepared.pages !== null) {
+    keys.add(`lp:${venueInitial}:${prepared.volume}:${prepared.pages.first}`);
+    if (prepared.pages.last !== null) keys.add(`ll:${venueInitial}:${prepared.volume}:${prepared.pages.last}`);
   }
   return [...keys].sort();
 }

@@ -108,13 +108,16 @@ function romanToInt(text: string): number {
   return total;
 }
 
+function partValue(token: string): number {
+  const lower = token.toLowerCase();
+  if (/^\d+$/.test(lower)) return Number(lower);
+  if (lower in PART_WORDS) return PART_WORDS[lower];
+  return romanToInt(lower);
+}
+
 function partNumber(title: string): number | null {
   const match = PART_PATTERN.exec(title);
-  if (!match) return null;
-  const token = match[1].toLowerCase();
-  if (/^\d+$/.test(token)) return Number(token);
-  if (token in PART_WORDS) return PART_WORDS[token];
-  return romanToInt(token);
+  return match ? partValue(match[1]) : null;
 }
 
 /** Titles that say what an item is rather than what it is about. */
@@ -174,8 +177,9 @@ export function normaliseTitle(raw: string | null | undefined): NormalisedTitle 
     text = text.replace(COMMENTARY_SUFFIX, '');
   }
 
-  const lower = text.toLowerCase();
-  const part = partNumber(lower);
+  const part = partNumber(text.toLowerCase());
+  // "Part II", "part two" and "Pt. 2" are written the same way, so such titles can still be equal.
+  const lower = text.toLowerCase().replace(new RegExp(PART_PATTERN.source, 'gi'), (_match, token: string) => `part ${partValue(token)}`);
   const allWords = lower
     .replace(/['\u2019]/g, '')
     .split(/[^a-z0-9]+/)

@@ -167,6 +167,8 @@ export interface PairFeatures {
   identifiers: 'shared' | 'conflict' | 'none';
   conflictingIdentifier: string | null;
   kinds: 'same' | 'different' | 'missing';
+  /** Both titles announce ordinary articles (not errata, notices or commentary). */
+  bothArticles: boolean;
   parts: 'same' | 'conflict';
   title: TitleRelation;
   titleOverlap: number;
@@ -215,6 +217,7 @@ export function pairFeatures(a: Prepared, b: Prepared): PairFeatures {
     identifiers,
     conflictingIdentifier,
     kinds: !a.title || !b.title ? 'missing' : a.title.kind === b.title.kind ? 'same' : 'different',
+    bothArticles: a.title?.kind === 'article' && b.title?.kind === 'article',
     parts: a.title && b.title && a.title.part !== null && b.title.part !== null && a.title.part !== b.title.part ? 'conflict' : 'same',
     title: compareTitles(a.title, b.title),
     titleOverlap: a.title && b.title ? titleOverlap(a.title, b.title) : 0,
@@ -263,6 +266,11 @@ function locatorSupport(f: PairFeatures): boolean {
   return f.pages === 'same' || f.pages === 'end' || (f.volume === 'same' && (f.venue === 'same' || f.venue === 'compatible'));
 }
 
+/** Support for a title that differs by typos: same pages, or same journal, volume and issue. */
+function nearSupport(f: PairFeatures): boolean {
+  return f.pages === 'same' || f.pages === 'end' || (f.volume === 'same' && f.issue === 'same' && (f.venue === 'same' || f.venue === 'compatible'));
+}
+
 /** Journal, volume and pages all present and equal on both sides. */
 function fullLocator(f: PairFeatures): boolean {
   return (f.venue === 'same' || f.venue === 'compatible') && f.volume === 'same' && (f.pages === 'same' || f.pages === 'end') && f.issue !== 'conflict';
@@ -305,7 +313,8 @@ function verdictOf(f: PairFeatures): { verdict: PairScore['verdict']; reason: st
   // Rule A: same title (exact; or with typos / cut short when the locator also agrees).
   if ((f.title === 'exact' || f.title === 'near' || f.title === 'prefix') && venueOk && pagesOk) {
     const authorsOk = f.title === 'exact' ? f.authors !== 'missing' || locatorSupport(f) : f.authors === 'strong' || (f.authors === 'missing' && fullLocator(f));
-    const supportOk = f.title === 'exact' || locatorSupport(f);
+    // A typo-level difference can also be a real one (hypo-/hyper-): the printed place must agree.
+    const supportOk = f.title === 'exact' || (f.title === 'near' ? nearSupport(f) : locatorSupport(f));
     if (authorsOk && supportOk) return { verdict: 'duplicate', reason: `rule A: ${f.title} title, ${f.authors} authors, no conflicting field` };
   }
 
@@ -315,8 +324,8 @@ function verdictOf(f: PairFeatures): { verdict: PairScore['verdict']; reason: st
   // after the article in that volume: that is where an erratum notice indexed under the original
   // title sits, and errata never merge with the original.
   if (
-    (f.title === 'exact' || f.title === 'near') &&
-    f.kinds === 'same' &&
+    f.title === 'exact' &&
+    f.bothArticles &&
     !f.singlePageAfterRange &&
     f.minContentWords >= RULE_B_MIN_CONTENT_WORDS &&
     f.authors === 'strong' &&
@@ -330,7 +339,7 @@ function verdictOf(f: PairFeatures): { verdict: PairScore['verdict']; reason: st
   if (
     (f.title === 'similar' || f.title === 'prefix' || f.title === 'near') &&
     fullLocator(f) &&
-    (f.sameRange || f.issue === 'same') &&
+    f.sameRange &&
     f.firstAuthor
   ) {
     return { verdict: 'duplicate', reason: `rule C: ${f.title} title confirmed by journal, volume and page range` };

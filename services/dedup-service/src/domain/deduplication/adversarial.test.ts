@@ -1,0 +1,148 @@
+// Synthetic sets built to tempt the engine into false merges, replayed as a stream in several
+// orders. Each set also holds true duplicates, so the assertions cannot pass by merging nothing.
+
+import { replayStream, seededShuffle } from './evaluation';
+import { type DedupRecord } from './record';
+
+interface Labelled {
+  record: DedupRecord;
+  work: string;
+}
+
+let counter = 0;
+function item(work: string, fields: Partial<DedupRecord>): Labelled {
+  counter += 1;
+  return {
+    work,
+    record: { id: `a${String(counter).padStart(5, '0')}`, title: null, authors: [], year: 2012, venue: null, volume: null, issue: null, pages: null, doi: null, identifiers: [], ...fields },
+  };
+}
+
+/** Runs the set in file order and three shuffled orders; returns merges across works and within. */
+function replay(set: Labelled[]): { falseMerges: string[]; trueMerges: number } {
+  const workOf = new Map(set.map((entry) => [entry.record.id, entry.work]));
+  let trueMerges = Number.POSITIVE_INFINITY;
+  const falseMerges: string[] = [];
+  for (const seed of [0, 1, 2, 3]) {
+    const ordered = seed === 0 ? set.map((entry) => entry.record) : seededShuffle(set.map((entry) => entry.record), seed);
+    const { decisions } = replayStream(ordered);
+    let merges = 0;
+    for (const [id, decision] of decisions) {
+      if (decision.determination !== 'duplicate' || decision.canonicalId === null) continue;
+      if (workOf.get(id) === workOf.get(decision.canonicalId)) merges++;
+      else falseMerges.push(`${id} → ${decision.canonicalId} (${decision.detail})`);
+    }
+    trueMerges = Math.min(trueMerges, merges);
+  }
+  return { falseMerges, trueMerges };
+}
+
+const JOURNALS = ['Blood', 'Lancet', 'Pediatric Nephrology', 'Kidney International', 'British Journal of Haematology', 'Nephrology Dialysis Transplantation', 'American Journal of Transplantation', 'Journal of the American Society of Nephrology'];
+
+describe('adversarial synthetic sets', () => {
+  it('when generic titles appear in many journals and issues, then only copies of the same item merge', () => {
+    const set: Labelled[] = [];
+    const generic = ['Editorial', 'Letter to the editor', 'Reply', 'Erratum', 'Correction', 'Retraction', 'Introduction', 'In this issue'];
+    for (const [j, venue] of JOURNALS.entries()) {
+      for (const [g, title] of generic.entries()) {
+        for (const issue of ['1', '2']) {
+          // Every journal prints its items on the same volume and pages: only the journal tells them apart.
+          const fields = { title, venue, volume: '12', issue, pages: issue === '1' ? `${1 + g}` : `${100 + g}`, authors: g % 2 === 0 ? [] : ['Editor, E.'] };
+          set.push(item(`${j}-${g}-${issue}`, fields));
+        }
+      }
+      // The same editorial exported twice from the same journal issue.
+      set.push(item(`${j}-0-1`, { title: 'EDITORIAL.', venue, volume: '12', issue: '1', pages: '1' }));
+    }
+    const { falseMerges, trueMerges } = replay(set);
+    expect(falseMerges).toEqual([]);
+    expect(trueMerges).toBe(JOURNALS.length);
+  });
+
+  it('when errata, corrections, retractions and comments accompany their originals, then none merges with an original', () => {
+    const set: Labelled[] = [];
+    for (let n = 0; n < 12; n++) {
+      const title = `Long-term outcome of eculizumab treatment in cohort ${String.fromCharCode(65 + n)} of atypical haemolytic uraemic syndrome patients`;
+      const base = { authors: ['Hillmen, P.', 'Elebute, M.', 'Kelly, R.'], venue: 'American Journal of Hematology', volume: '85', year: 2010 };
+      const start = 100 + n * 20;
+      set.push(item(`orig-${n}`, { ...base, title, issue: '8', pages: `${start}-${start + 9}` }));
+      set.push(item(`orig-${n}`, { ...base, title: `${title}.[Erratum appears in Am J Hematol. 2010 Nov;85(11):911]`, issue: '8', pages: `${start}-${start + 9}` }));
+      set.push(item(`err-${n}`, { ...base, title: `Erratum: ${title}`, issue: '11', pages: `${900 + n}` }));
+      set.push(item(`err2-${n}`, { ...base, title: `${title} (vol 85, pg ${start}, 2010)`, authors: ['Hillmen,'], issue: '12', pages: `${950 + n}` }));
+      set.push(item(`notice-${n}`, { ...base, title, issue: '11', pages: `${900 + n}` }));
+      set.push(item(`corr-${n}`, { ...base, title: `Correction to: ${title}`, issue: '12', pages: `${980 + n}` }));
+      set.push(item(`retr-${n}`, { ...base, title: `Retraction notice to: ${title}`, issue: '12', pages: `${990 + n}` }));
+      set.push(item(`comm-${n}`, { ...base, title: `Comment on: ${title}`, authors: ['Critic, C.'], issue: '10', pages: `${800 + n}` }));
+      set.push(item(`reply-${n}`, { ...base, title: `${title} - Reply`, issue: '10', pages: `${810 + n}` }));
+    }
+    const { falseMerges, trueMerges } = replay(set);
+    expect(falseMerges).toEqual([]);
+    expect(trueMerges).toBe(12);
+  });
+
+  it('when titles are missing, then no title-less record is merged, even with every other field agreeing', () => {
+    const set: Labelled[] = [];
+    for (let n = 0; n < 10; n++) {
+      const base = { authors: ['Zuber, J.', 'Le Quintrec, M.'], venue: 'Nat Rev Nephrol', volume: '7', issue: '1', pages: `${23 + n * 15}-${35 + n * 15}`, year: 2011 };
+      set.push(item(`w-${n}`, { ...base, title: `New insights into post-transplant haemolytic uraemic syndrome, topic number ${n}` }));
+      set.push(item(`w-${n}`, { ...base, title: `New insights into post-transplant hemolytic uremic syndrome, topic number ${n}.` }));
+      set.push(item(`untitled-${n}`, { ...base, title: null }));
+      set.push(item(`untitled-other-${n}`, { ...base, title: null, authors: ['Other, A.'] }));
+    }
+    const { falseMerges, trueMerges } = replay(set);
+    expect(falseMerges).toEqual([]);
+    expect(trueMerges).toBe(10);
+  });
+
+  it('when different papers in the same journal issue have near-identical titles, then they stay apart', () => {
+    const base = { authors: ['Licht, C.', 'Muus, P.', 'Legendre, C.'], venue: 'Journal of Thrombosis and Haemostasis', volume: '9', issue: '2', year: 2011 };
+    const set: Labelled[] = [
+      item('sensitive', { ...base, title: 'Eculizumab in adult patients with plasma therapy-sensitive atypical haemolytic uraemic syndrome: a phase II trial', pages: '101-108' }),
+      item('resistant', { ...base, title: 'Eculizumab in adult patients with plasma therapy-resistant atypical haemolytic uraemic syndrome: a phase II trial', pages: '109-116' }),
+      item('hypo', { ...base, title: 'Hypothyroidism in children treated with complement inhibitors for atypical haemolytic uraemic syndrome', pages: '117-120' }),
+      item('hyper', { ...base, title: 'Hyperthyroidism in children treated with complement inhibitors for atypical haemolytic uraemic syndrome', pages: '121-124' }),
+      item('type1', { ...base, title: 'Complement activation in type 1 diabetes with atypical haemolytic uraemic syndrome', pages: '125-128' }),
+      item('type2', { ...base, title: 'Complement activation in type 2 diabetes with atypical haemolytic uraemic syndrome', pages: '129-132' }),
+      item('mice', { ...base, title: 'Factor H deficiency causes renal thrombotic microangiopathy in mice', pages: '133-136' }),
+      item('rats', { ...base, title: 'Factor H deficiency causes renal thrombotic microangiopathy in rats', pages: '137-140' }),
+      item('2009', { ...base, title: 'Registry report on atypical haemolytic uraemic syndrome treatment for 2009', pages: '141-144' }),
+      item('2010', { ...base, title: 'Registry report on atypical haemolytic uraemic syndrome treatment for 2010', pages: '145-148' }),
+      // The same pair again, one copy without pages (a conference listing of the same issue).
+      item('hypo', { ...base, title: 'Hypothyroidism in children treated with complement inhibitors for atypical haemolytic uraemic syndrome.', pages: '117-120' }),
+      item('sensitive', { ...base, title: 'EcuIizumab in adult patients with plasma therapy-sensitive atypical haemolytic uraemic syndrome: a phase II trial', pages: '101-108' }),
+    ];
+    const { falseMerges, trueMerges } = replay(set);
+    expect(falseMerges).toEqual([]);
+    expect(trueMerges).toBe(2);
+  });
+
+  it('when a paper is published in parts, then part I and part II never merge, with or without pages', () => {
+    const base = { authors: ['Noris, M.', 'Remuzzi, G.'], venue: 'New England Journal of Medicine', volume: '361', issue: '17', year: 2009 };
+    const set: Labelled[] = [
+      item('p1', { ...base, title: 'Atypical hemolytic-uremic syndrome: genetics and complement. Part I', pages: '1676-1687' }),
+      item('p2', { ...base, title: 'Atypical hemolytic-uremic syndrome: genetics and complement. Part II', pages: '1688-1699' }),
+      item('p3', { ...base, title: 'Atypical hemolytic-uremic syndrome: genetics and complement, part 3', pages: null }),
+      item('p1', { ...base, title: 'Atypical hemolytic-uremic syndrome: genetics and complement - part 1', pages: null }),
+      item('p2', { ...base, title: 'Atypical hemolytic-uremic syndrome: genetics and complement. Part two', pages: null, volume: null }),
+    ];
+    const { falseMerges, trueMerges } = replay(set);
+    expect(falseMerges).toEqual([]);
+    expect(trueMerges).toBe(2);
+  });
+
+  it('when the same title is reused by other authors or in other years, then those works stay apart', () => {
+    const title = 'Atypical hemolytic uremic syndrome';
+    const set: Labelled[] = [
+      item('noris', { title, authors: ['Noris, M.', 'Remuzzi, G.'], year: 2009, venue: 'N Engl J Med', volume: '361', pages: '1676-1687' }),
+      item('loirat', { title, authors: ['Loirat, C.', 'Fremeaux-Bacchi, V.'], year: 2011, venue: 'Orphanet J Rare Dis', volume: '6', pages: '60' }),
+      item('kavanagh', { title, authors: ['Kavanagh, D.', 'Goodship, T. H. J.'], year: 2010, venue: 'Current Opinion in Hematology', volume: '17', pages: '432-438' }),
+      item('loirat-2010', { title, authors: ['Loirat, C.', 'Fremeaux-Bacchi, V.'], year: 2010, venue: 'Presse Med', volume: '39', pages: '101-110' }),
+      item('loirat-2010', { title: `${title}.`, authors: ['Loirat, C', 'Fremeaux-Bacchi, V'], year: 2010, venue: 'La Presse Medicale', volume: '39', pages: '101-10' }),
+      item('gateways-28', { title: 'Gateways to clinical trials', authors: ['Bayes, M.', 'Rabasseda, X.'], year: 2006, venue: 'Methods Find Exp Clin Pharmacol', volume: '28', issue: '3', pages: '185-206' }),
+      item('gateways-28b', { title: 'Gateways to clinical trials', authors: ['Bayes, M.', 'Rabasseda, X.'], year: 2006, venue: 'Methods Find Exp Clin Pharmacol', volume: '28', issue: '7', pages: '467-509' }),
+    ];
+    const { falseMerges, trueMerges } = replay(set);
+    expect(falseMerges).toEqual([]);
+    expect(trueMerges).toBe(1);
+  });
+});

@@ -1,0 +1,191 @@
+import { type DedupRecord } from './record';
+import { scorePair } from './score';
+
+let counter = 0;
+function record(fields: Partial<DedupRecord> = {}): DedupRecord {
+  counter += 1;
+  return {
+    id: `r${counter}`,
+    title: 'Complement factor H mutations in atypical haemolytic uraemic syndrome: a cohort study',
+    authors: ['Zuber, J.', 'Le Quintrec, M.', 'Loirat, C.'],
+    year: 2011,
+    venue: 'Nature Reviews Nephrology',
+    volume: '7',
+    issue: '1',
+    pages: '23-35',
+    doi: null,
+    identifiers: [],
+    ...fields,
+  };
+}
+
+function verdict(a: Partial<DedupRecord>, b: Partial<DedupRecord>): string {
+  return scorePair(record(a), record(b)).verdict;
+}
+
+describe('scorePair vetoes', () => {
+  it('when two records carry different DOIs, then they are distinct however alike the rest', () => {
+    const result = scorePair(record({ doi: '10.1000/a1' }), record({ doi: '10.1000/b2' }));
+    expect(result.verdict).toBe('distinct');
+    expect(result.reasons[0]).toMatch(/different doi/);
+  });
+
+  it('when two records carry different PubMed ids, then they are distinct', () => {
+    expect(verdict({ identifiers: [{ type: 'pm_id', value: '1', name: null }] }, { identifiers: [{ type: 'pm_id', value: '2', name: null }] })).toBe('distinct');
+  });
+
+  it('when only "other" identifiers differ (each source numbers its own records), then that is no conflict', () => {
+    expect(verdict({ identifiers: [{ type: 'other', value: 'a', name: 'benchmark_record_id' }] }, { identifiers: [{ type: 'other', value: 'b', name: 'benchmark_record_id' }] })).toBe('duplicate');
+  });
+
+  it('when one is an erratum, retraction or comment of the other, then they are distinct', () => {
+    const original = 'Eculizumab for atypical hemolytic-uremic syndrome in adults';
+    for (const title of [`Erratum: ${original}`, `${original} (vol 360, pg 542, 2009)`, `Retraction notice to: ${original}`, `Comment on: ${original}`, `${original} - Reply`]) {
+      expect({ title, verdict: verdict({ title: original }, { title }) }).toEqual({ title, verdict: 'distinct' });
+    }
+  });
+
+  it('when two errata of the same article agree on journal and pages, then they are duplicates of each other', () => {
+    expect(verdict({ title: 'Erratum: Severe deficiency of ADAMTS 13 in a sub-group of children with aHUS (J Pediatr (M', pages: '616' }, { title: 'Severe deficiency of ADAMTS 13 in a subgroup of children with aHUS (vol 142, pg 310, 2003)', pages: '616-616' })).toBe('duplicate');
+  });
+
+  it('when titles name different parts of a multi-part paper, then they are distinct', () => {
+    expect(verdict({ title: 'Complement in kidney disease. Part I: genetics and pathways' }, { title: 'Complement in kidney disease. Part II: genetics and pathways' })).toBe('distinct');
+  });
+
+  it('when publication years are two or more apart, then they are distinct; one year apart is tolerated', () => {
+    expect(verdict({ year: 2009 }, { year: 2011 })).toBe('distinct');
+    expect(verdict({ year: 2010 }, { year: 2011 })).toBe('duplicate');
+  });
+
+  it('when volumes differ, then they are distinct', () => {
+    expect(verdict({ volume: '7' }, { volume: '8' })).toBe('distinct');
+  });
+
+  it('when author lists share neither the first author nor half of the names, then they are distinct', () => {
+    expect(verdict({ authors: ['Smith, A.', 'Jones, B.'] }, { authors: ['Brown, C.', 'Green, D.'] })).toBe('distinct');
+  });
+});
+
+describe('scorePair rule ID', () => {
+  it('when both share a DOI and nothing conflicts, then they are duplicates even with differing titles', () => {
+    expect(verdict({ doi: '10.1000/X1', title: 'A study of complement' }, { doi: '10.1000/x1', title: 'Completely different wording of it' })).toBe('duplicate');
+  });
+});
+
+describe('scorePair rule A (same title)', () => {
+  it('when titles differ only in case, punctuation, annotations and spelling, and authors and locator agree, then duplicate', () => {
+    expect(verdict({ title: 'Complement factor H mutations in atypical haemolytic uraemic syndrome: a cohort study. [Review] [45 refs]' }, { title: 'COMPLEMENT FACTOR H MUTATIONS IN ATYPICAL HEMOLYTIC-UREMIC SYNDROME - A COHORT STUDY' })).toBe('duplicate');
+  });
+
+  it('when one record lacks pages, volume and issue (a conference listing), then the same title and authors suffice', () => {
+    expect(verdict({}, { volume: null, issue: null, pages: null, venue: 'Nat Rev Nephrol.Conference: Annual meeting' })).toBe('duplicate');
+  });
+
+  it('when the title has a typo, then duplicate only with the locator agreeing', () => {
+    expect(verdict({ title: 'Paroxysmal nocturnal hemoglobinuria and thrombosis in adult patients' }, { title: 'Paroxsmal nocturnal hemoglobinuria and thrombosis in adult patients' })).toBe('duplicate');
+    expect(
+      verdict(
+        { title: 'Paroxysmal nocturnal hemoglobinuria and thrombosis in adult patients', venue: null, volume: null, issue: null, pages: null },
+        { title: 'Paroxsmal nocturnal hemoglobinuria and thrombosis in adult patients', venue: null, volume: null, issue: null, pages: null },
+      ),
+    ).not.toBe('duplicate');
+  });
+
+  it('when one title is the other cut short by an export, then duplicate with the locator agreeing', () => {
+    expect(verdict({ title: 'Inherited complement regulatory protein deficiency predisposes to human disease in acute injury and chronic inflammatory states' }, { title: 'Inherited complement regulatory protein deficiency predisposes to human disease in acute injury and chronic inflammatory statesthe examples of vascular damage' })).toBe('duplicate');
+  });
+
+  it('when page ranges are written differently ("1844-59", "c37-c42"), then they agree', () => {
+    expect(verdict({ pages: '1844-1859' }, { pages: '1844-59' })).toBe('duplicate');
+    expect(verdict({ pages: 'c37-c42' }, { pages: '37-42' })).toBe('duplicate');
+  });
+
+  it('when first pages conflict and no other rule applies, then not a duplicate', () => {
+    expect(verdict({ pages: '23-35', issue: '1' }, { pages: '40-45', issue: '1', title: 'Complement factor H mutations in atypical haemolytic uraemic syndrome: a cohort' })).not.toBe('duplicate');
+  });
+
+  it('when the journal names differ but volume agrees, then the name difference does not block', () => {
+    expect(verdict({ venue: 'Journal of Thrombosis and Haemostasis', pages: null }, { venue: '23rd Congress of the International Society on Thrombosis', pages: null })).toBe('duplicate');
+  });
+
+  it('when same title and authors appear in different journals with no volume to compare, then uncertain (abstract and article?)', () => {
+    expect(verdict({ venue: 'Pediatric Nephrology', volume: null, pages: '1662' }, { venue: 'Molecular Immunology', volume: null, pages: '1684' })).toBe('uncertain');
+  });
+});
+
+describe('scorePair rule B (same long title in the same journal volume, pages differ)', () => {
+  it('when a single-page abstract precedes the full paper in the same volume, then duplicate', () => {
+    expect(verdict({ pages: '1875', issue: '9', volume: '25' }, { pages: '2539-2542', issue: '12', volume: '25' })).toBe('duplicate');
+  });
+
+  it('when a single page follows the article in the same volume (erratum notice under the original title), then not duplicate', () => {
+    expect(verdict({ pages: '703-712', issue: '5', volume: '14' }, { pages: '1107', issue: '8', volume: '14' })).not.toBe('duplicate');
+  });
+
+  it('when the title is short (a recurring column), then pages must agree', () => {
+    expect(verdict({ title: 'Gateways to clinical trials', pages: '185-206', issue: '3' }, { title: 'Gateways to clinical trials', pages: '467-509', issue: '7' })).not.toBe('duplicate');
+  });
+
+  it('when the first authors differ, then not duplicate even with many shared co-authors', () => {
+    expect(verdict({ authors: ['Melgar, A.', 'Melgosa, M.', 'Alonso, A.'], pages: '1355-1356' }, { authors: ['Alonso, A.', 'Melgosa, M.', 'Melgar, A.'], pages: '1598' })).not.toBe('duplicate');
+  });
+});
+
+describe('scorePair rule C (reworded or translated title)', () => {
+  it('when titles are worded differently but journal, volume, full page range and first author agree, then duplicate', () => {
+    expect(
+      verdict(
+        { title: 'Indications and contraindications for living kidney donations', authors: ['Andres, A.'], venue: 'Nefrologia', volume: '30', issue: 'SUPPL', pages: '30-38' },
+        { title: '[Indications and contraindications of living-donor kidney transplantation]. [Spanish]', authors: ['Andres, A.'], venue: 'Nefrologia', volume: '30', issue: 'Suppl 2', pages: '30-38' },
+      ),
+    ).toBe('duplicate');
+  });
+
+  it('when a reworded title agrees on journal and volume but the pages are a single shared page, then not duplicate', () => {
+    expect(verdict({ title: 'Complement factor H and aHUS outcomes in children', pages: '945' }, { title: 'Complement factor H and aHUS outcomes: reply to children', pages: '945' })).not.toBe('duplicate');
+  });
+});
+
+describe('scorePair rule D (generic and short titles)', () => {
+  it('when two "Editorial" records come from different journals, then distinct', () => {
+    expect(verdict({ title: 'Editorial', authors: [], venue: 'Blood', volume: '112', pages: '1' }, { title: 'Editorial', authors: [], venue: 'Lancet', volume: '112', pages: '1' })).toBe('distinct');
+  });
+
+  it('when two "Editorial" records share journal, volume and page, then duplicate', () => {
+    expect(verdict({ title: 'Editorial.', authors: [], venue: 'Blood', volume: '112', pages: '1-2' }, { title: 'EDITORIAL', authors: [], venue: 'Blood', volume: '112', pages: '1-2' })).toBe('duplicate');
+  });
+
+  it('when a short title and authors agree but the locator is missing, then uncertain, never duplicate', () => {
+    expect(verdict({ title: 'Eculizumab', venue: null, volume: null, pages: null }, { title: 'Eculizumab', venue: null, volume: null, pages: null })).toBe('uncertain');
+  });
+});
+
+describe('scorePair with missing titles', () => {
+  it('when a title is missing but authors, year, journal, volume and pages all agree, then uncertain (a person decides)', () => {
+    expect(verdict({ title: null }, {})).toBe('uncertain');
+  });
+
+  it('when a title is missing and any of those fields is absent, then distinct', () => {
+    expect(verdict({ title: null, pages: null }, {})).toBe('distinct');
+  });
+});
+
+describe('scorePair score', () => {
+  it('when the records agree on every field, then the score is 1; when nothing agrees, then near 0', () => {
+    expect(scorePair(record(), record()).score).toBe(1);
+    expect(scorePair(record(), record({ title: 'Unrelated topic entirely here now', authors: ['Other, A.'], year: 1990, venue: 'Other', volume: '99', issue: '9', pages: '1-2' })).score).toBeLessThan(0.1);
+  });
+
+  it('when the verdict is given, then the reasons name the rule and each field relation', () => {
+    const result = scorePair(record(), record());
+    expect(result.reasons[0]).toMatch(/^rule A/);
+    expect(result.reasons[1]).toBe('title exact, authors strong, year same, venue same, volume same, issue same, pages same');
+  });
+
+  it('when the pair is scored in either order, then the result is the same', () => {
+    const a = record({ pages: '1875', issue: '9', volume: '25' });
+    const b = record({ pages: '2539-2542', issue: '12', volume: '25', authors: ['Zuber, J.', 'Le Quintrec, M.'] });
+    expect(scorePair(a, b)).toEqual(scorePair(b, a));
+  });
+});
