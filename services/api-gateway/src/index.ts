@@ -36,12 +36,18 @@ export async function startApiGateway(env: NodeJS.ProcessEnv = process.env): Pro
   const app = createApp({ logger, upstreams: addresses, authenticator, handlers: routeHandlers(upstreams), maxBodyBytes: config.MAX_BODY_BYTES });
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'EADDRINUSE' ? new Error(`port ${config.PORT} on ${config.HOST} is already in use (set PORT to another port)`) : error),
-    );
-    server.listen(config.PORT, config.HOST, () => resolve());
-  });
+  const closeUpstreams = () => Object.values(upstreams).forEach((upstream) => upstream.close());
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', (error: NodeJS.ErrnoException) =>
+        reject(error.code === 'EADDRINUSE' ? new Error(`port ${config.PORT} on ${config.HOST} is already in use (set PORT to another port)`) : error),
+      );
+      server.listen(config.PORT, config.HOST, () => resolve());
+    });
+  } catch (error) {
+    closeUpstreams();
+    throw error;
+  }
   const port = (server.address() as AddressInfo).port;
   // /livez and /readyz for orchestrators, like every service; the gateway holds no connections.
   const health = await startHealthServer({ port: config.HEALTH_PORT, checks: [] });
@@ -58,7 +64,7 @@ export async function startApiGateway(env: NodeJS.ProcessEnv = process.env): Pro
         setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS).unref();
       });
       await health.stop();
-      for (const upstream of Object.values(upstreams)) upstream.close();
+      closeUpstreams();
     },
   };
 }
