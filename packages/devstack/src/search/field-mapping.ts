@@ -36,6 +36,8 @@ export interface ObjectInfo {
   readonly nested: boolean;
   readonly dynamic: string;
   readonly level: string;
+  /** `enabled: false`: kept in _source, never parsed or indexed. */
+  readonly disabled?: boolean;
 }
 
 export type FieldValue = string | number | boolean | Record<string, unknown>;
@@ -166,7 +168,7 @@ export class Mapping {
       if (type === 'object' || type === 'nested') {
         const nested = type === 'nested';
         const childDynamic = definition.dynamic === undefined ? dynamic : String(definition.dynamic);
-        this.objects.set(path, { path, nested, dynamic: childDynamic, level: nested ? path : level });
+        this.objects.set(path, { path, nested, dynamic: childDynamic, level: nested ? path : level, disabled: definition.enabled === false });
         if (nested) this.nestedPaths.push(path);
         this.compile(definition, path, nested ? path : level, childDynamic);
       } else {
@@ -335,6 +337,7 @@ export function parseDocument(mapping: Mapping, source: Record<string, unknown>,
       return;
     }
     const objectInfo = resolveObject(path);
+    if (objectInfo?.disabled) return;
     if (objectInfo) {
       const items = Array.isArray(value) ? value : [value];
       for (const item of items) {

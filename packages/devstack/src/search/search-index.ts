@@ -286,7 +286,12 @@ export class SearchIndex {
     else version = current ? current.version + 1 : (this.tombstones.get(id)?.version ?? 0) + 1;
     const seqNo = forced ? forced.seqNo : this.seqNo + 1;
     this.seqNo = Math.max(this.seqNo, seqNo);
-    if (existing === undefined) return { result: 'not_found', version, seqNo, primaryTerm: PRIMARY_TERM };
+    if (existing === undefined) {
+      // An externally versioned delete of an absent document still records its version (a tombstone),
+      // so an older write arriving later is refused.
+      if (options.versionType === 'external' || options.versionType === 'external_gte') this.tombstones.set(id, { version, seqNo });
+      return { result: 'not_found', version, seqNo, primaryTerm: PRIMARY_TERM };
+    }
     this.markDead(existing);
     this.byId.delete(id);
     this.tombstones.set(id, { version, seqNo });

@@ -61,6 +61,15 @@ describe('single documents', () => {
     expect((await fixture.client.get({ index: 'docs', id: 'ext' }))._source).toEqual({ title: 'same again' });
   });
 
+  test('when an external delete precedes an older write of an absent document, then the write is refused', async () => {
+    const deleted = await esError(fixture.client.delete({ index: 'docs', id: 'never-there', version: 5, version_type: 'external' }));
+    expect(deleted.statusCode).toBe(404);
+    const stale = await esError(fixture.client.index({ index: 'docs', id: 'never-there', document: { title: 'old' }, version: 4, version_type: 'external' }));
+    expect(stale.statusCode).toBe(409);
+    const newer = await fixture.client.index({ index: 'docs', id: 'never-there', document: { title: 'new' }, version: 6, version_type: 'external' });
+    expect(newer.result).toBe('created');
+  });
+
   test('when internal version is used for concurrency control, then the request is refused', async () => {
     const failure = await esError(fixture.client.index({ index: 'docs', id: 'intv', document: { title: 'x' }, version: 3 }));
     expect(failure.statusCode).toBe(400);

@@ -153,6 +153,15 @@ describe('indices', () => {
     expect(Object.keys(mapping.loose.mappings.properties ?? {})).toEqual(['known']);
   });
 
+  test('when an object is mapped with enabled false, then its content is stored but never mapped or searchable', async () => {
+    await fixture.client.indices.create({ index: 'stored-view', mappings: { properties: { id: { type: 'keyword' }, view: { type: 'object', enabled: false } } } });
+    await fixture.client.index({ index: 'stored-view', id: '1', document: { id: '1', view: { title: 'kept', nested: { n: [1, 'mixed'] } } }, refresh: true });
+    expect((await fixture.client.get({ index: 'stored-view', id: '1' }))._source).toEqual({ id: '1', view: { title: 'kept', nested: { n: [1, 'mixed'] } } });
+    const mapping = await fixture.client.indices.getMapping({ index: 'stored-view' });
+    expect(mapping['stored-view'].mappings.properties?.view).toEqual({ enabled: false });
+    expect((await fixture.client.count({ index: 'stored-view', query: { match: { 'view.title': 'kept' } } })).count).toBe(0);
+  });
+
   test('when an unknown field type is mapped, then mapper_parsing_exception 400', async () => {
     const failure = await esError(fixture.client.indices.create({ index: 'bad-type', mappings: { properties: { x: { type: 'strange' } } } as never }));
     expect(failure.statusCode).toBe(400);
