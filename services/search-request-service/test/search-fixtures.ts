@@ -54,6 +54,8 @@ export interface SearchHarness {
   bus: MessageBus;
   /** Views the dedup-service stand-in streams on a rebuild (id → view with version). */
   dedupViews: Map<string, DeduplicatedReference & { version?: number }>;
+  /** Awaited by the dedup-service stand-in before it streams anything (to act during a rebuild). */
+  streamStarted?: () => Promise<void>;
   indexed: Map<string, number>;
   indexedEvents: ReferencesIndexedEvent[];
   publish(events: ReferenceChangedEvent[]): Promise<void>;
@@ -76,6 +78,7 @@ export async function startSearchHarness(label: string): Promise<SearchHarness> 
   dedup.addService(loadDestinyProtos().destiny.dedup_service.DedupService.service, {
     StreamDeduplicatedViews: {
       stream: async (request: { chunk_size: number }, write: (message: { json: string[] }) => Promise<void>) => {
+        await harness.streamStarted?.();
         const all = [...dedupViews.values()].map((entry) => JSON.stringify(entry));
         const size = request.chunk_size || 100;
         for (let start = 0; start < all.length; start += size) await write({ json: all.slice(start, start + size) });
@@ -114,7 +117,7 @@ export async function startSearchHarness(label: string): Promise<SearchHarness> 
     }
   };
 
-  return {
+  const harness: SearchHarness = {
     service,
     searchUrl: search.url,
     bus,
@@ -155,4 +158,5 @@ export async function startSearchHarness(label: string): Promise<SearchHarness> 
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return harness;
 }

@@ -1,6 +1,7 @@
-// Consumes `reference.changed`: messages handled concurrently (prefetch = batch size) are
-// collected for up to `waitMs` or `maxBatch` events and indexed with one `_bulk`; every message
-// of the batch is acked only after the bulk and the `references.indexed` confirm succeeded.
+// Consumes `reference.changed`: messages handled concurrently are collected for up to `waitMs` or
+// `maxBatch` events and indexed with one `_bulk`; every message of the batch is acked only after
+// the bulk and the `references.indexed` confirm succeeded. The prefetch is two batches, so the
+// next batch fills while the previous one is being indexed.
 import { QUEUES, ReferenceChangedEvent, validate } from '@destiny/contracts';
 import type { HandlerOutcome, MessageBus, MessageConsumer } from '@destiny/platform';
 import type { Logger } from '@destiny/platform';
@@ -51,6 +52,6 @@ export async function startReferenceChangedConsumer(options: ReferenceChangedCon
         else timer ??= setTimeout(() => void flush(), options.waitMs);
       });
     },
-    { prefetch: options.maxBatch, retryDelayMs: 1000 },
+    { prefetch: options.maxBatch * 2, retryDelayMs: 1000 },
   );
 }

@@ -1,0 +1,196 @@
+// Benchmark of search-request-service: indexing throughput from `reference.changed` events and
+// search latency through its gRPC `SearchReferences`, on the stand-ins and the real RabbitMQ.
+// The search and MongoDB stand-ins and the service each run as their own process.
+// Run from the repository root after building:
+//   node node_modules/typescript/bin/tsc -b tsconfig.build.json && node bench/reference-search/reference-search.bench.js [--refs 100000] [--queries 300]
+const { spawn } = require('node:child_process');
+const crypto = require('node:crypto');
+const { createRequire } = require('node:module');
+const path = require('node:path');
+const readline = require('node:readline');
+
+const root = path.resolve(__dirname, '..', '..');
+// The workspace packages resolve from the service's own dependencies (the root has none of them).
+const serviceRequire = createRequire(path.join(root, 'services/search-request-service/package.json'));
+const { EVENTS_EXCHANGE, QUEUES, ROUTING_KEYS, TOPOLOGY, uuidv7 } = serviceRequire('@destiny/contracts');
+const { loadDestinyProtos } = serviceRequire('@destiny/contracts/grpc/proto-files');
+const { callUnary, createAmqpConnection, createGrpcClient, createLogger, namespacedBus } = serviceRequire('@destiny/platform');
+
+function option(name, fallback) {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 ? Number(process.argv[index + 1]) : fallback;
+}
+
+const REFS = option('refs', 100_000);
+const QUERIES = option('queries', 300);
+const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+
+// Deterministic pseudo-random numbers so runs are comparable.
+let seed = 7;
+function random() {
+  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+  return seed / 0x7fffffff;
+}
+const SYLLABLES = ['ma', 'la', 'ri', 'a', 'pre', 'ven', 'tion', 'cli', 'mate', 'nu', 'tri', 'chil', 'dren', 'vac', 'cine', 'health', 'edu', 'ca', 'po', 'ver', 'ty', 'wa', 'ter', 'sa', 'ni', 'food', 'se', 'cu', 'gen', 'der', 'in', 'come', 'mar', 'ket', 'school', 'trial', 'co', 'hort', 'rural', 'ur', 'ban'];
+const VOCABULARY = [];
+for (let index = 0; index < 20_000; index += 1) {
+  const length = 2 + Math.floor(random() * 3);
+  let word = '';
+  for (let part = 0; part < length; part += 1) word += SYLLABLES[Math.floor(random() * SYLLABLES.length)];
+  VOCABULARY.push(word);
+}
+// Zipf-like choice: frequent words dominate, as in real abstracts.
+const word = () => VOCABULARY[Math.floor(VOCABULARY.length * Math.pow(random(), 3))];
+const words = (count) => Array.from({ length: count }, word).join(' ');
+const FIRST = ['Ann', 'Bob', 'Carla', 'Dmitri', 'Emeka', 'Fatima', 'Gao', 'Hana', 'Ivan', 'Jane'];
+const LAST = ['Smith', 'Okafor', 'Patel', 'Garcia', 'Nguyen', 'Kowalski', 'Ahmed', 'Silva', 'Müller', 'Tanaka'];
+const POSITIONS = ['first', 'middle', 'middle', 'last'];
+
+function enhancement(referenceId, content, createdAt) {
+  return { id: uuidv7(), reference_id: referenceId, source: 'bench', visibility: 'public', robot_version: null, derived_from: null, content, created_at: createdAt };
+}
+
+/** A contract-shaped event: a canonical reference with bibliographic, abstract and (for 30%) an annotation. */
+function referenceChanged() {
+  const id = uuidv7();
+  const year = 1990 + Math.floor(random() * 36);
+  const authorCount = 1 + Math.floor(random() * 4);
+  const authorship = Array.from({ length: authorCount }, (_, n) => ({ display_name: `${FIRST[Math.floor(random() * 10)]} ${LAST[Math.floor(random() * 10)]}`, orcid: null, position: authorCount === 1 ? 'first' : n === authorCount - 1 ? 'last' : POSITIONS[Math.min(n, 1)] }));
+  const createdAt = new Date(Date.UTC(2026, 0, 1) + Math.floor(random() * 1e9)).toISOString();
+  const enhancements = [
+    enhancement(id, { enhancement_type: 'bibliographic', title: words(10 + Math.floor(random() * 5)), publication_year: year, publication_date: `${year}-0${1 + Math.floor(random() * 9)}-1${Math.floor(random() * 9)}`, authorship }, createdAt),
+    enhancement(id, { enhancement_type: 'abstract', process: 'other', abstract: words(130 + Math.floor(random() * 40)) }, createdAt),
+  ];
+  if (random() < 0.3) {
+    enhancements.push(enhancement(id, { enhancement_type: 'annotation', annotations: [{ annotation_type: 'boolean', scheme: 'inclusion:destiny', label: 'include', value: random() < 0.7, score: Math.round(random() * 1000) / 1000, data: {} }] }, createdAt));
+  }
+  const decision = { duplicate_determination: 'canonical', canonical_reference_id: null };
+  return {
+    event_id: uuidv7(),
+    reference_id: id,
+    version: 1,
+    kind: 'imported',
+    reference: { visibility: 'public', id, identifiers: [{ identifier: `10.5555/${id}`, identifier_type: 'doi' }], enhancements, duplicate_decision: decision },
+    changeset: { visibility: 'public' },
+    duplicate_decision: decision,
+    origin: {},
+    occurred_at: new Date().toISOString(),
+  };
+}
+
+/** Typical §7.3 searches, as the SDK sends them. */
+function typicalQuery(n) {
+  switch (n % 8) {
+    case 0: return { q: word() };
+    case 1: return { q: `${word()} ${word()}` };
+    case 2: return { q: `${word()} AND ${word()}` };
+    case 3: return { q: `"${word()} ${word()}"` };
+    case 4: return { q: `title:${word()}`, start_year: 2000, end_year: 2015 };
+    case 5: return { q: `${word()} -${word()}`, annotation: ['inclusion:destiny/include'] };
+    case 6: return { q: `${word()} OR ${word()}`, sort: ['-publication_year'], page: 1 + Math.floor(random() * 5) };
+    default: return { q: `authors:${LAST[Math.floor(random() * 10)]} AND ${word()}`, annotation: ['inclusion:destiny@0.5'] };
+  }
+}
+
+function spawnLogged(args, env, ready) {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    readline.createInterface({ input: child.stdout }).on('line', (line) => {
+      try {
+        const message = JSON.parse(line);
+        if (ready(message)) resolve({ child, message, stop: () => new Promise((done) => { child.once('exit', done); child.kill('SIGTERM'); }) });
+      } catch (_error) {
+        // Non-JSON output is ignored.
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)));
+  });
+}
+
+const standIn = (kind) => spawnLogged([path.join(root, 'packages/devstack/dist/devstack.cli.js'), kind, '--port', '0'], {}, (message) => Boolean(message.url));
+
+function percentile(sorted, fraction) {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))];
+}
+
+function latencySummary(samples) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const round = (value) => Math.round(value * 10) / 10;
+  return { n: sorted.length, p50_ms: round(percentile(sorted, 0.5)), p95_ms: round(percentile(sorted, 0.95)), max_ms: round(sorted[sorted.length - 1]) };
+}
+
+async function main() {
+  const search = await standIn('search');
+  const mongo = await standIn('mongo');
+  const namespace = `bench-search-${crypto.randomBytes(4).toString('hex')}`;
+  const logger = createLogger({ service: 'bench', level: 'warn' });
+  const connection = await createAmqpConnection({ url: AMQP_URL, logger, name: 'reference-search-bench' });
+  const bus = namespacedBus(connection, namespace);
+  let service;
+  try {
+    await bus.declareTopology(TOPOLOGY);
+    const indexed = new Set();
+    let allIndexed;
+    const everything = new Promise((resolve) => { allIndexed = resolve; });
+    await bus.consume(QUEUES.robotBrokerReferencesIndexed, async (message) => {
+      for (const item of message.items) indexed.add(item.reference_id);
+      if (indexed.size >= REFS) allIndexed();
+      return { outcome: 'ack' };
+    }, { prefetch: 100 });
+
+    // The events wait in the service's queue before it starts, so the indexing rate is measured alone.
+    const publishStarted = process.hrtime.bigint();
+    for (let start = 0; start < REFS; start += 1000) {
+      const events = Array.from({ length: Math.min(1000, REFS - start) }, referenceChanged);
+      await Promise.all(events.map((event) => bus.publish(EVENTS_EXCHANGE, ROUTING_KEYS.referenceChanged, event, { messageId: event.event_id })));
+    }
+    const publishSeconds = Number(process.hrtime.bigint() - publishStarted) / 1e9;
+
+    const env = {
+      AMQP_URL, AMQP_NAMESPACE: namespace, MONGODB_URL: mongo.message.url, ELASTICSEARCH_URL: search.message.url,
+      GRPC_PORT: '0', HEALTH_PORT: '0', GRPC_HOST: '127.0.0.1', LOG_LEVEL: 'info',
+    };
+    service = await spawnLogged([path.join(root, 'services/search-request-service/dist/main.js')], env, (message) => message.msg === 'search-request-service started');
+    const indexStarted = process.hrtime.bigint();
+    await everything;
+    const indexSeconds = Number(process.hrtime.bigint() - indexStarted) / 1e9;
+
+    const protos = loadDestinyProtos().destiny;
+    const client = createGrpcClient(protos.search_request_service.SearchRequestService, `127.0.0.1:${service.message.grpc_port}`);
+    const call = (parameters) => callUnary(client, client.SearchReferences, { json: JSON.stringify(parameters) });
+    for (let n = 0; n < 20; n += 1) await call(typicalQuery(n));
+    const samples = [];
+    const byKind = Array.from({ length: 8 }, () => []);
+    let hits = 0;
+    for (let n = 0; n < QUERIES; n += 1) {
+      const parameters = typicalQuery(n);
+      const started = process.hrtime.bigint();
+      const response = await call(parameters);
+      const elapsed = Number(process.hrtime.bigint() - started) / 1e6;
+      samples.push(elapsed);
+      byKind[n % 8].push(elapsed);
+      hits += JSON.parse(response.json).total.count;
+    }
+    client.close();
+    console.log(JSON.stringify({
+      references: REFS,
+      publish_events_per_s: Math.round(REFS / publishSeconds),
+      indexing: { seconds: +indexSeconds.toFixed(1), references_per_s: Math.round(REFS / indexSeconds) },
+      search_via: 'gRPC SearchReferences',
+      search: latencySummary(samples),
+      search_by_kind: byKind.map(latencySummary).map((summary, kind) => ({ kind, ...summary })),
+      average_total_hits: Math.round(hits / QUERIES),
+    }, null, 2));
+  } finally {
+    await service?.stop();
+    await bus.deleteTopology(TOPOLOGY).catch(() => undefined);
+    await connection.close();
+    await mongo.stop();
+    await search.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

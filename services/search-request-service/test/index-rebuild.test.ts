@@ -1,0 +1,90 @@
+import { uuidv7, type ReferenceSearchResult } from '@destiny/contracts';
+import { Client } from '@elastic/elasticsearch';
+import { bibliographic, changed, startSearchHarness, view, type SearchHarness } from './search-fixtures';
+
+// A rebuild streams views from dedup-service while events keep arriving; neither may be lost.
+describe('search-request-service index rebuild', () => {
+  let harness: SearchHarness;
+
+  const ids = async (q: string) => (await harness.call<ReferenceSearchResult>('SearchReferences', { q })).references.map((reference) => reference.id);
+
+  beforeAll(async () => {
+    harness = await startSearchHarness('search-rebuild');
+  });
+
+  afterAll(async () => {
+    await harness?.stop();
+  });
+
+  it('when events arrive during a rebuild, then the rebuilt index holds them and not the older streamed views', async () => {
+    const changedDuring = uuidv7();
+    const removedDuring = uuidv7();
+    const untouched = uuidv7();
+    const addedDuring = uuidv7();
+    const versioned = uuidv7();
+    const before = [
+      view(changedDuring, [bibliographic(changedDuring, { title: 'Alpha heathland survey' })]),
+      view(removedDuring, [bibliographic(removedDuring, { title: 'Heathland duplicate record' })]),
+      view(untouched, [bibliographic(untouched, { title: 'Heathland grazing trial' })]),
+    ];
+    await harness.index(before.map((reference) => changed(reference, 1)));
+    // What dedup-service streams was read before the events below: older views, without versions.
+    for (const reference of before) harness.dedupViews.set(reference.id, reference);
+    // A streamed view with a version is ordered like an event: version 5 beats the event's 4.
+    await harness.index([changed(view(versioned, [bibliographic(versioned, { title: 'Heathland fire old' })]), 4)]);
+    harness.dedupViews.set(versioned, { ...view(versioned, [bibliographic(versioned, { title: 'Heathland fire newest' })]), version: 5 });
+
+    let reached!: () => void;
+    let release!: () => void;
+    const streaming = new Promise<void>((resolve) => (reached = resolve));
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    harness.streamStarted = async () => {
+      reached();
+      await gate;
+    };
+    const rebuilding = harness.rebuild();
+    await streaming;
+    await harness.index([
+      changed(view(changedDuring, [bibliographic(changedDuring, { title: 'Beta heathland survey' })]), 2, 'enhanced'),
+      changed(view(removedDuring, [], { duplicate_determination: 'duplicate', canonical_reference_id: untouched }), 2, 'duplicate_decision_changed'),
+      changed(view(addedDuring, [bibliographic(addedDuring, { title: 'Gamma heathland census' })]), 1),
+    ]);
+    // Searches keep answering from the old index while the new one fills.
+    expect(await ids('beta')).toEqual([changedDuring]);
+    release();
+    const report = await rebuilding;
+    harness.streamStarted = undefined;
+
+    const es = new Client({ node: harness.searchUrl });
+    expect(Object.keys(await es.indices.getAlias({ name: 'reference' }))).toEqual([report.index_name]);
+    await es.close();
+    expect(await ids('beta')).toEqual([changedDuring]);
+    expect(await ids('alpha')).toEqual([]);
+    expect(await ids('gamma')).toEqual([addedDuring]);
+    expect(await ids('duplicate')).toEqual([]);
+    expect(await ids('grazing')).toEqual([untouched]);
+    expect(await ids('fire')).toEqual([versioned]);
+    expect(await ids('newest')).toEqual([versioned]);
+  });
+
+  it('when a rebuild is already running, then a second one is refused with 409', async () => {
+    const current = (await harness.call<ReferenceSearchResult>('SearchReferences', { q: '*:*' })).references;
+    harness.dedupViews.clear();
+    for (const reference of current) harness.dedupViews.set(reference.id, { visibility: 'public', id: reference.id, identifiers: reference.identifiers ?? [], enhancements: reference.enhancements ?? [], duplicate_decision: null });
+    let reached!: () => void;
+    let release!: () => void;
+    const streaming = new Promise<void>((resolve) => (reached = resolve));
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    harness.streamStarted = async () => {
+      reached();
+      await gate;
+    };
+    const first = harness.rebuild();
+    await streaming;
+    await expect(harness.rebuild()).rejects.toMatchObject({ httpStatus: 409 });
+    release();
+    await first;
+    harness.streamStarted = undefined;
+    expect(new Set(await ids('heathland'))).toEqual(new Set(current.map((reference) => reference.id)));
+  });
+});
