@@ -1,0 +1,109 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { startApiGateway, type RunningApiGateway } from '@destiny/api-gateway';
+import { startDedupService } from '@destiny/dedup-service';
+import { startMongo } from '@destiny/devstack/mongo';
+import { startSearch } from '@destiny/devstack/search';
+import { createTestMessagingNamespace } from '@destiny/devstack/testing';
+import { startImportService } from '@destiny/import-service';
+import type { RunningBackendService } from '@destiny/platform';
+import { startSearchRequestService } from '@destiny/search-request-service';
+import { startTestIssuer, type TestIssuer } from '../../services/api-gateway/test/support/test-issuer';
+
+// Search through the gateway: references imported over HTTP reach the search index through
+// dedup-service's events, and search hits are redacted like every other reference read (§6.1).
+
+const MARKER = `zanzibarium${Date.now()}`;
+const line = JSON.stringify({
+  identifiers: [{ identifier_type: 'doi', identifier: `10.5555/${MARKER}` }],
+  enhancements: [
+    { source: 'importer', visibility: 'public', content: { enhancement_type: 'bibliographic', title: `On ${MARKER} in coastal wetlands`, publication_year: 2024 } },
+    { source: 'importer', visibility: 'public', content: { enhancement_type: 'full_text', file_url: 'https://example.org/paper.pdf' } },
+  ],
+});
+
+describe('api-gateway reference search end to end', () => {
+  let dataDir: string;
+  let mongo: Awaited<ReturnType<typeof startMongo>>;
+  let search: Awaited<ReturnType<typeof startSearch>>;
+  let issuer: TestIssuer;
+  let files: http.Server;
+  const services: RunningBackendService[] = [];
+  let gateway: RunningApiGateway;
+  const messaging = createTestMessagingNamespace('gateway-search');
+  const url = (route: string) => `${gateway.url}/v1${route}`;
+  const bearer = (roles: string[]) => ({ authorization: `Bearer ${issuer.mint({ roles })}`, 'content-type': 'application/json' });
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'destiny-gateway-search-'));
+    for (const folder of ['mongo', 'search']) fs.mkdirSync(path.join(dataDir, folder));
+    [mongo, search, issuer] = await Promise.all([startMongo({ port: 0, dataDir: path.join(dataDir, 'mongo') }), startSearch({ port: 0, dataDir: path.join(dataDir, 'search') }), startTestIssuer()]);
+    files = http.createServer((_request, response) => response.writeHead(200).end(`${line}\n`));
+    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', () => resolve()));
+    const env = { ...messaging.env, MONGODB_URL: mongo.url, ELASTICSEARCH_URL: search.url, GRPC_PORT: '0', HEALTH_PORT: '0', LOG_LEVEL: 'silent', GRPC_HOST: '127.0.0.1' };
+    const dedup = await startDedupService(env);
+    services.push(dedup);
+    const dedupAddress = `127.0.0.1:${dedup.grpcPort}`;
+    const imports = await startImportService({ ...env, DEDUP_SERVICE_GRPC_URL: dedupAddress, OUTBOUND_ALLOWLIST: '127.0.0.0/8' });
+    services.push(imports);
+    const searchService = await startSearchRequestService({ ...env, DEDUP_SERVICE_GRPC_URL: dedupAddress, INDEXING_BATCH_WAIT_MS: '10' });
+    services.push(searchService);
+    gateway = await startApiGateway({
+      PORT: '0',
+      HEALTH_PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      AUTH_ISSUER: issuer.issuer,
+      AUTH_JWKS_URL: issuer.jwksUrl,
+      AUTH_AUDIENCE: issuer.audience,
+      IMPORT_SERVICE_GRPC_URL: `127.0.0.1:${imports.grpcPort}`,
+      DEDUP_SERVICE_GRPC_URL: dedupAddress,
+      SEARCH_REQUEST_SERVICE_GRPC_URL: `127.0.0.1:${searchService.grpcPort}`,
+    });
+  });
+
+  afterAll(async () => {
+    await gateway?.stop();
+    for (const service of services.reverse()) await service.stop();
+    await Promise.all([mongo?.stop(), search?.stop(), issuer?.stop()]);
+    await new Promise<void>((resolve) => (files ? files.close(() => resolve()) : resolve()));
+    await messaging.remove();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('when an imported reference is indexed, then search finds it through the gateway with full texts removed for a plain reader', async () => {
+    const writer = bearer(['import.writer']);
+    const record = (await (await fetch(url('/imports/records/'), { method: 'POST', headers: writer, body: JSON.stringify({ processor_name: 'p', processor_version: '1', expected_reference_count: 1, source_name: 's' }) })).json()) as { id: string };
+    const batch = await fetch(url(`/imports/records/${record.id}/batches/`), { method: 'POST', headers: writer, body: JSON.stringify({ storage_url: `http://127.0.0.1:${(files.address() as AddressInfo).port}/batch.jsonl` }) });
+    expect(batch.status).toBe(202);
+
+    type SearchResult = { total: { count: number; is_lower_bound: boolean }; page: { count: number; number: number }; references: Array<{ enhancements: Array<{ content: { enhancement_type: string } }> }> };
+    let result: SearchResult = { total: { count: 0, is_lower_bound: false }, page: { count: 0, number: 1 }, references: [] };
+    for (let attempt = 0; attempt < 600 && result.total.count === 0; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const response = await fetch(url(`/references/search/?q=${MARKER}`), { headers: bearer(['reference.reader']) });
+      expect(response.status).toBe(200);
+      result = (await response.json()) as SearchResult;
+    }
+    expect(result).toMatchObject({ total: { count: 1, is_lower_bound: false }, page: { count: 1, number: 1 } });
+    expect(result.references[0].enhancements.map((item) => item.content.enhancement_type)).toEqual(['bibliographic']);
+
+    const withFullText = (await (await fetch(url(`/references/search/?q=${MARKER}`), { headers: bearer(['reference.reader', 'reference.full_text.reader']) })).json()) as SearchResult;
+    expect(withFullText.references[0].enhancements.map((item) => item.content.enhancement_type).sort()).toEqual(['bibliographic', 'full_text']);
+
+    const ids = await fetch(url(`/references/search/ids/?q=${MARKER}`), { headers: bearer(['reference.reader']) });
+    expect(ids.status).toBe(200);
+    expect(await ids.json()).toMatchObject({ total: { count: 1 }, reference_ids: [expect.any(String)] });
+  });
+
+  it('when the query string is malformed or the page out of range, then 400 from the search service and 422 from validation', async () => {
+    const malformed = await fetch(url('/references/search/?q=title:(unclosed'), { headers: bearer(['reference.reader']) });
+    expect(malformed.status).toBe(400);
+    expect(((await malformed.json()) as { detail: string }).detail).toMatch(/^Elasticsearch query failed: /);
+    const page = await fetch(url('/references/search/?q=x&page=501'), { headers: bearer(['reference.reader']) });
+    expect(page.status).toBe(422);
+  });
+});
