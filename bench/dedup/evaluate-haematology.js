@@ -35,6 +35,7 @@ function run(label, ordered) {
   const mean = counts.reduce((sum, count) => sum + count, 0) / counts.length;
   console.log(
     `${label.padEnd(14)} precision ${score.precision.toFixed(4)}  recall ${score.recall.toFixed(4)}  TP ${score.truePositives}  FP ${score.falsePositives}  FN ${score.falseNegatives}` +
+      `  (per-record FN ${score.falseNegativesPerRecord}, recall ${score.recallPerRecord.toFixed(4)})` +
       `  candidates/record mean ${mean.toFixed(2)} max ${Math.max(...counts)}  largest block ${result.largestBlock}  ${JSON.stringify(score.determinations)}  ${elapsedMs.toFixed(0)} ms`,
   );
   return { score, result };

@@ -56,6 +56,12 @@ export interface KeyScore {
   recall: number;
   /** Records the key says should end up as duplicates (group size − 1, summed). */
   expectedDuplicates: number;
+  /**
+   * The data README's wording taken per record: every gold-group record left canonical-like while
+   * another member of its group is canonical-like too (a missed pair counts twice).
+   */
+  falseNegativesPerRecord: number;
+  recallPerRecord: number;
   falseMerges: Array<{ recordId: string; canonicalId: string }>;
   missed: Array<{ group: string; canonicalLike: string[] }>;
   determinations: Record<string, number>;
@@ -90,10 +96,13 @@ export function scoreAgainstKey(decisions: Map<string, DuplicateDetermination>, 
     }
   }
   let falseNegatives = 0;
+  let falseNegativesPerRecord = 0;
   let expectedDuplicates = 0;
   const missed: KeyScore['missed'] = [];
   for (const [group, members] of groups) {
     expectedDuplicates += members.length - 1;
+    const canonicalLike = members.filter((id) => decisions.get(id)?.determination !== 'duplicate').length;
+    if (canonicalLike > 1) falseNegativesPerRecord += canonicalLike;
     const miss = members.length - 1 - (tpPerGroup.get(group) ?? 0);
     if (miss > 0) {
       falseNegatives += miss;
@@ -102,7 +111,8 @@ export function scoreAgainstKey(decisions: Map<string, DuplicateDetermination>, 
   }
   const precision = truePositives + falsePositives === 0 ? 1 : truePositives / (truePositives + falsePositives);
   const recall = truePositives + falseNegatives === 0 ? 1 : truePositives / (truePositives + falseNegatives);
-  return { truePositives, falsePositives, falseNegatives, precision, recall, expectedDuplicates, falseMerges, missed, determinations };
+  const recallPerRecord = truePositives + falseNegativesPerRecord === 0 ? 1 : truePositives / (truePositives + falseNegativesPerRecord);
+  return { truePositives, falsePositives, falseNegatives, precision, recall, falseNegativesPerRecord, recallPerRecord, expectedDuplicates, falseMerges, missed, determinations };
 }
 
 /** Deterministic shuffle (mulberry32 + Fisher-Yates), for order-independence runs. */

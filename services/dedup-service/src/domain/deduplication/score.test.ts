@@ -96,6 +96,17 @@ describe('scorePair rule A (same title)', () => {
     expect(verdict({ title: 'Inherited complement regulatory protein deficiency predisposes to human disease in acute injury and chronic inflammatory states' }, { title: 'Inherited complement regulatory protein deficiency predisposes to human disease in acute injury and chronic inflammatory statesthe examples of vascular damage' })).toBe('duplicate');
   });
 
+  it('when a title has only three or four content words, then the same title and authors need a confirming locator', () => {
+    const bare = { title: 'Atypical hemolytic uremic syndrome', venue: null, volume: null, issue: null, pages: null };
+    expect(verdict(bare, { ...bare, year: 2010 })).not.toBe('duplicate');
+    expect(verdict({ title: 'Atypical hemolytic uremic syndrome' }, { title: 'Atypical hemolytic-uremic syndrome.' })).toBe('duplicate');
+  });
+
+  it('when only co-authors match (first authors differ) and nothing printed agrees, then not duplicate', () => {
+    const bare = { venue: null, volume: null, issue: null, pages: null };
+    expect(verdict({ ...bare, authors: ['Melgar, A.', 'Melgosa, M.', 'Alonso, A.'] }, { ...bare, authors: ['Alonso, A.', 'Melgosa, M.', 'Melgar, A.'] })).not.toBe('duplicate');
+  });
+
   it('when page ranges are written differently ("1844-59", "c37-c42"), then they agree', () => {
     expect(verdict({ pages: '1844-1859' }, { pages: '1844-59' })).toBe('duplicate');
     expect(verdict({ pages: 'c37-c42' }, { pages: '37-42' })).toBe('duplicate');

@@ -37,6 +37,8 @@ export const UNIQUE_IDENTIFIER_TYPES = ['doi', 'pm_id', 'open_alex'] as const;
 export const RULE_B_MIN_CONTENT_WORDS = 6;
 /** Share of the shorter title's content words the other must contain for rule C. */
 export const RULE_C_MIN_TITLE_OVERLAP = 0.6;
+/** Titles with fewer content words than this need a confirming locator under rule A. */
+export const SHORT_TITLE_CONTENT_WORDS = 5;
 /** Share of the shorter author list that must be matched for "strong" author agreement. */
 export const AUTHOR_OVERLAP_STRONG = 0.5;
 
@@ -312,10 +314,17 @@ function verdictOf(f: PairFeatures): { verdict: PairScore['verdict']; reason: st
 
   // Rule A: same title (exact; or with typos / cut short when the locator also agrees).
   if ((f.title === 'exact' || f.title === 'near' || f.title === 'prefix') && venueOk && pagesOk) {
-    const authorsOk = f.title === 'exact' ? f.authors !== 'missing' || locatorSupport(f) : f.authors === 'strong' || (f.authors === 'missing' && fullLocator(f));
+    // Exact titles: same first author, or the printed place agrees. Typo/truncated titles: strong
+    // author agreement, or (no authors) the full locator.
+    const authorsOk =
+      f.title === 'exact'
+        ? f.authors === 'strong' || (f.authors === 'partial' && f.firstAuthor) || locatorSupport(f)
+        : f.authors === 'strong' || (f.authors === 'missing' && fullLocator(f));
+    // Titles of three or four content words recur across a career: the printed place must agree.
+    const lengthOk = f.minContentWords >= SHORT_TITLE_CONTENT_WORDS || locatorSupport(f);
     // A typo-level difference can also be a real one (hypo-/hyper-): the printed place must agree.
     const supportOk = f.title === 'exact' || (f.title === 'near' ? nearSupport(f) : locatorSupport(f));
-    if (authorsOk && supportOk) return { verdict: 'duplicate', reason: `rule A: ${f.title} title, ${f.authors} authors, no conflicting field` };
+    if (authorsOk && supportOk && lengthOk) return { verdict: 'duplicate', reason: `rule A: ${f.title} title, ${f.authors} authors, no conflicting field` };
   }
 
   // Rule B: a long identical title by the same authors in the same journal volume is the same
