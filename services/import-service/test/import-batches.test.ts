@@ -1,0 +1,256 @@
+import type { ImportBatchSummary } from '@destiny/contracts';
+import type { RunningBackendService } from '@destiny/platform';
+import { startDedupService } from '../../dedup-service/src/index';
+import { call as dedupCall, dedupClient, startInfrastructure, type DedupClient } from '../../dedup-service/test/dedup-helpers';
+import { startImportService } from '../src/index';
+import { call, importClient, startFileServer, waitFor, type ImportClient } from './import-helpers';
+
+const doi = (value: string) => ({ identifier: value, identifier_type: 'doi' });
+const abstract = (text: string) => ({ source: 'importer', visibility: 'public', content: { enhancement_type: 'abstract', process: 'other', abstract: text } });
+
+/** 1,000 lines: every tenth line malformed, blank, unparseable, partly invalid, colliding or with an unknown key. */
+function mixedFile(tag: string): string {
+  const lines: string[] = [];
+  for (let i = 1; i <= 1000; i += 1) {
+    switch (i % 10) {
+      case 0:
+        lines.push('{"identifiers": [');
+        break;
+      case 1:
+        lines.push('   ');
+        break;
+      case 2:
+        lines.push(JSON.stringify({ identifiers: [{ identifier: 'not-a-doi', identifier_type: 'doi' }] }));
+        break;
+      case 3:
+        lines.push(JSON.stringify({ identifiers: [doi(`10.5555/${tag}.${i}`), { identifier: 'bad', identifier_type: 'open_alex' }], enhancements: [{ source: 'x' }, abstract(`partial ${tag}`)] }));
+        break;
+      case 4:
+        lines.push(JSON.stringify({ identifiers: [doi(`10.5555/seed.${Math.floor(i / 10)}`)], enhancements: [abstract(`merged from ${tag}`)] }));
+        break;
+      case 5:
+        lines.push(JSON.stringify({ identifiers: [doi(`10.5555/${tag}.${i}`)], surprise: true }));
+        break;
+      default:
+        lines.push(JSON.stringify({ visibility: 'public', identifiers: [doi(`10.5555/${tag}.${i}`)], enhancements: [abstract(`good ${tag} ${i}`)] }));
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+describe('import-service batch processing with dedup-service', () => {
+  let infrastructure: Awaited<ReturnType<typeof startInfrastructure>>;
+  let dedup: RunningBackendService;
+  let service: RunningBackendService;
+  let client: ImportClient;
+  let references: DedupClient;
+  let files: Awaited<ReturnType<typeof startFileServer>>;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    infrastructure = await startInfrastructure('import-batches');
+    dedup = await startDedupService(infrastructure.env);
+    files = await startFileServer();
+    env = {
+      ...infrastructure.env,
+      DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}`,
+      OUTBOUND_ALLOWLIST: '127.0.0.0/8',
+      IMPORT_RETRY_BASE_MS: '20',
+      IMPORT_MAX_LINE_BYTES: '5000',
+      IMPORT_MAX_FILE_BYTES: '1000000',
+      IMPORT_CHUNK_SIZE: '100',
+    };
+    service = await startImportService(env);
+    client = importClient(service.grpcPort);
+    references = dedupClient(dedup.grpcPort);
+  });
+
+  afterAll(async () => {
+    client?.close();
+    references?.close();
+    await service?.stop();
+    await dedup?.stop();
+    await files?.stop();
+    await infrastructure?.stop();
+  });
+
+  const createRecord = async () =>
+    JSON.parse((await call<{ json: string }>(client, 'CreateImportRecord', { json: JSON.stringify({ processor_name: 'test', processor_version: '1', expected_reference_count: -1, source_name: 'tests' }) })).json) as { id: string; status: string };
+  const register = async (recordId: string, batch: Record<string, unknown>, on: ImportClient = client) =>
+    JSON.parse((await call<{ json: string }>(on, 'RegisterImportBatch', { import_record_id: recordId, batch_json: JSON.stringify(batch) })).json) as { id: string; status: string };
+  const summaryOf = async (recordId: string, batchId: string) =>
+    JSON.parse((await call<{ json: string }>(client, 'GetImportBatchSummary', { import_record_id: recordId, import_batch_id: batchId })).json) as ImportBatchSummary;
+  const finished = (recordId: string, batchId: string) =>
+    waitFor(async () => {
+      const summary = await summaryOf(recordId, batchId);
+      return ['completed', 'failed', 'partially_failed'].includes(summary.import_batch_status) && summary;
+    }, `batch ${batchId} to finish`);
+  const results = async (recordId: string, batchId: string, status = '') =>
+    (await call<{ json: string[] }>(client, 'ListImportResults', { import_record_id: recordId, import_batch_id: batchId, result_status: status })).json.map(
+      (item) => JSON.parse(item) as { id: string; status: string; reference_id: string | null; failure_details: string | null },
+    );
+
+  let seedRecord: string;
+  const seeds = new Map<number, string>();
+
+  it('when a seed file is imported, then every line completes and the batch summary counts them', async () => {
+    const record = await createRecord();
+    seedRecord = record.id;
+    const lines = Array.from({ length: 100 }, (_, k) => JSON.stringify({ identifiers: [doi(`10.5555/seed.${k}`)], enhancements: [abstract(`seed ${k}`)] }));
+    const batch = await register(record.id, { storage_url: files.serve('/seed.jsonl', lines.join('\n')) });
+    expect(batch.status).toBe('created');
+    const summary = await finished(record.id, batch.id);
+    expect(summary).toMatchObject({ import_batch_status: 'completed', results: { created: 0, started: 0, completed: 100, partially_failed: 0, failed: 0, retrying: 0 }, failure_details: [] });
+    const rows = await results(record.id, batch.id);
+    for (const [k, row] of rows.entries()) seeds.set(k, row.reference_id as string);
+    expect(seeds.size).toBe(100);
+  });
+
+  const expected: Record<string, { completed: number; failed: number }> = {
+    fail: { completed: 400, failed: 400 },
+    discard: { completed: 500, failed: 300 },
+    merge_defensive: { completed: 500, failed: 300 },
+    merge_aggressive: { completed: 500, failed: 300 },
+    append: { completed: 500, failed: 300 },
+  };
+
+  it.each(Object.keys(expected))('when a 1,000-line mixed file is imported with %s, then results, wording and summary counts follow the contract', async (strategy) => {
+    const record = await createRecord();
+    const batch = await register(record.id, { storage_url: files.serve(`/mixed-${strategy}.jsonl`, mixedFile(strategy)), collision_strategy: strategy });
+    const summary = await finished(record.id, batch.id);
+    expect(summary.import_batch_status).toBe('partially_failed');
+    expect(summary.results).toEqual({ created: 0, started: 0, completed: expected[strategy].completed, partially_failed: 100, failed: expected[strategy].failed, retrying: 0 });
+    expect(summary.failure_details).toHaveLength(expected[strategy].failed + 100);
+
+    const all = await results(record.id, batch.id);
+    expect(all).toHaveLength(900);
+    const byLine = (line: number) => all[line - 2 - Math.floor((line - 1) / 10)];
+    expect(byLine(10).failure_details).toMatch(/^Entry 10:\n\nInvalid JSON: /);
+    expect(byLine(12)).toMatchObject({ status: 'failed', reference_id: null });
+    expect(byLine(12).failure_details).toMatch(/^Entry 12\n\nAll identifiers failed to parse\.\n\nIdentifier 1: .+/);
+    expect(byLine(13).status).toBe('partially_failed');
+    expect(byLine(13).reference_id).not.toBeNull();
+    expect(byLine(13).failure_details).toMatch(/^Entry ref 13:\n\nIdentifier 2: .+\n\nEnhancement 1: .+$/);
+    expect(byLine(15).failure_details).toMatch(/^Entry 15:\n\n/);
+    expect(byLine(16)).toMatchObject({ status: 'completed', failure_details: null });
+
+    const collided = byLine(14);
+    if (strategy === 'fail') {
+      expect(collided.status).toBe('failed');
+      expect(collided.failure_details).toBe('Entry 14:\n\nIdentifier(s) are already mapped on an existing reference:\nidentifier_type=doi, identifier=10.5555/seed.1');
+    } else if (strategy === 'discard') {
+      expect(collided).toMatchObject({ status: 'completed', reference_id: null });
+    } else {
+      expect(collided).toMatchObject({ status: 'completed', reference_id: seeds.get(1) });
+    }
+    expect((await results(record.id, batch.id, 'partially_failed')).every((row) => row.status === 'partially_failed')).toBe(true);
+    expect(await results(record.id, batch.id, 'partially_failed')).toHaveLength(100);
+  });
+
+  it('when merges ran, then the seed keeps every version: aggressive superseded the same source, append added alongside', async () => {
+    const view = JSON.parse((await dedupCall<{ json: string }>(references, 'GetReference', { id: seeds.get(1) })).json) as { enhancements: Array<{ content: { abstract: string } }> };
+    expect(view.enhancements.map((enhancement) => enhancement.content.abstract)).toEqual(['merged from merge_aggressive', 'merged from append']);
+  });
+
+  it('when the callback receiver fails twice, then the summary is delivered on the third attempt and only once', async () => {
+    const record = await createRecord();
+    const calls: string[] = [];
+    files.routes.set('/callback', (_request, response, body) => {
+      calls.push(body);
+      response.statusCode = calls.length <= 2 ? 500 : 200;
+      response.end();
+    });
+    const batch = await register(record.id, { storage_url: files.serve('/callback.jsonl', JSON.stringify({ identifiers: [doi('10.5555/callback.1')] })), callback_url: `${files.base}/callback` });
+    await waitFor(() => calls.length >= 3, 'three callback attempts');
+    const delivered = JSON.parse(calls[2]) as ImportBatchSummary;
+    expect(delivered).toMatchObject({ id: batch.id, import_batch_id: batch.id, import_batch_status: 'completed', results: { completed: 1 } });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(calls).toHaveLength(3);
+  });
+
+  it('when the transfer breaks mid-file, then it resumes and every line is recorded once', async () => {
+    const record = await createRecord();
+    const content = Array.from({ length: 300 }, (_, i) => JSON.stringify({ identifiers: [doi(`10.5555/resume.${i}`)] })).join('\n');
+    let attempts = 0;
+    files.routes.set('/flaky.jsonl', (_request, response) => {
+      attempts += 1;
+      if (attempts === 1) {
+        response.writeHead(200, { 'content-length': String(content.length) });
+        response.write(content.slice(0, Math.floor(content.length * 0.6)));
+        setTimeout(() => response.socket?.destroy(), 20);
+        return;
+      }
+      response.end(content);
+    });
+    const batch = await register(record.id, { storage_url: `${files.base}/flaky.jsonl` });
+    const summary = await finished(record.id, batch.id);
+    expect(attempts).toBeGreaterThanOrEqual(2);
+    expect(summary.results).toMatchObject({ completed: 300, failed: 0 });
+  });
+
+  it('when a line or the file is too large, then the line fails clearly and the oversize file fails the batch saying so', async () => {
+    const record = await createRecord();
+    const long = JSON.stringify({ identifiers: [doi('10.5555/long.1')], enhancements: [abstract('x'.repeat(6000))] });
+    const batch = await register(record.id, { storage_url: files.serve('/long-line.jsonl', `${JSON.stringify({ identifiers: [doi('10.5555/long.0')] })}\n${long}\n`) });
+    const summary = await finished(record.id, batch.id);
+    expect(summary.import_batch_status).toBe('partially_failed');
+    expect(summary.failure_details).toEqual(['Entry 2:\n\nLine exceeds the maximum line length of 5000 bytes.']);
+
+    const huge = Array.from({ length: 400 }, (_, i) => JSON.stringify({ identifiers: [doi(`10.5555/huge.${i}`)], enhancements: [abstract('y'.repeat(3000))] })).join('\n');
+    const big = await register(record.id, { storage_url: files.serve('/huge.jsonl', huge) });
+    const failed = await finished(record.id, big.id);
+    expect(failed.import_batch_status).toBe('failed');
+    expect(failed.failure_details?.[0]).toBe('The file at storage_url is larger than the limit of 1000000 bytes.');
+  });
+
+  it('when the file redirects or cannot be found, then the batch fails with the reason', async () => {
+    const record = await createRecord();
+    files.routes.set('/redirect.jsonl', (_request, response) => {
+      response.writeHead(302, { location: 'http://169.254.169.254/latest' });
+      response.end();
+    });
+    const redirected = await register(record.id, { storage_url: `${files.base}/redirect.jsonl` });
+    expect((await finished(record.id, redirected.id)).failure_details?.[0]).toMatch(/^The file at storage_url could not be fetched: redirects are not followed \(got 302/);
+    const missing = await register(record.id, { storage_url: `${files.base}/missing.jsonl` });
+    expect((await finished(record.id, missing.id)).failure_details).toEqual(['The file at storage_url could not be fetched: storage_url answered HTTP 404']);
+    const empty = await register(record.id, { storage_url: files.serve('/empty.jsonl', '') });
+    expect((await finished(record.id, empty.id)).import_batch_status).toBe('completed');
+  });
+
+  it('when registration breaks the rules, then 404, 409, 422 and 403 come back with the contract details', async () => {
+    const record = await createRecord();
+    const url = files.serve('/once.jsonl', JSON.stringify({ identifiers: [doi('10.5555/once.1')] }));
+    await register(record.id, { storage_url: url });
+    await expect(register(record.id, { storage_url: url })).rejects.toMatchObject({
+      httpStatus: 409,
+      detail: `Unable to perform operation on ImportBatch. Violation: Key (import_record_id, storage_url)=(${record.id}, ${url}) already exists.`,
+    });
+    await expect(register(record.id, { storage_url: `${url}?v=2`, collision_strategy: 'overwrite' })).rejects.toMatchObject({ httpStatus: 422, detail: 'overwrite is not supported: the store is append-only.' });
+    await expect(register(record.id, { storage_url: 'ftp://example.org/x' })).rejects.toMatchObject({ httpStatus: 422 });
+    const missing = '01890a5d-ac96-774b-bcce-b302099a8057';
+    await expect(register(missing, { storage_url: url })).rejects.toMatchObject({ httpStatus: 404, detail: `ImportRecord with id ${missing} does not exist.` });
+    await expect(call(client, 'GetImportRecord', { id: missing })).rejects.toMatchObject({ httpStatus: 404 });
+    await call(client, 'FinaliseImportRecord', { id: record.id });
+    expect(JSON.parse((await call<{ json: string }>(client, 'GetImportRecord', { id: record.id })).json)).toMatchObject({ status: 'completed', batches: null });
+    expect(seedRecord).toBeDefined();
+  });
+
+  it('when outbound rules are strict, then loopback, private, metadata and disallowed domains are refused at registration', async () => {
+    const strict = await startImportService({ ...env, OUTBOUND_ALLOWLIST: '' });
+    const domains = await startImportService({ ...env, IMPORT_ALLOWED_DOMAINS: 'blob.core.windows.net' });
+    const strictClient = importClient(strict.grpcPort);
+    const domainsClient = importClient(domains.grpcPort);
+    try {
+      const record = await createRecord();
+      for (const url of [`${files.base}/seed.jsonl`, 'https://10.1.2.3/file.jsonl', 'https://169.254.169.254/latest/meta-data', 'https://[::1]/x.jsonl']) {
+        await expect(register(record.id, { storage_url: url }, strictClient)).rejects.toMatchObject({ httpStatus: 422, detail: expect.stringMatching(/^storage_url is not allowed: /) });
+      }
+      await expect(register(record.id, { storage_url: 'https://evil.example.org/x.jsonl' }, domainsClient)).rejects.toMatchObject({ httpStatus: 403, detail: 'storage_url hostname is not allowed.' });
+    } finally {
+      strictClient.close();
+      domainsClient.close();
+      await strict.stop();
+      await domains.stop();
+    }
+  });
+});

@@ -1,0 +1,63 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadDestinyProtos } from '@destiny/contracts/grpc/proto-files';
+import { callUnary, createGrpcClient } from '@destiny/platform';
+
+export type ImportClient = InstanceType<ReturnType<typeof loadDestinyProtos>['destiny']['import_service']['ImportService']>;
+
+export function importClient(port: number): ImportClient {
+  return createGrpcClient(loadDestinyProtos().destiny.import_service.ImportService, `127.0.0.1:${port}`);
+}
+
+export async function call<T>(client: ImportClient, method: string, request: unknown): Promise<T> {
+  const fn = (client as unknown as Record<string, never>)[method];
+  return callUnary(client, fn, request as never) as Promise<T>;
+}
+
+export type Route = (request: http.IncomingMessage, response: http.ServerResponse, body: string) => void;
+
+/** A local HTTP server for batch files and callbacks; routes can be added while it runs. */
+export async function startFileServer() {
+  const routes = new Map<string, Route>();
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const route = routes.get(request.url ?? '');
+      if (!route) {
+        response.statusCode = 404;
+        response.end();
+        return;
+      }
+      route(request, response, Buffer.concat(chunks).toString('utf8'));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    base,
+    routes,
+    serve(path: string, content: string) {
+      routes.set(path, (_request, response) => {
+        response.setHeader('content-type', 'application/x-ndjson');
+        response.end(content);
+      });
+      return `${base}${path}`;
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export async function waitFor<T>(probe: () => Promise<T | undefined | null | false> | T | undefined | null | false, what: string, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
