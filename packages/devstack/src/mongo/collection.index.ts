@@ -1,7 +1,8 @@
 // A secondary index: canonical key → document keys, with unique/sparse/partial semantics and
 // lazily sorted first-field values for range scans. Keys are recomputed from the old document on
 // removal instead of being stored per document, which keeps memory close to one entry per key.
-import { canonicalKey, compareValues, typeBracket, type Document } from './bson-value.order';
+import { canonicalKey, type Document } from './bson-value.order';
+import { SortedValues, type Bound } from './sorted-values.list';
 import { keyValues, pathValues } from './document.path';
 import { ErrorCodes, MongoCommandError } from './mongo-command.error';
 import { compileFilter, type Predicate } from './query.matcher';
@@ -51,10 +52,12 @@ function removeHolder(holders: Holders, documentKey: string): Holders | undefine
   return holders;
 }
 
-function* eachHolder(holders: Holders | undefined): Iterable<string> {
+function* eachHolder(holders: Holders | undefined, direction: 1 | -1 = 1): Iterable<string> {
   if (holders === undefined) return;
   if (typeof holders === 'string') yield holders;
-  else yield* holders;
+  else if (direction === 1) yield* holders;
+  // A backward index scan meets equal keys in reverse insertion order, as in MongoDB.
+  else yield* [...holders].reverse();
 }
 
 function distinctValues(values: unknown[]): { keys: string[]; values: unknown[] } {
@@ -81,7 +84,8 @@ export class CollectionIndex {
   /** Whole compound keys, kept only where uniqueness has to be checked. */
   private readonly byFull = new Map<string, Holders>();
   private readonly byFirst = new Map<string, FirstFieldEntry>();
-  private sorted: FirstFieldEntry[] | null = null;
+  /** Built on the first range or ordered scan, then maintained with every change. */
+  private sorted: SortedValues<FirstFieldEntry> | undefined;
 
   constructor(spec: IndexSpec) {
     this.spec = spec;
@@ -161,8 +165,9 @@ export class CollectionIndex {
       if (entry) {
         entry.holders = addHolder(entry.holders, documentKey);
       } else {
-        this.byFirst.set(canonical, { value, holders: documentKey });
-        this.sorted = null;
+        const created = { value, holders: documentKey };
+        this.byFirst.set(canonical, created);
+        this.sorted?.insert(created);
       }
     });
   }
@@ -186,7 +191,7 @@ export class CollectionIndex {
       const remaining = removeHolder(entry.holders, documentKey);
       if (remaining === undefined) {
         this.byFirst.delete(canonical);
-        this.sorted = null;
+        this.sorted?.remove(entry);
       } else {
         entry.holders = remaining;
       }
@@ -198,41 +203,24 @@ export class CollectionIndex {
     return eachHolder(this.byFirst.get(canonicalKey(value))?.holders);
   }
 
-  /** Every held document in first-field order (ascending or descending), ties in insertion order. */
-  *ordered(direction: 1 | -1): Iterable<string> {
-    if (!this.sorted) this.sorted = [...this.byFirst.values()].sort((a, b) => compareValues(a.value, b.value));
-    const sorted = this.sorted;
-    if (direction === 1) {
-      for (const entry of sorted) yield* eachHolder(entry.holders);
-    } else {
-      for (let index = sorted.length - 1; index >= 0; index -= 1) yield* eachHolder(sorted[index].holders);
-    }
+  private sortedEntries(): SortedValues<FirstFieldEntry> {
+    this.sorted ??= new SortedValues(this.byFirst.values());
+    return this.sorted;
+  }
+
+  /**
+   * Held documents in first-field order, ascending or descending (ties by insertion order,
+   * reversed when descending), optionally only within bounds.
+   */
+  *ordered(direction: 1 | -1, lower?: Bound, upper?: Bound): Iterable<string> {
+    const sorted = this.sortedEntries();
+    const entries = lower || upper ? sorted.range(lower, upper) : sorted.ordered(direction);
+    const inOrder = (lower || upper) && direction === -1 ? [...entries].reverse() : entries;
+    for (const entry of inOrder) yield* eachHolder(entry.holders, direction);
   }
 
   /** Documents whose first indexed field has a value of the bounds' type within the bounds. */
-  *range(lower: { value: unknown; inclusive: boolean } | undefined, upper: { value: unknown; inclusive: boolean } | undefined): Iterable<string> {
-    if (!this.sorted) this.sorted = [...this.byFirst.values()].sort((a, b) => compareValues(a.value, b.value));
-    const sorted = this.sorted;
-    const bracket = typeBracket((lower ?? upper)?.value);
-    let low = 0;
-    let high = sorted.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      const entry = sorted[middle].value;
-      const before = lower
-        ? compareValues(entry, lower.value) < 0 || (compareValues(entry, lower.value) === 0 && !lower.inclusive)
-        : typeBracket(entry) < bracket;
-      if (before) low = middle + 1;
-      else high = middle;
-    }
-    for (let index = low; index < sorted.length; index += 1) {
-      const entry = sorted[index];
-      if (typeBracket(entry.value) !== bracket) break;
-      if (upper) {
-        const order = compareValues(entry.value, upper.value);
-        if (order > 0 || (order === 0 && !upper.inclusive)) break;
-      }
-      yield* eachHolder(entry.holders);
-    }
+  *range(lower: Bound | undefined, upper: Bound | undefined): Iterable<string> {
+    for (const entry of this.sortedEntries().range(lower, upper)) yield* eachHolder(entry.holders);
   }
 }

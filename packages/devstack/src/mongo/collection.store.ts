@@ -8,6 +8,7 @@ import { CollectionIndex, type IndexSpec } from './collection.index';
 import { ErrorCodes, MongoCommandError } from './mongo-command.error';
 import { isOperatorObject, isRegex } from './query.matcher';
 import { formatFields } from './value.formatter';
+import { SortedValues, type Bound } from './sorted-values.list';
 
 export const ID_INDEX_NAME = '_id_';
 const MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
@@ -19,6 +20,11 @@ export interface ScanStatistics {
   lastPlan: string;
 }
 
+interface IdEntry {
+  value: unknown;
+  key: string;
+}
+
 export class Collection {
   readonly database: string;
   readonly name: string;
@@ -27,6 +33,8 @@ export class Collection {
   readonly documents = new Map<string, Uint8Array>();
   readonly indexes = new Map<string, CollectionIndex>();
   readonly statistics: ScanStatistics = { documentsExamined: 0, lastPlan: 'COLLSCAN' };
+  /** `_id` values in BSON order, built on the first range or sort on `_id` and then maintained. */
+  private idOrder: SortedValues<IdEntry> | undefined;
   /** Top-level fields the indexes read, or undefined when a whole document is needed. */
   private keyFields: Set<string> | undefined = new Set(['_id']);
 
@@ -83,6 +91,19 @@ export class Collection {
     return this.keyFields ? readTopLevelFields(raw, this.keyFields) : Collection.decode(raw);
   }
 
+  private idOrdering(): SortedValues<IdEntry> {
+    if (!this.idOrder) {
+      const entries: IdEntry[] = [];
+      for (const [key, raw] of this.documents) entries.push({ value: readTopLevelFields(raw, ID_ONLY)._id, key });
+      this.idOrder = new SortedValues(entries);
+    }
+    return this.idOrder;
+  }
+
+  private forgetId(key: string, raw: Uint8Array): void {
+    this.idOrder?.remove({ value: readTopLevelFields(raw, ID_ONLY)._id, key }, (candidate) => candidate.key === key);
+  }
+
   private duplicateIdError(document: Document): MongoCommandError {
     const keyValue = { _id: document._id };
     return new MongoCommandError(ErrorCodes.DuplicateKey, `E11000 duplicate key error collection: ${this.namespace} index: ${ID_INDEX_NAME} dup key: ${formatFields(keyValue)}`, {
@@ -104,6 +125,7 @@ export class Collection {
     if (stored.length > MAX_DOCUMENT_BYTES) throw new MongoCommandError(ErrorCodes.BadValue, `object to insert too large. size in bytes: ${stored.length}, max size: ${MAX_DOCUMENT_BYTES}`);
     indexes.forEach((index, position) => index.add(key, keys[position]));
     this.documents.set(key, stored);
+    this.idOrder?.insert({ value: document._id, key });
     return stored;
   }
 
@@ -129,6 +151,7 @@ export class Collection {
     indexes.forEach((index, position) => index.checkUnique(this.namespace, key, keys[position]));
     indexes.forEach((index, position) => index.add(key, keys[position]));
     this.documents.set(key, stored);
+    this.idOrder?.insert({ value: keyDocument._id, key });
     return stored;
   }
 
@@ -159,6 +182,7 @@ export class Collection {
       const previousKeys = this.keyDocument(previous);
       for (const index of this.indexes.values()) index.remove(key, index.keysOf(previousKeys));
     }
+    this.forgetId(key, previous);
     this.documents.delete(key);
     return true;
   }
@@ -180,6 +204,7 @@ export class Collection {
     }
     // An existing key keeps its position in the Map, so natural order survives a restart.
     this.documents.set(key, stored);
+    if (this.idOrder && !previous) this.idOrder.insert({ value: readTopLevelFields(stored, ID_ONLY)._id, key });
   }
 
   /** Removes a document by _id value, as recovered from the journal. */
@@ -223,11 +248,21 @@ export class Collection {
    * Documents in the order of a single-field sort, read from a complete index on that field that
    * never held an array (so index order is MongoDB's sort order); undefined without such an index.
    */
-  sortedCandidates(field: string, direction: 1 | -1): Iterable<[string, Document]> | undefined {
+  sortedCandidates(field: string, direction: 1 | -1, filter?: Document): Iterable<[string, Document]> | undefined {
+    // A range condition on the sort field narrows the walk to its bounds.
+    const condition = filter?.[field];
+    const [lower, upper] = isOperatorObject(condition) && isRangeOnly(condition) ? rangeBounds(condition, false) : [undefined, undefined];
+    if (field === '_id') {
+      this.statistics.lastPlan = `IXSCAN ${ID_INDEX_NAME}`;
+      const order = this.idOrdering();
+      const entries = lower || upper ? order.range(lower, upper) : order.ordered(direction);
+      const inOrder = (lower || upper) && direction === -1 ? [...entries].reverse() : entries;
+      return this.examine(mapKeys(inOrder), true);
+    }
     for (const index of this.indexes.values()) {
       if (index.fields.length === 1 && index.fields[0] === field && index.complete && !index.multikey) {
         this.statistics.lastPlan = `IXSCAN ${index.spec.name}`;
-        return this.examine(index.ordered(direction), true);
+        return this.examine(index.ordered(direction, lower, upper), true);
       }
     }
     return undefined;
@@ -277,18 +312,19 @@ export class Collection {
         return { keys: concat(values.map((value) => index.lookup(value))), distinct: values.length === 1 };
       }
     }
+    const idRange = ranges.get('_id');
+    if (idRange) {
+      const [lower, upper] = rangeBounds(idRange, false);
+      if (lower || upper) {
+        this.statistics.lastPlan = `IXSCAN ${ID_INDEX_NAME}`;
+        return { keys: mapKeys(this.idOrdering().range(lower, upper)), distinct: true };
+      }
+    }
     for (const index of this.indexes.values()) {
       if (!index.complete) continue;
       const range = ranges.get(index.fields[0]);
       if (!range) continue;
-      const lowerOperator = '$gt' in range ? '$gt' : '$gte' in range ? '$gte' : undefined;
-      const upperOperator = '$lt' in range ? '$lt' : '$lte' in range ? '$lte' : undefined;
-      let lower = lowerOperator ? { value: range[lowerOperator], inclusive: lowerOperator === '$gte' } : undefined;
-      let upper = upperOperator ? { value: range[upperOperator], inclusive: upperOperator === '$lte' } : undefined;
-      // With arrays each bound may be met by a different element, so only one bound narrows the scan.
-      if (index.multikey && lower && upper) upper = undefined;
-      if (lower && (lower.value === null || lower.value === undefined)) lower = undefined;
-      if (upper && (upper.value === null || upper.value === undefined)) upper = undefined;
+      const [lower, upper] = rangeBounds(range, index.multikey);
       if (!lower && !upper) continue;
       this.statistics.lastPlan = `IXSCAN ${index.spec.name}`;
       return { keys: index.range(lower, upper), distinct: !index.multikey };
@@ -312,6 +348,22 @@ function withLeadingId(raw: Uint8Array, id: ObjectId): Uint8Array {
   result.set(element, 4);
   result.set(raw.subarray(4), 4 + element.length);
   return result;
+}
+
+function* mapKeys(entries: Iterable<IdEntry>): Iterable<string> {
+  for (const entry of entries) yield entry.key;
+}
+
+/** Index bounds of a range condition; with arrays (multikey) each bound may be met by a different element, so only one bound narrows the scan. */
+function rangeBounds(range: Document, multikey: boolean): [Bound | undefined, Bound | undefined] {
+  const lowerOperator = '$gt' in range ? '$gt' : '$gte' in range ? '$gte' : undefined;
+  const upperOperator = '$lt' in range ? '$lt' : '$lte' in range ? '$lte' : undefined;
+  let lower = lowerOperator ? { value: range[lowerOperator], inclusive: lowerOperator === '$gte' } : undefined;
+  let upper = upperOperator ? { value: range[upperOperator], inclusive: upperOperator === '$lte' } : undefined;
+  if (multikey && lower && upper) upper = undefined;
+  if (lower && (lower.value === null || lower.value === undefined)) lower = undefined;
+  if (upper && (upper.value === null || upper.value === undefined)) upper = undefined;
+  return [lower, upper];
 }
 
 function* concat(sources: Iterable<string>[]): Iterable<string> {

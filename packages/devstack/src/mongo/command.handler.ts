@@ -226,7 +226,7 @@ export class CommandHandler {
     if (keys.length !== 1) return undefined;
     const direction = toNumber(sort[keys[0]]);
     if (direction !== 1 && direction !== -1) return undefined;
-    const ordered = collection.sortedCandidates(keys[0], direction);
+    const ordered = collection.sortedCandidates(keys[0], direction, isPlainObject(filter) ? filter : undefined);
     if (!ordered) return undefined;
     const predicate = compileFilter(filter);
     const result: [string, Document][] = [];

@@ -114,7 +114,7 @@ describe('index use', () => {
     const before = statistics?.documentsExamined ?? 0;
     const newest = await collection.find({}).sort({ year: -1 }).limit(3).toArray();
     expect(newest.map((document) => document.year)).toEqual([1999, 1999, 1999]);
-    expect(newest.map((document) => document.doi)).toEqual(['10.1/99', '10.1/199', '10.1/299']);
+    expect(newest.map((document) => document.doi)).toEqual(['10.1/1999', '10.1/1899', '10.1/1799']);
     expect((statistics?.documentsExamined ?? 0) - before).toBe(3);
 
     const claimed = await collection.findOneAndUpdate({ claimed: { $exists: false } }, { $set: { claimed: true } }, { sort: { year: 1 }, returnDocument: 'after' });
@@ -124,6 +124,35 @@ describe('index use', () => {
     const afterClaims = statistics?.documentsExamined ?? 0;
     await collection.findOneAndUpdate({ claimed: { $exists: false } }, { $set: { claimed: true } }, { sort: { year: 1 } });
     expect((statistics?.documentsExamined ?? 0) - afterClaims).toBeLessThanOrEqual(21);
+  });
+
+  test('when pages are read by _id range and sort, then each page examines only its own documents', async () => {
+    const collection = fixture.db.collection<Loose>('pages');
+    await collection.insertMany(Array.from({ length: 1000 }, (_unused, index) => ({ _id: 1000 - index, v: index })));
+    const statistics = fixture.server.scanStatistics('test', 'pages');
+    const seen: unknown[] = [];
+    let last = 0;
+    for (;;) {
+      const before = statistics?.documentsExamined ?? 0;
+      const page = await collection.find({ _id: { $gt: last } }).sort({ _id: 1 }).limit(100).toArray();
+      if (page.length === 0) break;
+      expect((statistics?.documentsExamined ?? 0) - before).toBe(page.length);
+      seen.push(...page.map((document) => document._id));
+      last = page[page.length - 1]._id as number;
+      if (last === 500) await collection.insertMany([{ _id: 1500 }, { _id: 0.5 }]);
+    }
+    expect(seen).toEqual([...Array.from({ length: 1000 }, (_unused, index) => index + 1), 1500]);
+    expect((await collection.find({ _id: { $lte: 1 } }).sort({ _id: -1 }).toArray()).map((document) => document._id)).toEqual([1, 0.5]);
+  });
+
+  test('when indexed values change between range queries, then the ordered index follows every change', async () => {
+    const collection = await seed();
+    expect(await collection.countDocuments({ year: { $gte: 1998 } })).toBe(40);
+    await collection.insertMany([{ doi: 'new-1', year: 2050 }, { doi: 'new-2', year: 1998 }]);
+    await collection.deleteMany({ year: 1999 });
+    await collection.updateOne({ doi: '10.1/98' }, { $set: { year: 1500 } });
+    expect(await collection.countDocuments({ year: { $gte: 1998 } })).toBe(21);
+    expect((await collection.find({ year: { $lt: 1901 } }).sort({ year: 1 }).limit(2).toArray()).map((document) => document.doi)).toEqual(['10.1/98', '10.1/0']);
   });
 
   test('when explain is asked, then the winning plan and documents examined are reported', async () => {
