@@ -299,7 +299,8 @@ async function main() {
         from: (n % 5) * 20,
         size: 20,
         query: { bool: { must: [{ query_string: { query, fields: ['title', 'abstract'] } }], filter: [{ range: { publication_year: { gte: 1995 } } }] } },
-        sort: n % 3 === 0 ? [{ publication_year: 'desc' }, '_score'] : undefined,
+        // As the search service sorts (contract §7.3): relevance or a field, then id descending.
+        sort: n % 3 === 0 ? [{ publication_year: 'desc' }, { _score: 'desc' }, { id: 'desc' }] : [{ _score: 'desc' }, { id: 'desc' }],
       });
       latencies.push(Number(process.hrtime.bigint() - begin) / 1e6);
     }

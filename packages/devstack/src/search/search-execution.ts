@@ -126,6 +126,22 @@ function sortAccessor(view: IndexView, key: SortKey, viewIndex: number): SortAcc
       return value === value ? value : missing;
     };
   }
+  if (field && field.level === '' && index && field.type !== 'text' && field.type !== 'match_only_text') {
+    const missing = key.missing !== 'first' && key.missing !== 'last' ? key.missing : missingValue(key, field.type);
+    const pickMax = (key.mode ?? (key.order === 'desc' ? 'max' : 'min')) === 'max';
+    if (key.mode === 'sum' || key.mode === 'avg') return (doc, score) => sortValue(view, key, doc, score, viewIndex);
+    return (doc) => {
+      const values = index.values[doc];
+      if (values === undefined || values.length === 0) return missing;
+      let best: unknown;
+      for (const raw of values) {
+        if (typeof raw === 'object') continue;
+        const value = typeof raw === 'boolean' ? (raw ? 1 : 0) : raw;
+        if (best === undefined || (pickMax ? compareRaw(value, best) > 0 : compareRaw(value, best) < 0)) best = value;
+      }
+      return best === undefined ? missing : best;
+    };
+  }
   return (doc, score) => sortValue(view, key, doc, score, viewIndex);
 }
 
@@ -354,6 +370,12 @@ export function runSearch(views: IndexView[], request: SearchRequest): Record<st
       }
       return;
     }
+    // Score-first sorts: a doc scoring below the from+size-th best score can never reach the page.
+    let threshold = Number.NEGATIVE_INFINITY;
+    if (keys[0]?.field === '_score' && keys[0].order === 'desc' && !after && request.minScore === undefined) {
+      const best = topByScore(matches, request.from + request.size);
+      if (best.length === request.from + request.size) threshold = Math.min(...best.map((position) => Math.fround(matches.scores[position])));
+    }
     try {
       const accessors = outputKeys.map((key) => sortAccessor(view, key, viewIndex));
       for (let index = 0; index < matches.docs.length; index += 1) {
@@ -361,6 +383,7 @@ export function runSearch(views: IndexView[], request: SearchRequest): Record<st
         const score = Math.fround(matches.scores[index]);
         if (request.minScore !== undefined && score < request.minScore) continue;
         total += 1;
+        if (score < threshold) continue;
         if (score > maxScore) maxScore = score;
         const values = accessors.map((accessor) => accessor(doc, score));
         if (after) {

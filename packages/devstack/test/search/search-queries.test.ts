@@ -284,6 +284,16 @@ describe('sorting, paging and response shape', () => {
     expect(result.hits.hits.every((hit) => Array.isArray(hit.sort) && hit.sort.length === 2 && typeof hit._score === 'number')).toBe(true);
   });
 
+  test('when scores tie under a score-first sort, then the keyword tiebreaker orders every page', async () => {
+    const request = { query: { constant_score: { filter: { exists: { field: 'code' } } } }, sort: [{ _score: { order: 'desc' as const } }, { code: { order: 'desc' as const } }] };
+    expect(await ids({ ...request, size: 2 })).toEqual(['p4', 'p2']);
+    expect(await ids({ ...request, from: 2, size: 2 })).toEqual(['p3', 'p1']);
+    const scored = await fixture.client.search({ index: 'papers', query: { match: { abstract: 'fox dog' } }, sort: [{ _score: { order: 'desc' } }, { code: { order: 'desc' } }], size: 1 });
+    const unsorted = await fixture.client.search({ index: 'papers', query: { match: { abstract: 'fox dog' } }, size: 1 });
+    expect(scored.hits.hits[0]._id).toBe(unsorted.hits.hits[0]._id);
+    expect(scored.hits.total).toEqual(unsorted.hits.total);
+  });
+
   test('when sorting on a text field, then Elasticsearch\'s fielddata error comes back', async () => {
     const failure = await esError(fixture.client.search({ index: 'papers', sort: ['title'] }));
     expect(failure.statusCode).toBe(400);
