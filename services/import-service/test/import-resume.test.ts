@@ -1,0 +1,77 @@
+import type { ImportBatchSummary } from '@destiny/contracts';
+import type { RunningBackendService } from '@destiny/platform';
+import { startDedupService } from '../../dedup-service/src/index';
+import { call as dedupCall, dedupClient, startInfrastructure, type DedupClient } from '../../dedup-service/test/dedup-helpers';
+import { startImportService } from '../src/index';
+import { call, importClient, startFileServer, waitFor, type ImportClient } from './import-helpers';
+
+// import-service stopped between chunks while a slow file is streaming, then started again: the
+// new instance resumes after the last recorded line and every line is processed exactly once.
+describe('import-service restarted mid-file', () => {
+  let infrastructure: Awaited<ReturnType<typeof startInfrastructure>>;
+  let dedup: RunningBackendService;
+  let files: Awaited<ReturnType<typeof startFileServer>>;
+  let references: DedupClient;
+
+  beforeAll(async () => {
+    infrastructure = await startInfrastructure('import-resume');
+    dedup = await startDedupService(infrastructure.env);
+    files = await startFileServer();
+    references = dedupClient(dedup.grpcPort);
+  });
+
+  afterAll(async () => {
+    references?.close();
+    await dedup?.stop();
+    await files?.stop();
+    await infrastructure?.stop();
+  });
+
+  it('when the service stops after some chunks and starts again, then all 600 lines have one result and one reference each', async () => {
+    const env = { ...infrastructure.env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}`, OUTBOUND_ALLOWLIST: '127.0.0.0/8', IMPORT_RETRY_BASE_MS: '20', IMPORT_CHUNK_SIZE: '50' };
+    const lines = Array.from({ length: 600 }, (_, i) => `${JSON.stringify({ identifiers: [{ identifier: `10.7777/restart.${i}`, identifier_type: 'doi' }] })}\n`);
+    let requests = 0;
+    files.routes.set('/slow.jsonl', (_request, response) => {
+      requests += 1;
+      let next = 0;
+      const timer = setInterval(() => {
+        if (response.destroyed) return clearInterval(timer);
+        response.write(lines.slice(next, next + 25).join(''));
+        next += 25;
+        if (next >= lines.length) {
+          clearInterval(timer);
+          response.end();
+        }
+      }, 40);
+    });
+
+    let first: RunningBackendService | undefined = await startImportService(env);
+    let client: ImportClient = importClient(first.grpcPort);
+    const record = JSON.parse((await call<{ json: string }>(client, 'CreateImportRecord', { json: JSON.stringify({ processor_name: 't', processor_version: '1', expected_reference_count: 600, source_name: 's' }) })).json) as { id: string };
+    const batch = JSON.parse((await call<{ json: string }>(client, 'RegisterImportBatch', { import_record_id: record.id, batch_json: JSON.stringify({ storage_url: `${files.base}/slow.jsonl` }) })).json) as { id: string };
+    const resultCount = async () => (await call<{ json: string[] }>(client, 'ListImportResults', { import_record_id: record.id, import_batch_id: batch.id, result_status: '' })).json.length;
+    await waitFor(async () => (await resultCount()) >= 100, 'the first chunks');
+    await first.stop();
+    client.close();
+    first = undefined;
+
+    const second = await startImportService(env);
+    client = importClient(second.grpcPort);
+    try {
+      const summary = await waitFor(async () => {
+        const current = JSON.parse((await call<{ json: string }>(client, 'GetImportBatchSummary', { import_record_id: record.id, import_batch_id: batch.id })).json) as ImportBatchSummary;
+        return current.import_batch_status === 'completed' && current;
+      }, 'the batch to complete after the restart');
+      // The second instance fetched the file again: the first had stopped before its end.
+      expect(requests).toBe(2);
+      expect(summary.results).toEqual({ created: 0, started: 0, completed: 600, partially_failed: 0, failed: 0, retrying: 0 });
+      const results = (await call<{ json: string[] }>(client, 'ListImportResults', { import_record_id: record.id, import_batch_id: batch.id, result_status: '' })).json.map((item) => JSON.parse(item) as { reference_id: string });
+      expect(new Set(results.map((result) => result.reference_id)).size).toBe(600);
+      const found = await dedupCall<{ json: string[] }>(references, 'LookupReferences', { identifiers: ['doi:10.7777/restart.0', 'doi:10.7777/restart.299', 'doi:10.7777/restart.599'] });
+      expect(found.json).toHaveLength(3);
+    } finally {
+      client.close();
+      await second.stop();
+    }
+  });
+});
