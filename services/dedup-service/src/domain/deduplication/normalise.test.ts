@@ -67,6 +67,12 @@ describe('title normalisation', () => {
     }
   });
 
+  it('when a label ends with a full stop, then its kind is the same as without it', () => {
+    expect(normaliseTitle('Correction.')?.kind).toBe('erratum');
+    expect(normaliseTitle('Correction')?.kind).toBe('erratum');
+    expect(normaliseTitle('Erratum.')?.key).toBe(normaliseTitle('ERRATUM')?.key);
+  });
+
   it('when a title merely starts with the word "Correction of", then it is an ordinary article', () => {
     expect(normaliseTitle('Correction of hyponatraemia in critically ill patients')?.kind).toBe('article');
   });

@@ -155,6 +155,8 @@ export function normaliseTitle(raw: string | null | undefined): NormalisedTitle 
     text = text.slice(0, open).trim();
   }
 
+  // Trailing full stops must not change the kind ("Correction" and "Correction." are one label).
+  text = text.replace(/[\s.;,]+$/, '');
   if (ERRATUM_WOS_SUFFIX.test(text) || ERRATUM_CITATION_SUFFIX.test(text)) {
     kind = 'erratum';
     text = text.replace(ERRATUM_WOS_SUFFIX, '').replace(ERRATUM_CITATION_SUFFIX, '');
