@@ -211,12 +211,16 @@ describe('api-gateway HTTP surface: auth, validation, routing, errors', () => {
       expect(wrongMethod.status).toBe(405);
       expect(await wrongMethod.json()).toEqual({ detail: 'Method Not Allowed' });
       expect((await fetch(url('/references/search/'), { method: 'POST' })).status).toBe(405);
+      expect((await fetch(`${gateway.url}/V1/REFERENCES/${KNOWN_REFERENCE}/`, { headers: bearer(['reference.reader']) })).status).toBe(404);
     });
 
     it('when a known path is requested without its trailing slash, then 307 to the slashed path with the query kept', async () => {
       const response = await fetch(url('/references?identifier=doi:10.1/x'), { redirect: 'manual', headers: bearer(['reference.reader']) });
       expect(response.status).toBe(307);
       expect(response.headers.get('location')).toBe('/v1/references/?identifier=doi:10.1/x');
+      const ping = await fetch(url('/system/ping'), { redirect: 'manual' });
+      expect(ping.status).toBe(307);
+      expect(ping.headers.get('location')).toBe('/v1/system/ping/');
     });
 
     it('when the literal /references/search/ path is asked, then it is not taken for a reference id', async () => {

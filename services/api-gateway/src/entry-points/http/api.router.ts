@@ -41,7 +41,7 @@ const mountedPath = (route: RouteDefinition): string => expressPath(route).repla
 
 /** Every route of ROUTES (in its literal-first order), then 405 for known paths with other methods. */
 export function apiRouter(dependencies: ApiRouterDependencies): Router {
-  const router = Router({ strict: true });
+  const router = Router({ strict: true, caseSensitive: true });
   const readRaw = express.raw({ type: () => true, limit: dependencies.maxBodyBytes });
   const served = ROUTES.filter((route) => !SELF_SERVED_ROUTES.has(route.operationId));
   for (const route of served) {

@@ -16,9 +16,10 @@ export function createApp(dependencies: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('strict routing', true);
+  app.set('case sensitive routing', true);
   app.set('query parser', 'simple');
   app.get('/', (_request, response) => response.redirect(302, '/v1/docs/'));
-  const v1 = express.Router({ strict: true });
+  const v1 = express.Router({ strict: true, caseSensitive: true });
   v1.use(healthcheckRouter(dependencies.upstreams));
   v1.use(docsRouter());
   v1.use(apiRouter(dependencies));

@@ -18,7 +18,7 @@ const docsPage = `<!doctype html>
 
 /** The generated OpenAPI 3.1 document and a Swagger UI page over it. */
 export function docsRouter(): Router {
-  const router = Router();
+  const router = Router({ strict: true, caseSensitive: true });
   // The same generation as the committed packages/contracts/openapi.json (a test keeps them equal).
   const document = renderOpenApiDocument();
   router.get('/openapi.json', (_request, response) => {

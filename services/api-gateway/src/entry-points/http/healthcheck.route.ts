@@ -13,7 +13,7 @@ const servicesByFlag: Record<'database' | 'elasticsearch' | 'azure_blob_storage'
 
 /** `GET /v1/system/healthcheck/` (contract 3.3) and `GET /v1/system/ping/`. */
 export function healthcheckRouter(addresses: Record<UpstreamName, string>): Router {
-  const router = Router();
+  const router = Router({ strict: true, caseSensitive: true });
   router.get('/system/ping/', (_request, response) => {
     response.json({ status: 'ok' });
   });
