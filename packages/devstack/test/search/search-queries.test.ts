@@ -285,7 +285,7 @@ describe('sorting, paging and response shape', () => {
   });
 
   test('when scores tie under a score-first sort, then the keyword tiebreaker orders every page', async () => {
-    const request = { query: { constant_score: { filter: { exists: { field: 'code' } } } }, sort: [{ _score: { order: 'desc' as const } }, { code: { order: 'desc' as const } }] };
+    const request = { query: { constant_score: { filter: { exists: { field: 'code' } } } }, sort: [{ _score: { order: 'desc' } }, { code: { order: 'desc' } }] as never };
     expect(await ids({ ...request, size: 2 })).toEqual(['p4', 'p2']);
     expect(await ids({ ...request, from: 2, size: 2 })).toEqual(['p3', 'p1']);
     const scored = await fixture.client.search({ index: 'papers', query: { match: { abstract: 'fox dog' } }, sort: [{ _score: { order: 'desc' } }, { code: { order: 'desc' } }], size: 1 });
