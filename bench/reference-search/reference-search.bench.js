@@ -103,7 +103,7 @@ function spawnLogged(args, env, ready) {
         // Non-JSON output is ignored.
       }
     });
-    child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${args.join(" ")} exited with ${code}`)));
   });
 }
 
@@ -150,7 +150,9 @@ async function main() {
       AMQP_URL, AMQP_NAMESPACE: namespace, MONGODB_URL: mongo.message.url, ELASTICSEARCH_URL: search.message.url,
       GRPC_PORT: '0', HEALTH_PORT: '0', GRPC_HOST: '127.0.0.1', LOG_LEVEL: 'info',
     };
-    service = await spawnLogged([path.join(root, 'services/search-request-service/dist/main.js')], env, (message) => message.msg === 'search-request-service started');
+    // BENCH_PROFILE_DIR=<dir> writes a V8 CPU profile of the service process there.
+    const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+    service = await spawnLogged([...profile, path.join(root, 'services/search-request-service/dist/main.js')], env, (message) => message.msg === 'search-request-service started');
     const indexStarted = process.hrtime.bigint();
     await everything;
     const indexSeconds = Number(process.hrtime.bigint() - indexStarted) / 1e9;

@@ -30,7 +30,7 @@ export const REFERENCE_INDEX_MAPPINGS: estypes.MappingTypeMapping = {
 };
 
 export type IndexOperation =
-  | { kind: 'index'; id: string; version?: number; document: ReferenceSearchDocument }
+  | { kind: 'index'; id: string; version: number; document: ReferenceSearchDocument }
   | { kind: 'delete'; id: string; version: number };
 
 export interface BulkOutcome {
@@ -84,10 +84,13 @@ export async function switchAlias(client: Client, target: string): Promise<strin
   return previous;
 }
 
+/** Version of a rebuild view that carries none: older than any event, so any event replaces it. */
+export const UNVERSIONED = 0;
+
 /**
- * One `_bulk` per call over every target. Versioned operations use external versioning, so a
- * replayed or older event is refused (409) and counted as stale; unversioned documents (rebuild
- * views without a version) are created only where nothing was written yet.
+ * One `_bulk` per call over every target, all with external versioning: a replayed or older
+ * event is refused (409) and counted as stale, and so is an unversioned rebuild view wherever an
+ * event (or an event's delete tombstone) got there first.
  */
 export async function bulkApply(client: Client, targets: readonly string[], operations: readonly IndexOperation[], refresh: boolean): Promise<BulkOutcome> {
   if (operations.length === 0 || targets.length === 0) return { applied: 0, stale: 0 };
@@ -95,10 +98,7 @@ export async function bulkApply(client: Client, targets: readonly string[], oper
   for (const target of targets) {
     for (const operation of operations) {
       if (operation.kind === 'delete') body.push({ delete: { _index: target, _id: operation.id, version: operation.version, version_type: 'external' } });
-      else {
-        body.push(operation.version === undefined ? { create: { _index: target, _id: operation.id } } : { index: { _index: target, _id: operation.id, version: operation.version, version_type: 'external' } });
-        body.push(operation.document);
-      }
+      else body.push({ index: { _index: target, _id: operation.id, version: operation.version, version_type: 'external' } }, operation.document);
     }
   }
   const response = await client.bulk({ operations: body, refresh: refresh ? 'wait_for' : false });
@@ -106,7 +106,7 @@ export async function bulkApply(client: Client, targets: readonly string[], oper
   let stale = 0;
   const failures: Array<{ id: string; status: number; reason: string }> = [];
   for (const item of response.items) {
-    const result = item.index ?? item.create ?? item.delete;
+    const result = item.index ?? item.delete;
     if (!result) continue;
     if (result.status === 409) stale++;
     else if (result.status < 300 || (item.delete && result.status === 404)) applied++;

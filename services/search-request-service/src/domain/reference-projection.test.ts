@@ -91,9 +91,8 @@ describe('reference projection (§13.5)', () => {
     expect(document.view).toEqual({ visibility: 'public', id: OWN, identifiers: [], enhancements: [] });
   });
 
-  it('when the active decision folds the reference into a canonical, then it is not indexable', () => {
+  it('when the active decision folds the reference into a canonical, then it is not indexable; canonical-like ones are', () => {
     expect(isIndexable(view([], 'duplicate'))).toBe(false);
-    expect(isIndexable(view([], 'exact_duplicate'))).toBe(false);
     expect(isIndexable(view([], 'canonical'))).toBe(true);
     expect(isIndexable(view([], 'unsearchable'))).toBe(true);
     expect(isIndexable(view([], null))).toBe(true);

@@ -24,11 +24,12 @@ export interface ReferenceSearchDocument {
   view: Reference;
 }
 
-/** Determinations whose references are represented by their canonical and so are not indexed. */
-const FOLDED_DETERMINATIONS = new Set(['duplicate', 'exact_duplicate']);
-
+/**
+ * Canonical-like (§15.2): no active decision or one other than `duplicate`; a duplicate is found
+ * through its canonical's view instead. (An `exact_duplicate` is never stored, so never indexed.)
+ */
 export function isIndexable(view: Pick<DeduplicatedReference, 'duplicate_decision'>): boolean {
-  return !view.duplicate_decision || !FOLDED_DETERMINATIONS.has(view.duplicate_decision.duplicate_determination);
+  return view.duplicate_decision?.duplicate_determination !== 'duplicate';
 }
 
 /**

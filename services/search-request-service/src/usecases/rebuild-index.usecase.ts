@@ -8,7 +8,7 @@ import type { Logger } from '@destiny/platform';
 import { isIndexable, projectReference } from '../domain/reference-projection';
 import type { DedupViewsSource } from '../data-access/dedup-views.client';
 import type { IndexStateRepository } from '../data-access/index-state.repository';
-import { bulkApply, createVersionedIndex, newIndexName, switchAlias, type IndexOperation } from '../data-access/reference-index';
+import { bulkApply, createVersionedIndex, newIndexName, switchAlias, UNVERSIONED, type IndexOperation } from '../data-access/reference-index';
 
 export interface RebuildIndexDeps {
   es: Client;
@@ -26,9 +26,9 @@ export interface RebuildReport {
 const DEFAULT_CHUNK_SIZE = 1000;
 
 /**
- * A streamed view carrying `version` (the reference's event version) is written with external
- * versioning like an event; without it the view is only created where no event has written the
- * reference yet, because an event written during the rebuild is at least as new as the stream.
+ * A streamed view carrying `version` (the reference's event version) is ordered like an event;
+ * one without is written at version 0, so whatever an event wrote during the rebuild (at least
+ * as new as the stream, including a removal) wins over it.
  */
 function operationFor(raw: unknown): IndexOperation | undefined {
   const version = (raw as { version?: unknown }).version;
@@ -40,7 +40,7 @@ function operationFor(raw: unknown): IndexOperation | undefined {
   const view = result.value as DeduplicatedReference;
   if (!isIndexable(view)) return undefined;
   const document = projectReference(view);
-  return typeof version === 'number' && Number.isInteger(version) && version > 0 ? { kind: 'index', id: view.id, version, document } : { kind: 'index', id: view.id, document };
+  return { kind: 'index', id: view.id, version: typeof version === 'number' && Number.isInteger(version) && version > 0 ? version : UNVERSIONED, document };
 }
 
 export async function rebuildIndex(deps: RebuildIndexDeps): Promise<RebuildReport> {
@@ -60,7 +60,8 @@ export async function rebuildIndex(deps: RebuildIndexDeps): Promise<RebuildRepor
       indexed += outcome.applied;
       deps.logger.debug({ index, indexed }, 'rebuild progress');
     }
-    // A reference removed as a duplicate while its old view was in flight must not come back.
+    // A reference removed as a duplicate while its old view was in flight must not come back,
+    // even where Elasticsearch already forgot the delete's tombstone (`index.gc_deletes`).
     const removed = await deps.state.removedSince(startedAt);
     await bulkApply(deps.es, [index], removed.map(({ id, version }) => ({ kind: 'delete', id, version })), false);
     await deps.es.indices.refresh({ index });

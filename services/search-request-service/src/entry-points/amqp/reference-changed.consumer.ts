@@ -1,7 +1,8 @@
 // Consumes `reference.changed`: messages handled concurrently are collected for up to `waitMs` or
 // `maxBatch` events and indexed with one `_bulk`; every message of the batch is acked only after
-// the bulk and the `references.indexed` confirm succeeded. The prefetch is two batches, so the
-// next batch fills while the previous one is being indexed.
+// the bulk and the `references.indexed` confirm succeeded. The prefetch is several batches, so
+// new batches fill while earlier ones are being indexed (on Elasticsearch a `refresh=wait_for`
+// bulk waits up to the refresh interval, so one batch at a time would cap the rate at ~1/s).
 import { QUEUES, ReferenceChangedEvent, validate } from '@destiny/contracts';
 import type { HandlerOutcome, MessageBus, MessageConsumer } from '@destiny/platform';
 import type { Logger } from '@destiny/platform';
@@ -13,6 +14,8 @@ export interface ReferenceChangedConsumerOptions {
   waitMs: number;
   index(events: ReferenceChangedEvent[]): Promise<unknown>;
 }
+
+const BATCHES_IN_FLIGHT = 4;
 
 interface Pending {
   event: ReferenceChangedEvent;
@@ -52,6 +55,6 @@ export async function startReferenceChangedConsumer(options: ReferenceChangedCon
         else timer ??= setTimeout(() => void flush(), options.waitMs);
       });
     },
-    { prefetch: options.maxBatch * 2, retryDelayMs: 1000 },
+    { prefetch: options.maxBatch * BATCHES_IN_FLIGHT, retryDelayMs: 1000 },
   );
 }
