@@ -167,6 +167,10 @@ describe('scorePair rule D (generic and short titles)', () => {
     expect(verdict({ title: 'Editorial.', authors: [], venue: 'Blood', volume: '112', pages: '1-2' }, { title: 'EDITORIAL', authors: [], venue: 'Blood', volume: '112', pages: '1-2' })).toBe('duplicate');
   });
 
+  it('when two "Letter" records share the printed place but have different first authors, then not duplicate', () => {
+    expect(verdict({ title: 'Letter', authors: ['Smith, A.', 'Jones, B.'], pages: '945' }, { title: 'Letter', authors: ['Jones, B.', 'Smith, A.'], pages: '945' })).not.toBe('duplicate');
+  });
+
   it('when a short title and authors agree but the locator is missing, then uncertain, never duplicate', () => {
     expect(verdict({ title: 'Eculizumab', venue: null, volume: null, pages: null }, { title: 'Eculizumab', venue: null, volume: null, pages: null })).toBe('uncertain');
   });

@@ -299,8 +299,9 @@ function verdictOf(f: PairFeatures): { verdict: PairScore['verdict']; reason: st
   }
 
   if (f.weakTitle) {
-    // Rule D: generic or very short titles identify nothing; the printed locator must.
-    if ((f.title === 'exact' || f.title === 'near') && fullLocator(f)) {
+    // Rule D: generic or very short titles identify nothing; the printed locator must, and where
+    // both list authors the first authors must match.
+    if ((f.title === 'exact' || f.title === 'near') && fullLocator(f) && (f.authors === 'missing' || f.firstAuthor)) {
       return { verdict: 'duplicate', reason: 'rule D: generic/short title with identical journal, volume and pages' };
     }
     return f.title === 'exact' && f.authors === 'strong'
