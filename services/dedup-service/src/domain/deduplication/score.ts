@@ -356,7 +356,7 @@ function verdictOf(f: PairFeatures): { verdict: PairScore['verdict']; reason: st
   }
 
   if ((f.title === 'exact' || f.title === 'near') && (f.authors === 'strong' || f.authors === 'partial')) {
-    return { verdict: 'uncertain', reason: 'same title and authors, but journal or pages disagree (abstract and article?)' };
+    return { verdict: 'uncertain', reason: 'same title and authors, but journal or pages disagree (abstract, erratum notice or a second venue?)' };
   }
   return { verdict: 'distinct', reason: 'no rule matched' };
 }
