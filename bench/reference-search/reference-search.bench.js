@@ -7,7 +7,9 @@ const { spawn } = require('node:child_process');
 const crypto = require('node:crypto');
 const { createRequire } = require('node:module');
 const path = require('node:path');
+const http = require('node:http');
 const readline = require('node:readline');
+const jwt = require('jsonwebtoken');
 
 const root = path.resolve(__dirname, '..', '..');
 // The workspace packages resolve from the service's own dependencies (the root has none of them).
@@ -109,6 +111,27 @@ function spawnLogged(args, env, ready) {
 
 const standIn = (kind) => spawnLogged([path.join(root, 'packages/devstack/dist/devstack.cli.js'), kind, '--port', '0'], {}, (message) => Boolean(message.url));
 
+/** A JWKS endpoint and a reader token, so searches go through the gateway's real bearer auth. */
+async function startIssuer() {
+  const { privateKey, publicKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const kid = crypto.randomUUID();
+  const server = http.createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [{ ...publicKey.export({ format: 'jwk' }), kid, use: 'sig', alg: 'RS256' }] }));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const issuer = `http://127.0.0.1:${server.address().port}/realms/bench`;
+  const audience = 'destiny-bench';
+  const now = Math.floor(Date.now() / 1000);
+  const token = jwt.sign({ iss: issuer, aud: audience, sub: 'bench', iat: now, exp: now + 3600, resource_access: { [audience]: { roles: ['reference.reader'] } } }, privateKey, { algorithm: 'RS256', keyid: kid });
+  return { issuer, jwksUrl: `${issuer}/protocol/openid-connect/certs`, audience, token, stop: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+function queryString(parameters) {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(parameters)) for (const item of Array.isArray(value) ? value : [value]) search.append(key, String(item));
+  return search.toString();
+}
+
 function percentile(sorted, fraction) {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))];
 }
@@ -174,12 +197,37 @@ async function main() {
       hits += JSON.parse(response.json).total.count;
     }
     client.close();
+
+    const issuer = await startIssuer();
+    const gateway = await spawnLogged([path.join(root, 'services/api-gateway/dist/main.js')], {
+      PORT: '0', HEALTH_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info',
+      AUTH_ISSUER: issuer.issuer, AUTH_JWKS_URL: issuer.jwksUrl, AUTH_AUDIENCE: issuer.audience,
+      SEARCH_REQUEST_SERVICE_GRPC_URL: `127.0.0.1:${service.message.grpc_port}`,
+    }, (message) => message.msg === 'api-gateway listening');
+    const gatewaySamples = [];
+    try {
+      const get = async (parameters) => {
+        const response = await fetch(`http://127.0.0.1:${gateway.message.port}/v1/references/search/?${queryString(parameters)}`, { headers: { authorization: `Bearer ${issuer.token}` } });
+        if (response.status !== 200) throw new Error(`gateway answered ${response.status}: ${await response.text()}`);
+        return response.json();
+      };
+      for (let n = 0; n < 20; n += 1) await get(typicalQuery(n));
+      for (let n = 0; n < QUERIES; n += 1) {
+        const parameters = typicalQuery(n);
+        const started = process.hrtime.bigint();
+        await get(parameters);
+        gatewaySamples.push(Number(process.hrtime.bigint() - started) / 1e6);
+      }
+    } finally {
+      await gateway.stop();
+      await issuer.stop();
+    }
     console.log(JSON.stringify({
       references: REFS,
       publish_events_per_s: Math.round(REFS / publishSeconds),
       indexing: { seconds: +indexSeconds.toFixed(1), references_per_s: Math.round(REFS / indexSeconds) },
-      search_via: 'gRPC SearchReferences',
-      search: latencySummary(samples),
+      search_via_gateway_http: latencySummary(gatewaySamples),
+      search_via_grpc: latencySummary(samples),
       search_by_kind: byKind.map(latencySummary).map((summary, kind) => ({ kind, ...summary })),
       average_total_hits: Math.round(hits / QUERIES),
     }, null, 2));

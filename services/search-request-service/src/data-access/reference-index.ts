@@ -34,10 +34,12 @@ export type IndexOperation =
   | { kind: 'delete'; id: string; version: number };
 
 export interface BulkOutcome {
-  /** Operations the index now reflects (written, or already superseded by a newer version). */
+  /** Operations written. */
   applied: number;
   /** Writes refused because the index holds the same or a newer version. */
   stale: number;
+  /** Documents Elasticsearch refused for good (a 4xx other than 409/429), with the reason. */
+  rejected: Map<string, string>;
 }
 
 export class BulkIndexingError extends Error {
@@ -84,6 +86,11 @@ export async function switchAlias(client: Client, target: string): Promise<strin
   return previous;
 }
 
+/** Failures worth retrying: the cluster, not the document, was the problem. */
+function isTransient(status: number): boolean {
+  return status === 429 || status >= 500;
+}
+
 /** Version of a rebuild view that carries none: older than any event, so any event replaces it. */
 export const UNVERSIONED = 0;
 
@@ -93,7 +100,7 @@ export const UNVERSIONED = 0;
  * event (or an event's delete tombstone) got there first.
  */
 export async function bulkApply(client: Client, targets: readonly string[], operations: readonly IndexOperation[], refresh: boolean): Promise<BulkOutcome> {
-  if (operations.length === 0 || targets.length === 0) return { applied: 0, stale: 0 };
+  if (operations.length === 0 || targets.length === 0) return { applied: 0, stale: 0, rejected: new Map() };
   const body: unknown[] = [];
   for (const target of targets) {
     for (const operation of operations) {
@@ -104,14 +111,17 @@ export async function bulkApply(client: Client, targets: readonly string[], oper
   const response = await client.bulk({ operations: body, refresh: refresh ? 'wait_for' : false });
   let applied = 0;
   let stale = 0;
-  const failures: Array<{ id: string; status: number; reason: string }> = [];
+  const rejected = new Map<string, string>();
+  const transient: Array<{ id: string; status: number; reason: string }> = [];
   for (const item of response.items) {
     const result = item.index ?? item.delete;
     if (!result) continue;
+    const reason = result.error?.reason ?? result.error?.type ?? 'unknown';
     if (result.status === 409) stale++;
     else if (result.status < 300 || (item.delete && result.status === 404)) applied++;
-    else failures.push({ id: String(result._id), status: result.status, reason: result.error?.reason ?? result.error?.type ?? 'unknown' });
+    else if (isTransient(result.status)) transient.push({ id: String(result._id), status: result.status, reason });
+    else rejected.set(String(result._id), `${result.status} ${reason}`);
   }
-  if (failures.length > 0) throw new BulkIndexingError(failures);
-  return { applied, stale };
+  if (transient.length > 0) throw new BulkIndexingError(transient);
+  return { applied, stale, rejected };
 }

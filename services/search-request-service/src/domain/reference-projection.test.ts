@@ -43,6 +43,12 @@ describe('reference projection (§13.5)', () => {
     expect(document.view.enhancements).toHaveLength(3);
   });
 
+  it('when a publication year does not fit the integer mapping, then the date\'s year (or nothing) is used', () => {
+    const document = projectReference(view([enhancement(OWN, { enhancement_type: 'bibliographic', title: 'T', publication_year: 99_999_999_999, publication_date: '2001-02-03' }, '2026-01-01T00:00:00Z')]));
+    expect(document.publication_year).toBe(2001);
+    expect(projectReference(view([enhancement(OWN, { enhancement_type: 'bibliographic', publication_year: 99_999_999_999 }, null)])).publication_year).toBeUndefined();
+  });
+
   it('when authors are listed, then first, middle alphabetically, and last are the order', () => {
     expect(
       orderAuthors([

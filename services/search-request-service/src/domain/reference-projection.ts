@@ -69,6 +69,13 @@ export function orderAuthors(authorship: Authorship[]): string[] {
   return [...byPosition('first'), ...middle, ...byPosition('last')];
 }
 
+const INTEGER_MAX = 2_147_483_647;
+
+/** The mapping's `integer`: a year outside it is garbage and left out rather than refusing the reference. */
+function indexableYear(year: number | null | undefined): number | undefined {
+  return typeof year === 'number' && Number.isInteger(year) && Math.abs(year) <= INTEGER_MAX ? year : undefined;
+}
+
 function yearOf(date: string | null | undefined): number | undefined {
   if (!date) return undefined;
   const match = /^(\d{4})/.exec(date);
@@ -197,7 +204,7 @@ export function projectReference(view: DeduplicatedReference): ReferenceSearchDo
   const linkedData = projectLinkedData((contentsOf(ordered, 'linked_data') as LinkedDataEnhancement[])[0]);
   const authorship = firstWith(bibliographic, (content) => (content.authorship && content.authorship.length > 0 ? content.authorship : undefined));
   const publicationDate = firstWith(bibliographic, (content) => content.publication_date);
-  const publicationYear = firstWith(bibliographic, (content) => content.publication_year ?? yearOf(content.publication_date));
+  const publicationYear = firstWith(bibliographic, (content) => indexableYear(content.publication_year) ?? yearOf(content.publication_date));
   return nonEmpty({
     id: view.id,
     visibility: view.visibility ?? 'public',

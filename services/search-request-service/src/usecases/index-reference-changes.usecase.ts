@@ -50,8 +50,9 @@ export async function indexReferenceChanges(deps: IndexReferenceChangesDeps, eve
   const rebuild = await deps.state.currentRebuild();
   const targets = rebuild ? [REFERENCE_ALIAS, rebuild.index] : [REFERENCE_ALIAS];
   const outcome = await bulkApply(deps.es, targets, operations, true);
-  await deps.state.record(removals, reindexed);
-  const indexed = latest.map((event) => ({ reference_id: event.reference_id, version: event.version }));
+  const accepted = (entry: { id: string }) => !outcome.rejected.has(entry.id);
+  await deps.state.record(removals.filter(accepted), reindexed.filter(accepted));
+  const indexed = latest.filter((event) => !outcome.rejected.has(event.reference_id)).map((event) => ({ reference_id: event.reference_id, version: event.version }));
   if (indexed.length > 0) {
     const announcement: ReferencesIndexedEvent = { event_id: uuidv7(), items: indexed, occurred_at: new Date().toISOString() };
     // Resolves on the broker's confirm; the consumed events are acked only after it.

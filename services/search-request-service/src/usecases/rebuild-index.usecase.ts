@@ -58,6 +58,7 @@ export async function rebuildIndex(deps: RebuildIndexDeps): Promise<RebuildRepor
       const operations = chunk.map(operationFor).filter((operation): operation is IndexOperation => operation !== undefined);
       const outcome = await bulkApply(deps.es, [index], operations, false);
       indexed += outcome.applied;
+      for (const [id, reason] of outcome.rejected) deps.logger.error({ reference_id: id, reason }, 'search index refused a reference during the rebuild');
       deps.logger.debug({ index, indexed }, 'rebuild progress');
     }
     // A reference removed as a duplicate while its old view was in flight must not come back,

@@ -12,7 +12,8 @@ export interface ReferenceChangedConsumerOptions {
   logger: Logger;
   maxBatch: number;
   waitMs: number;
-  index(events: ReferenceChangedEvent[]): Promise<unknown>;
+  /** Indexes a batch; answers the references Elasticsearch refused for good, with the reason. */
+  index(events: ReferenceChangedEvent[]): Promise<{ rejected: Map<string, string> }>;
 }
 
 const BATCHES_IN_FLIGHT = 4;
@@ -33,8 +34,16 @@ export async function startReferenceChangedConsumer(options: ReferenceChangedCon
     pending = [];
     if (batch.length === 0) return;
     try {
-      await options.index(batch.map((entry) => entry.event));
-      for (const entry of batch) entry.settle({ outcome: 'ack' });
+      const { rejected } = await options.index(batch.map((entry) => entry.event));
+      for (const entry of batch) {
+        const reason = rejected.get(entry.event.reference_id);
+        if (reason === undefined) entry.settle({ outcome: 'ack' });
+        else {
+          // One unindexable document must not hold back (or retry) the rest of its batch.
+          options.logger.error({ reference_id: entry.event.reference_id, version: entry.event.version, reason }, 'search index refused a reference');
+          entry.settle({ outcome: 'dead-letter', reason: `search index refused the document: ${reason}` });
+        }
+      }
     } catch (error) {
       options.logger.warn({ err: error, events: batch.length }, 'indexing a batch failed; its events will be retried');
       for (const entry of batch) entry.settle({ outcome: 'retry', reason: error instanceof Error ? error.message : String(error) });
