@@ -1,15 +1,111 @@
 // Composition root of robot-broker: Robots, enhancement requests, pending enhancements, robot batches and single requests.
-import { loadConfig, startBackendService, type BackendOverrides, type RunningBackendService } from '@destiny/platform';
+import { EVENTS_EXCHANGE } from '@destiny/contracts';
+import { loadDestinyProtos } from '@destiny/contracts/grpc/proto-files';
+import type { AddEnhancementsRequest } from '@destiny/contracts/generated/grpc/destiny/dedup_service/AddEnhancementsRequest';
+import type { AddEnhancementsResponse__Output } from '@destiny/contracts/generated/grpc/destiny/dedup_service/AddEnhancementsResponse';
+import type { IdsRequest } from '@destiny/contracts/generated/grpc/destiny/common/IdsRequest';
+import type { JsonDocuments__Output } from '@destiny/contracts/generated/grpc/destiny/common/JsonDocuments';
+import {
+  callUnary,
+  createBlobStorage,
+  createGrpcClient,
+  loadConfig,
+  startBackendService,
+  startOutboxRelay,
+  type BackendOverrides,
+  type RunningBackendService,
+} from '@destiny/platform';
 import { robotBrokerConfig } from './config';
+import { createBatchRepository } from './data-access/batch.repository';
+import { COLLECTIONS, ROBOT_BROKER_INDEXES } from './data-access/collections';
+import { createIndexedVersionRepository } from './data-access/indexed-version.repository';
+import { createPendingEnhancementRepository } from './data-access/pending-enhancement.repository';
+import { createSecretCipher } from './domain/secret-cipher';
+import { startReferencesIndexedConsumer } from './entry-points/amqp/references-indexed.consumer';
+import { startRobotResultImportConsumer } from './entry-points/amqp/robot-result-import.consumer';
+import { registerRobotBrokerGrpc } from './entry-points/grpc/robot-broker.grpc';
+import { createEnhancementRequestUsecases } from './usecases/enhancement-requests.usecase';
+import { createImportRobotResults } from './usecases/import-robot-results.usecase';
+import type { ReferenceStorePort } from './usecases/ports';
+import { createRobotBatchUsecases } from './usecases/robot-batches.usecase';
+import { createRobotUsecases } from './usecases/robots.usecase';
+import { createVerifyRobotSignature } from './usecases/verify-robot-signature.usecase';
 
 export const SERVICE_NAME = 'robot-broker';
 
-export async function startRobotBroker(env: NodeJS.ProcessEnv = process.env, overrides: BackendOverrides = {}): Promise<RunningBackendService> {
+const DEDUP_DEADLINE_MS = 120_000;
+
+export interface RobotBrokerOverrides extends BackendOverrides {
+  /** Test hook: runs after each recorded chunk of a result import. */
+  afterImportChunk?(batchId: string, throughLine: number): Promise<void>;
+}
+
+export async function startRobotBroker(env: NodeJS.ProcessEnv = process.env, overrides: RobotBrokerOverrides = {}): Promise<RunningBackendService> {
   const config = loadConfig(robotBrokerConfig, env);
+  const cipher = createSecretCipher(config.ROBOT_SECRET_ENCRYPTION_KEY);
+  const blob = createBlobStorage({
+    endpoint: config.BLOB_ENDPOINT,
+    publicEndpoint: config.BLOB_PUBLIC_ENDPOINT || undefined,
+    accessKey: config.BLOB_ACCESS_KEY,
+    secretKey: config.BLOB_SECRET_KEY,
+    bucket: config.BLOB_BUCKET,
+  });
+  await blob.ensureBucket();
+  const { afterImportChunk, ...backendOverrides } = overrides;
   return startBackendService({
     name: SERVICE_NAME,
     config,
-    ...overrides,
-    register: async () => ({}),
+    ...backendOverrides,
+    indexes: ROBOT_BROKER_INDEXES,
+    register: async ({ db, grpc, bus, logger }) => {
+      const dedupClient = createGrpcClient(loadDestinyProtos().destiny.dedup_service.DedupService, config.DEDUP_SERVICE_GRPC_URL);
+      const references: ReferenceStorePort = {
+        async deduplicatedViews(ids) {
+          if (ids.length === 0) return [];
+          const response = await callUnary<IdsRequest, JsonDocuments__Output>(dedupClient, dedupClient.GetDeduplicatedViews.bind(dedupClient) as never, { ids: [...ids] }, { deadlineMs: DEDUP_DEADLINE_MS });
+          return (response.json ?? []).map((text) => JSON.parse(text) as Record<string, unknown> & { id: string });
+        },
+        async addEnhancements(request) {
+          const response = await callUnary<AddEnhancementsRequest, AddEnhancementsResponse__Output>(dedupClient, dedupClient.AddEnhancements.bind(dedupClient) as never, request, { deadlineMs: DEDUP_DEADLINE_MS });
+          return response.outcomes ?? [];
+        },
+      };
+      const pending = createPendingEnhancementRepository(db);
+      const batches = createBatchRepository(db);
+      const indexed = createIndexedVersionRepository(db);
+      // Jobs wait in the batch document (outbox) until RabbitMQ confirms them.
+      const relay = startOutboxRelay({
+        db,
+        collections: [COLLECTIONS.batches],
+        logger,
+        publish: (entry) => (entry.exchange === '' ? bus.sendToQueue(entry.routing_key, entry.payload, { messageId: entry.event_id }) : bus.publish(entry.exchange || EVENTS_EXCHANGE, entry.routing_key, entry.payload, { messageId: entry.event_id })),
+      });
+      const batchUsecases = createRobotBatchUsecases({ pending, batches, blob, references, notifyOutbox: () => relay.notify() });
+      registerRobotBrokerGrpc(grpc, {
+        robots: createRobotUsecases({ db, cipher }),
+        signatures: createVerifyRobotSignature({ db, cipher }),
+        requests: createEnhancementRequestUsecases({ db, pending, references }),
+        batches: batchUsecases,
+      });
+      const importer = createImportRobotResults({ db, batches, pending, indexed, blob, references, logger, chunkSize: config.ROBOT_RESULT_IMPORT_CHUNK_SIZE, afterChunk: afterImportChunk });
+      const importConsumer = await startRobotResultImportConsumer(bus, importer, logger, 1000);
+      const indexedConsumer = await startReferencesIndexedConsumer(bus, { indexed, pending }, logger);
+      let sweeping: Promise<unknown> = Promise.resolve();
+      const sweep = setInterval(() => {
+        sweeping = pending.expireDue(new Date()).catch((error: unknown) => logger.warn({ err: error }, 'lease expiry sweep failed'));
+      }, config.ROBOT_LEASE_SWEEP_MS);
+      sweep.unref();
+      return {
+        readiness: [{ name: 'blob_storage', check: () => blob.ping() }],
+        async stop() {
+          clearInterval(sweep);
+          await sweeping;
+          await importConsumer.stop();
+          await indexedConsumer.stop();
+          await relay.stop();
+          dedupClient.close();
+        },
+      };
+    },
   });
 }

@@ -1,0 +1,104 @@
+import type { EnhancementRequestStatus, PendingEnhancementStatus, RobotEntitlement, RobotResultValidationEntry } from '@destiny/contracts';
+import type { IndexDeclaration, OutboxEntry } from '@destiny/platform';
+import type { EncryptedSecret } from '../domain/secret-cipher';
+
+export const COLLECTIONS = {
+  robots: 'robots',
+  requests: 'enhancement_requests',
+  pending: 'pending_enhancements',
+  batches: 'robot_enhancement_batches',
+  indexedVersions: 'indexed_reference_versions',
+} as const;
+
+export interface RobotDocument {
+  _id: string;
+  name: string;
+  description: string;
+  owner: string;
+  entitlements: RobotEntitlement[];
+  base_url: string | null;
+  secret: EncryptedSecret;
+  created_at: Date;
+}
+
+export interface EnhancementRequestDocument {
+  _id: string;
+  robot_id: string;
+  reference_ids: string[];
+  source: string | null;
+  request_status: EnhancementRequestStatus;
+  error: string | null;
+  created_at: Date;
+}
+
+export interface PendingEnhancementDocument {
+  _id: string;
+  reference_id: string;
+  robot_id: string;
+  enhancement_request_id: string | null;
+  robot_enhancement_batch_id: string | null;
+  status: PendingEnhancementStatus;
+  source: string | null;
+  expires_at: Date | null;
+  retry_of: string | null;
+  retry_depth: number;
+  created_at: Date;
+  /** Unique: (request, reference), (chunk, reference), `retry:<expired id>` or the own id. */
+  dedup_key: string;
+  /** `<robot_id>|<id>` while pollable, else null: one ordered range per robot, oldest first. */
+  queue_order: string | null;
+  /** `expires_at` while processing, else null: the expiry sweep walks only live leases. */
+  lease_expiry: Date | null;
+  /** Highest indexed version of the reference known before its enhancement was stored. */
+  index_floor?: number;
+}
+
+export type BatchStatus = 'processing' | 'importing' | 'imported' | 'failed';
+
+export interface ImportAttempt {
+  status: 'stored' | 'discarded' | 'failed';
+  floor?: number;
+}
+
+export interface BatchImportState {
+  /** Non-blank result-file lines fully handled. */
+  next_line: number;
+  attempts: Record<string, ImportAttempt>;
+  entries: RobotResultValidationEntry[];
+  /** Set while a chunk's AddEnhancements call may have reached dedup-service unrecorded. */
+  in_flight: { from_line: number } | null;
+}
+
+export interface RobotBatchDocument {
+  _id: string;
+  robot_id: string;
+  status: BatchStatus;
+  error: string | null;
+  reference_ids: string[];
+  reference_key: string;
+  result_key: string;
+  validation_key: string | null;
+  created_at: Date;
+  import: BatchImportState;
+  _outbox?: OutboxEntry[];
+}
+
+export interface IndexedVersionDocument {
+  _id: string;
+  version: number;
+}
+
+export const ROBOT_BROKER_INDEXES: IndexDeclaration[] = [
+  { collection: COLLECTIONS.robots, keys: { name: 1 }, options: { unique: true, name: 'robot_name_unique' } },
+  { collection: COLLECTIONS.pending, keys: { dedup_key: 1 }, options: { unique: true, name: 'pending_dedup_key' } },
+  { collection: COLLECTIONS.pending, keys: { queue_order: 1 }, options: { name: 'pending_queue_order' } },
+  { collection: COLLECTIONS.pending, keys: { lease_expiry: 1 }, options: { name: 'pending_lease_expiry' } },
+  { collection: COLLECTIONS.pending, keys: { robot_enhancement_batch_id: 1 }, options: { name: 'pending_batch' } },
+  { collection: COLLECTIONS.pending, keys: { enhancement_request_id: 1 }, options: { name: 'pending_request' } },
+  { collection: COLLECTIONS.pending, keys: { reference_id: 1 }, options: { name: 'pending_reference' } },
+  { collection: COLLECTIONS.batches, keys: { status: 1 }, options: { name: 'batch_status' } },
+];
+
+export function isDuplicateKeyError(error: unknown): boolean {
+  return (error as { code?: number }).code === 11000;
+}

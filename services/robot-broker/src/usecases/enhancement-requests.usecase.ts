@@ -1,0 +1,112 @@
+import { EnhancementRequestIn, uuidv7, validate, type EnhancementRequestRead } from '@destiny/contracts';
+import { ServiceError } from '@destiny/platform';
+import type { Collection, Db } from 'mongodb';
+import { COLLECTIONS, type EnhancementRequestDocument, type RobotDocument } from '../data-access/collections';
+import type { NewPendingEnhancement, PendingEnhancementRepository } from '../data-access/pending-enhancement.repository';
+import { deriveRequestStatus } from '../domain/request-status';
+import type { ReferenceStorePort } from './ports';
+
+// Enhancement requests by reference ids (§10) and pending enhancements for other producers.
+
+const VIEW_CHUNK = 1000;
+
+export function createEnhancementRequestUsecases(deps: { db: Db; pending: PendingEnhancementRepository; references: ReferenceStorePort }) {
+  const requests: Collection<EnhancementRequestDocument> = deps.db.collection(COLLECTIONS.requests);
+  const robots: Collection<RobotDocument> = deps.db.collection(COLLECTIONS.robots);
+
+  async function read(request: EnhancementRequestDocument): Promise<EnhancementRequestRead> {
+    const statuses = await deps.pending.statusesOfRequest(request._id);
+    return {
+      robot_id: request.robot_id,
+      reference_ids: request.reference_ids,
+      source: request.source,
+      id: request._id,
+      request_status: deriveRequestStatus(statuses, request.request_status),
+      reference_data_url: null,
+      result_storage_url: null,
+      validation_result_url: null,
+      error: request.error,
+    };
+  }
+
+  async function missingReferences(ids: readonly string[]): Promise<string[]> {
+    const found = new Set<string>();
+    for (let start = 0; start < ids.length; start += VIEW_CHUNK) {
+      const views = await deps.references.deduplicatedViews(ids.slice(start, start + VIEW_CHUNK));
+      for (const view of views) found.add(view.id);
+    }
+    return ids.filter((id) => !found.has(id));
+  }
+
+  return {
+    async create(json: string): Promise<EnhancementRequestRead> {
+      let value: unknown;
+      try {
+        value = JSON.parse(json);
+      } catch {
+        throw ServiceError.unprocessable([{ type: 'json_invalid', loc: ['body'], msg: 'JSON decode error', input: json }]);
+      }
+      const parsed = validate(EnhancementRequestIn, value, 'body');
+      if (!parsed.ok) throw ServiceError.unprocessable(parsed.errors);
+      const body = parsed.value;
+      if (!(await robots.findOne({ _id: body.robot_id }, { projection: { _id: 1 } }))) throw ServiceError.unprocessable(`Robot with id ${body.robot_id} does not exist.`);
+      const missing = await missingReferences(body.reference_ids);
+      if (missing.length > 0) throw ServiceError.unprocessable(`Reference with id [${missing.join(', ')}] does not exist.`);
+      const request: EnhancementRequestDocument = {
+        _id: uuidv7(),
+        robot_id: body.robot_id,
+        reference_ids: body.reference_ids,
+        source: body.source ?? null,
+        request_status: 'received',
+        error: null,
+        created_at: new Date(),
+      };
+      await requests.insertOne(request);
+      await deps.pending.createMany(
+        body.reference_ids.map((referenceId) => ({ reference_id: referenceId, robot_id: body.robot_id, enhancement_request_id: request._id, source: request.source, dedup_key: `${request._id}:${referenceId}` })),
+      );
+      return { ...(await read(request)), request_status: 'received' };
+    },
+
+    async get(id: string): Promise<EnhancementRequestRead> {
+      const request = await requests.findOne({ _id: id });
+      if (request) return read(request);
+      // Search-based requests live in search-request-service; their pending enhancements are here.
+      const sample = await deps.pending.collection.findOne({ enhancement_request_id: id });
+      if (!sample) throw ServiceError.notFound('EnhancementRequest', id);
+      return read({ _id: id, robot_id: sample.robot_id, reference_ids: [], source: sample.source, request_status: 'received', error: null, created_at: sample.created_at });
+    },
+
+    /** Status counts of a request's pending enhancements (search requests show them, §11.3). */
+    async statusCounts(id: string): Promise<Record<string, number>> {
+      return deps.pending.statusCountsOfRequest(id);
+    },
+
+    /**
+     * Pending enhancements for a chunk of references (search scans, automations): one per
+     * (request, reference) when a request is given, else one per (chunk, reference), so a
+     * retried chunk adds nothing.
+     */
+    async createPending(input: { robot_id: string; reference_ids: string[]; enhancement_request_id: string; source: string; chunk_key: string }): Promise<number> {
+      if (!input.robot_id) throw ServiceError.unprocessable('robot_id is required.');
+      const requestId = input.enhancement_request_id || null;
+      const source = input.source || null;
+      if (!requestId && !source) throw ServiceError.unprocessable('Either enhancement_request_id or source is required.');
+      const keyOf = (referenceId: string): string | undefined => {
+        if (requestId) return `${requestId}:${referenceId}`;
+        if (input.chunk_key) return `chunk:${input.chunk_key}:${referenceId}`;
+        return undefined;
+      };
+      const rows: NewPendingEnhancement[] = [...new Set(input.reference_ids)].map((referenceId) => ({
+        reference_id: referenceId,
+        robot_id: input.robot_id,
+        enhancement_request_id: requestId,
+        source,
+        dedup_key: keyOf(referenceId),
+      }));
+      return deps.pending.createMany(rows);
+    },
+  };
+}
+
+export type EnhancementRequestUsecases = ReturnType<typeof createEnhancementRequestUsecases>;

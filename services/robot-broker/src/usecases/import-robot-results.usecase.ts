@@ -1,0 +1,202 @@
+import readline from 'node:readline';
+import type { Readable } from 'node:stream';
+import { parseRobotResultLine, serialiseJsonLine, type RobotResultValidationEntry } from '@destiny/contracts';
+import { ServiceError, type BlobStorage, type Logger } from '@destiny/platform';
+import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
+import type { BatchRepository } from '../data-access/batch.repository';
+import { COLLECTIONS, type ImportAttempt, type PendingEnhancementDocument, type RobotBatchDocument, type RobotDocument } from '../data-access/collections';
+import type { IndexedVersionRepository } from '../data-access/indexed-version.repository';
+import type { PendingEnhancementRepository } from '../data-access/pending-enhancement.repository';
+import type { ReferenceStorePort } from './ports';
+
+// §12.6: imports a robot's result file in the background. Progress is recorded per chunk of
+// lines in the batch document, so a restarted import resumes after the last recorded line. A
+// chunk whose AddEnhancements call may have landed before the crash is replayed; dedup-service
+// then discards the exact duplicates, and those count as stored because they are ours.
+
+export const IMPORT_MESSAGES = {
+  notInBatch: 'Reference not in batch enhancement request.',
+  duplicate: 'Duplicate reference ID in enhancement result.',
+  rawNotEntitled: 'Robot is not entitled to return raw enhancements.',
+  referenceMissing: 'Reference does not exist.',
+  exactDuplicate: 'Exact duplicate enhancement already exists on reference.',
+  addFailed: 'Failed to add enhancement to reference.',
+  notInResult: 'Requested reference not in enhancement result.',
+  importCrashed: 'Failed to import the robot result file.',
+} as const;
+
+interface QueuedEnhancement {
+  reference_id: string;
+  json: string;
+  entryIndex: number;
+}
+
+async function* nonBlankLines(stream: Readable | null): AsyncGenerator<string> {
+  if (!stream) return;
+  const lines = readline.createInterface({ input: stream, crlfDelay: Infinity });
+  for await (const line of lines) if (line.trim() !== '') yield line;
+}
+
+export function createImportRobotResults(deps: {
+  db: Db;
+  batches: BatchRepository;
+  pending: PendingEnhancementRepository;
+  indexed: IndexedVersionRepository;
+  blob: BlobStorage;
+  references: ReferenceStorePort;
+  logger: Logger;
+  chunkSize: number;
+  /** Test hook: runs after each recorded chunk. */
+  afterChunk?(batchId: string, throughLine: number): Promise<void>;
+}) {
+  const robots: Collection<RobotDocument> = deps.db.collection(COLLECTIONS.robots);
+
+  async function openResults(key: string): Promise<Readable | null> {
+    try {
+      return await deps.blob.get(key);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === 'NoSuchKey' || code === 'NotFound') return null;
+      throw error;
+    }
+  }
+
+  async function finish(batch: RobotBatchDocument): Promise<void> {
+    const attempts = batch.import.attempts;
+    const entries = [...batch.import.entries];
+    for (const referenceId of batch.reference_ids) if (!attempts[referenceId]) entries.push({ reference_id: referenceId, error: IMPORT_MESSAGES.notInResult });
+    const validationKey = `robot-batches/${batch._id}/validation.jsonl`;
+    await deps.blob.put(validationKey, Buffer.from(entries.map((entry) => `${serialiseJsonLine(entry)}\n`).join(''), 'utf8'), 'application/x-ndjson');
+    const rows = await deps.pending.ofBatch(batch._id);
+    const operations: AnyBulkWriteOperation<PendingEnhancementDocument>[] = rows
+      .filter((row) => row.status === 'importing')
+      .map((row) => {
+        const attempt = attempts[row.reference_id];
+        const set =
+          attempt?.status === 'stored' ? { status: 'indexing' as const, index_floor: attempt.floor ?? 0 } : attempt?.status === 'discarded' ? { status: 'discarded' as const } : { status: 'failed' as const };
+        return { updateOne: { filter: { _id: row._id, status: 'importing' as const }, update: { $set: set } } };
+      });
+    if (operations.length > 0) await deps.pending.collection.bulkWrite(operations, { ordered: false });
+    // Announcements that arrived before the rows reached `indexing` complete them now.
+    const stored = Object.entries(attempts).filter(([, attempt]) => attempt.status === 'stored').map(([id]) => id);
+    const versions = await deps.indexed.current(stored);
+    await deps.pending.completeIndexed([...versions].map(([reference_id, version]) => ({ reference_id, version })));
+    await deps.batches.collection.updateOne({ _id: batch._id, status: 'importing' }, { $set: { status: 'imported', validation_key: validationKey } });
+  }
+
+  async function run(batchId: string): Promise<void> {
+    const batch = await deps.batches.get(batchId);
+    if (!batch || batch.status !== 'importing') return;
+    const robot = await robots.findOne({ _id: batch.robot_id }, { projection: { entitlements: 1 } });
+    const rawAllowed = robot?.entitlements.includes('raw_enhancement_writer') ?? false;
+    const expected = new Set(batch.reference_ids);
+    const state = batch.import;
+    const replaying = state.in_flight?.from_line;
+    const seen = new Set(Object.keys(state.attempts));
+    let recordedThrough = state.next_line;
+
+    let entries: RobotResultValidationEntry[] = [];
+    let attempts: Record<string, ImportAttempt> = {};
+    let queued: QueuedEnhancement[] = [];
+
+    const flush = async (throughLine: number) => {
+      if (queued.length > 0) {
+        const ids = queued.map((item) => item.reference_id);
+        const floors = await deps.indexed.current(ids);
+        await deps.batches.collection.updateOne({ _id: batchId }, { $set: { 'import.in_flight': { from_line: recordedThrough } } });
+        const replay = replaying === recordedThrough;
+        let outcomes;
+        try {
+          outcomes = await deps.references.addEnhancements({ enhancements_json: queued.map((item) => item.json), robot_id: batch.robot_id, robot_enhancement_batch_id: batchId, enhancement_request_id: '' });
+        } catch (error) {
+          if (!(error instanceof ServiceError) || error.httpStatus !== 422) throw error;
+          outcomes = queued.map((item) => ({ reference_id: item.reference_id, status: 'failed', enhancement_id: '', error: IMPORT_MESSAGES.addFailed }));
+        }
+        queued.forEach((item, index) => {
+          const outcome = outcomes[index];
+          const status = outcome?.status === 'discarded' && replay ? 'stored' : (outcome?.status ?? 'failed');
+          if (status === 'stored') {
+            attempts[item.reference_id] = { status: 'stored', floor: floors.get(item.reference_id) ?? 0 };
+            entries[item.entryIndex] = { reference_id: item.reference_id };
+          } else if (status === 'discarded') {
+            attempts[item.reference_id] = { status: 'discarded' };
+            entries[item.entryIndex] = { reference_id: item.reference_id, error: IMPORT_MESSAGES.exactDuplicate };
+          } else {
+            attempts[item.reference_id] = { status: 'failed' };
+            const missing = outcome?.error?.startsWith('Reference with id') || outcome?.error === IMPORT_MESSAGES.referenceMissing;
+            entries[item.entryIndex] = { reference_id: item.reference_id, error: missing ? IMPORT_MESSAGES.referenceMissing : IMPORT_MESSAGES.addFailed };
+          }
+        });
+      }
+      if (throughLine === recordedThrough) return;
+      const set: Record<string, unknown> = { 'import.next_line': throughLine, 'import.in_flight': null };
+      for (const [id, attempt] of Object.entries(attempts)) set[`import.attempts.${id}`] = attempt;
+      await deps.batches.collection.updateOne({ _id: batchId, 'import.next_line': recordedThrough }, { $set: set, $push: { 'import.entries': { $each: entries } } });
+      for (const [id, attempt] of Object.entries(attempts)) state.attempts[id] = attempt;
+      state.entries.push(...entries);
+      recordedThrough = throughLine;
+      entries = [];
+      attempts = {};
+      queued = [];
+      await deps.afterChunk?.(batchId, throughLine);
+    };
+
+    let lineNumber = 0;
+    for await (const text of nonBlankLines(await openResults(batch.result_key))) {
+      lineNumber += 1;
+      if (lineNumber <= state.next_line) continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        entries.push({ error: `Entry ${lineNumber} could not be parsed: ${(error as Error).message}.` });
+        continue;
+      }
+      const parsed = parseRobotResultLine(value);
+      if (parsed.kind === 'invalid') {
+        entries.push({ error: `Entry ${lineNumber} could not be parsed: ${parsed.reason}.` });
+        continue;
+      }
+      const referenceId = parsed.kind === 'enhancement' ? parsed.enhancement.reference_id : parsed.error.reference_id;
+      if (!expected.has(referenceId)) {
+        entries.push({ reference_id: referenceId, error: IMPORT_MESSAGES.notInBatch });
+        continue;
+      }
+      if (seen.has(referenceId)) {
+        entries.push({ reference_id: referenceId, error: IMPORT_MESSAGES.duplicate });
+        continue;
+      }
+      seen.add(referenceId);
+      if (parsed.kind === 'error') {
+        attempts[referenceId] = { status: 'failed' };
+        entries.push({ reference_id: referenceId, error: parsed.error.message });
+        continue;
+      }
+      const enhancement = parsed.enhancement;
+      if (enhancement.content.enhancement_type === 'raw' && !rawAllowed) {
+        attempts[referenceId] = { status: 'failed' };
+        entries.push({ reference_id: referenceId, error: IMPORT_MESSAGES.rawNotEntitled });
+        continue;
+      }
+      // The service assigns id and created_at (§12.6).
+      const { id: _id, created_at: _created, ...input } = enhancement as typeof enhancement & { id?: unknown; created_at?: unknown };
+      queued.push({ reference_id: referenceId, json: JSON.stringify(input), entryIndex: entries.length });
+      entries.push({ reference_id: referenceId });
+      if (queued.length >= deps.chunkSize) await flush(lineNumber);
+    }
+    await flush(lineNumber);
+    const refreshed = await deps.batches.get(batchId);
+    if (refreshed && refreshed.status === 'importing') await finish(refreshed);
+  }
+
+  return {
+    run,
+    /** The import failed for good: the batch error is set and its pending enhancements fail (§12.6). */
+    async fail(batchId: string): Promise<void> {
+      await deps.pending.transition({ batchId }, ['importing'], 'failed', new Date());
+      await deps.batches.collection.updateOne({ _id: batchId, status: 'importing' }, { $set: { status: 'failed', error: IMPORT_MESSAGES.importCrashed } });
+    },
+  };
+}
+
+export type ImportRobotResults = ReturnType<typeof createImportRobotResults>;

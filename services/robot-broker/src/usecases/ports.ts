@@ -1,0 +1,17 @@
+// What robot-broker needs from dedup-service (gRPC in production, anything in tests).
+
+export interface AddEnhancementOutcome {
+  reference_id: string;
+  /** stored | discarded | failed */
+  status: string;
+  enhancement_id: string;
+  error: string;
+}
+
+export interface ReferenceStorePort {
+  /** Deduplicated views (§6.9) in request order; missing references omitted. */
+  deduplicatedViews(ids: readonly string[]): Promise<Array<Record<string, unknown> & { id: string }>>;
+  addEnhancements(request: { enhancements_json: string[]; robot_id: string; robot_enhancement_batch_id: string; enhancement_request_id: string }): Promise<AddEnhancementOutcome[]>;
+}
+
+export const SIGNED_URL_SECONDS = 3600;

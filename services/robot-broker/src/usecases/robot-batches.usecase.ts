@@ -1,0 +1,200 @@
+import {
+  DEFAULT_LEASE,
+  MAX_PENDING_ENHANCEMENTS_BATCH_SIZE,
+  NOTHING_TO_RENEW_DETAIL,
+  parseIsoDuration,
+  QUEUES,
+  RobotEnhancementBatchResult,
+  serialiseJsonLine,
+  uuidv7,
+  validate,
+  type RobotEnhancementBatch,
+  type RobotEnhancementBatchRead,
+  type RobotResultImportJob,
+} from '@destiny/contracts';
+import { pushToOutbox, ServiceError, type BlobStorage } from '@destiny/platform';
+import type { BatchRepository } from '../data-access/batch.repository';
+import type { PendingEnhancementDocument, RobotBatchDocument } from '../data-access/collections';
+import type { PendingEnhancementRepository } from '../data-access/pending-enhancement.repository';
+import { referenceFileRecord } from '../domain/full-text-redaction';
+import { pythonIsoformatUtc } from '../domain/python-isoformat';
+import { SIGNED_URL_SECONDS, type ReferenceStorePort } from './ports';
+
+// Robot enhancement batches (§12.2–§12.5, §12.7): poll, read, results, lease renewal.
+
+export interface PollCaller {
+  entitlements: string[];
+}
+
+const CLAIM_ROUNDS = 5;
+
+function leaseMilliseconds(lease: string | undefined): number {
+  const text = lease === undefined || lease === '' || lease === 'undefined' ? DEFAULT_LEASE : lease;
+  const ms = parseIsoDuration(text);
+  if (ms === null || ms <= 0) {
+    throw ServiceError.unprocessable([{ type: 'value_error', loc: ['query', 'lease'], msg: 'Value error, lease must be a positive ISO 8601 duration.', input: text }]);
+  }
+  return ms;
+}
+
+function batchLimit(limit: number | undefined): number {
+  if (limit === undefined || !Number.isFinite(limit) || limit === 0) return MAX_PENDING_ENHANCEMENTS_BATCH_SIZE;
+  if (limit < 1) throw ServiceError.unprocessable([{ type: 'greater_than_equal', loc: ['query', 'limit'], msg: 'Input should be greater than or equal to 1', input: limit, ctx: { ge: 1 } }]);
+  return Math.min(Math.floor(limit), MAX_PENDING_ENHANCEMENTS_BATCH_SIZE);
+}
+
+/** The status a pending enhancement is really in: a passed lease is expired even before the sweep. */
+function effectiveStatus(row: PendingEnhancementDocument, now: Date): string {
+  return row.status === 'processing' && row.expires_at !== null && row.expires_at <= now ? 'expired' : row.status;
+}
+
+function transitionError(from: string, to: string): ServiceError {
+  return ServiceError.unprocessable(`Cannot process results: Cannot transition from status '${from}' to '${to}'`);
+}
+
+export function createRobotBatchUsecases(deps: { pending: PendingEnhancementRepository; batches: BatchRepository; blob: BlobStorage; references: ReferenceStorePort; notifyOutbox(): void }) {
+  const { pending, batches, blob } = deps;
+
+  async function urls(batch: RobotBatchDocument) {
+    const [references, results, validation] = await Promise.all([
+      blob.signedGetUrl(batch.reference_key, SIGNED_URL_SECONDS),
+      blob.signedPutUrl(batch.result_key, SIGNED_URL_SECONDS),
+      batch.validation_key ? blob.signedGetUrl(batch.validation_key, SIGNED_URL_SECONDS) : Promise.resolve(null),
+    ]);
+    return { references, results, validation };
+  }
+
+  async function batchRead(batch: RobotBatchDocument): Promise<RobotEnhancementBatchRead> {
+    const signed = await urls(batch);
+    return {
+      robot_id: batch.robot_id,
+      source: null,
+      id: batch._id,
+      reference_data_url: signed.references,
+      result_storage_url: signed.results,
+      validation_result_url: signed.validation,
+      error: batch.error,
+    };
+  }
+
+  async function load(id: string): Promise<RobotBatchDocument> {
+    const batch = await batches.get(id);
+    if (!batch) throw ServiceError.notFound('RobotEnhancementBatch', id);
+    return batch;
+  }
+
+  /** Gives claimed rows back to the queue when the batch could not be prepared. */
+  async function release(batchId: string): Promise<void> {
+    const rows = await pending.ofBatch(batchId);
+    await Promise.all(
+      rows
+        .filter((row) => row.status === 'processing')
+        .map((row) =>
+          pending.collection.updateOne(
+            { _id: row._id, status: 'processing', robot_enhancement_batch_id: batchId },
+            { $set: { status: 'pending', robot_enhancement_batch_id: null, expires_at: null, lease_expiry: null, queue_order: `${row.robot_id}|${row._id}` } },
+          ),
+        ),
+    );
+  }
+
+  return {
+    /** §12.2: null when there is nothing to lease (the gateway answers 204). */
+    async poll(caller: PollCaller, robotId: string, limitInput: number | undefined, leaseInput: string | undefined): Promise<RobotEnhancementBatch | null> {
+      const limit = batchLimit(limitInput);
+      const leaseMs = leaseMilliseconds(leaseInput);
+      await pending.expireDue(new Date(), robotId);
+      const batchId = uuidv7();
+      const expiresAt = new Date(Date.now() + leaseMs);
+      let claimed: PendingEnhancementDocument[] = [];
+      for (let round = 0; round < CLAIM_ROUNDS && claimed.length === 0; round += 1) {
+        const candidates = await pending.candidates(robotId, limit);
+        if (candidates.length === 0) break;
+        const perReference = new Map<string, string>();
+        for (const candidate of candidates) if (!perReference.has(candidate.reference_id)) perReference.set(candidate.reference_id, candidate._id);
+        claimed = await pending.claim([...perReference.values()], batchId, expiresAt);
+      }
+      if (claimed.length === 0) return null;
+      const batch: RobotBatchDocument = {
+        _id: batchId,
+        robot_id: robotId,
+        status: 'processing',
+        error: null,
+        reference_ids: claimed.map((row) => row.reference_id),
+        reference_key: `robot-batches/${batchId}/references.jsonl`,
+        result_key: `robot-batches/${batchId}/results.jsonl`,
+        validation_key: null,
+        created_at: new Date(),
+        import: { next_line: 0, attempts: {}, entries: [], in_flight: null },
+      };
+      try {
+        const views = await deps.references.deduplicatedViews(batch.reference_ids);
+        const file = views.map((view) => `${serialiseJsonLine(referenceFileRecord(view, caller.entitlements))}\n`).join('');
+        await blob.put(batch.reference_key, Buffer.from(file, 'utf8'), 'application/x-ndjson');
+        await batches.insert(batch);
+      } catch (error) {
+        await release(batchId);
+        throw error;
+      }
+      const signed = await urls(batch);
+      return { id: batchId, reference_storage_url: signed.references, result_storage_url: signed.results, extra_fields: null };
+    },
+
+    /** §12.3, plus `validation_result_url` once the results are imported (extension). */
+    async get(id: string): Promise<RobotEnhancementBatch & { validation_result_url: string | null }> {
+      const batch = await load(id);
+      const signed = await urls(batch);
+      return { id: batch._id, reference_storage_url: signed.references, result_storage_url: signed.results, extra_fields: null, validation_result_url: signed.validation };
+    },
+
+    /** §12.5. */
+    async submitResult(pathId: string, json: string): Promise<RobotEnhancementBatchRead> {
+      let value: unknown;
+      try {
+        value = JSON.parse(json);
+      } catch {
+        throw ServiceError.unprocessable([{ type: 'json_invalid', loc: ['body'], msg: 'JSON decode error', input: json }]);
+      }
+      const parsed = validate(RobotEnhancementBatchResult, value, 'body');
+      if (!parsed.ok) throw ServiceError.unprocessable(parsed.errors);
+      const body = parsed.value;
+      if (body.request_id !== pathId) throw ServiceError.badRequest('Request ID mismatch');
+      const batch = await load(pathId);
+      const now = new Date();
+      const rows = await pending.ofBatch(batch._id);
+      if (body.error) {
+        const blocked = rows.find((row) => !['processing', 'importing'].includes(effectiveStatus(row, now)));
+        if (blocked) throw transitionError(effectiveStatus(blocked, now), 'failed');
+        await pending.transition({ batchId: batch._id }, ['processing', 'importing'], 'failed', now);
+        await batches.collection.updateOne({ _id: batch._id }, { $set: { status: 'failed', error: body.error.message } });
+        return batchRead({ ...batch, status: 'failed', error: body.error.message });
+      }
+      const blocked = rows.find((row) => effectiveStatus(row, now) !== 'processing');
+      if (blocked) throw transitionError(effectiveStatus(blocked, now), 'importing');
+      const moved = await pending.transition({ batchId: batch._id }, ['processing'], 'importing', now);
+      if (moved === 0) throw transitionError('expired', 'importing');
+      const job: RobotResultImportJob = { job_id: uuidv7(), robot_enhancement_batch_id: batch._id };
+      // The state change and the job are one write: the import cannot be lost to a crash.
+      await batches.collection.updateOne(
+        { _id: batch._id, status: 'processing' },
+        { $set: { status: 'importing' }, ...pushToOutbox([{ event_id: job.job_id, exchange: '', routing_key: QUEUES.robotBrokerRobotResultImport, payload: job, created_at: now }]) },
+      );
+      deps.notifyOutbox();
+      return batchRead({ ...batch, status: 'importing' });
+    },
+
+    /** §12.7: the new expiry as a Python isoformat string. */
+    async renewLease(id: string, leaseInput: string | undefined): Promise<string> {
+      const leaseMs = leaseMilliseconds(leaseInput);
+      const batch = await batches.get(id);
+      if (!batch) throw ServiceError.unprocessable(`RobotEnhancementBatch with id [${id}] does not exist.`);
+      const now = new Date();
+      const expiresAt = new Date(now.getTime() + leaseMs);
+      const renewed = await pending.renew(batch._id, now, expiresAt);
+      if (renewed === 0) throw ServiceError.conflict(NOTHING_TO_RENEW_DETAIL);
+      return pythonIsoformatUtc(expiresAt);
+    },
+  };
+}
+
+export type RobotBatchUsecases = ReturnType<typeof createRobotBatchUsecases>;

@@ -1,0 +1,145 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { EVENTS_EXCHANGE, ROUTING_KEYS, uuidv7, type ReferenceChangedEvent, type ReferencesIndexedEvent } from '@destiny/contracts';
+import { loadDestinyProtos } from '@destiny/contracts/grpc/proto-files';
+import { startBlob } from '@destiny/devstack/blob';
+import { startMongo } from '@destiny/devstack/mongo';
+import { createTestMessagingNamespace, TEST_AMQP_URL } from '@destiny/devstack/testing';
+import { callUnary, createAmqpConnection, createGrpcClient, createLogger, namespacedBus, type MessageBus } from '@destiny/platform';
+
+export type RobotBrokerClient = InstanceType<ReturnType<typeof loadDestinyProtos>['destiny']['robot_broker']['RobotBroker']>;
+export type DedupClient = InstanceType<ReturnType<typeof loadDestinyProtos>['destiny']['dedup_service']['DedupService']>;
+
+export function robotBrokerClient(port: number): RobotBrokerClient {
+  return createGrpcClient(loadDestinyProtos().destiny.robot_broker.RobotBroker, `127.0.0.1:${port}`);
+}
+
+export function dedupClient(port: number): DedupClient {
+  return createGrpcClient(loadDestinyProtos().destiny.dedup_service.DedupService, `127.0.0.1:${port}`);
+}
+
+export async function call<T>(client: RobotBrokerClient | DedupClient, method: string, request: unknown): Promise<T> {
+  const fn = (client as unknown as Record<string, never>)[method];
+  return callUnary(client, fn, request as never) as Promise<T>;
+}
+
+/** MongoDB, blob storage and a RabbitMQ namespace, with the environment robot-broker needs. */
+export async function startInfrastructure(label: string) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `destiny-${label}-`));
+  const mongo = await startMongo({ port: 0, dataDir: path.join(dataDir, 'mongo') });
+  const blob = await startBlob({ port: 0, host: '127.0.0.1', dataDir: path.join(dataDir, 'blob') });
+  const messaging = createTestMessagingNamespace(label);
+  const env: Record<string, string> = {
+    ...messaging.env,
+    MONGODB_URL: mongo.url,
+    GRPC_PORT: '0',
+    HEALTH_PORT: '0',
+    LOG_LEVEL: 'silent',
+    GRPC_HOST: '127.0.0.1',
+    BLOB_ENDPOINT: blob.url,
+    BLOB_ACCESS_KEY: blob.accessKey,
+    BLOB_SECRET_KEY: blob.secretKey,
+    BLOB_BUCKET: 'destiny',
+    ROBOT_SECRET_ENCRYPTION_KEY: crypto.randomBytes(32).toString('hex'),
+    ROBOT_LEASE_SWEEP_MS: '200',
+  };
+  return {
+    env,
+    mongo,
+    blob,
+    messaging,
+    async stop() {
+      await blob.stop();
+      await mongo.stop();
+      await messaging.remove();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Plays search-request-service's part for robot-broker: every `reference.changed` is announced
+ * back as `references.indexed` with its version (optionally held back until released).
+ */
+export async function startIndexAnnouncer(namespace: string) {
+  const connection = await createAmqpConnection({ url: TEST_AMQP_URL, logger: createLogger({ service: 'test-indexer', level: 'silent' }), name: `indexer-${namespace}` });
+  const bus: MessageBus = namespacedBus(connection, namespace);
+  const queue = 'test.index-announcer';
+  await bus.declareTopology({ exchanges: [{ name: EVENTS_EXCHANGE, type: 'topic' }], queues: [{ name: queue, bindings: [{ exchange: EVENTS_EXCHANGE, routingKey: ROUTING_KEYS.referenceChanged }] }] });
+  let holding = false;
+  const held: Array<{ reference_id: string; version: number }> = [];
+  const announce = async (items: Array<{ reference_id: string; version: number }>) => {
+    if (items.length === 0) return;
+    const event: ReferencesIndexedEvent = { event_id: uuidv7(), items, occurred_at: new Date().toISOString() };
+    await bus.publish(EVENTS_EXCHANGE, ROUTING_KEYS.referencesIndexed, event, { messageId: event.event_id });
+  };
+  await bus.consume<ReferenceChangedEvent>(
+    queue,
+    async (event) => {
+      const item = { reference_id: event.reference_id, version: event.version };
+      if (holding) held.push(item);
+      else await announce([item]);
+      return { outcome: 'ack' };
+    },
+    { prefetch: 50 },
+  );
+  return {
+    hold() {
+      holding = true;
+    },
+    async release() {
+      holding = false;
+      await announce(held.splice(0));
+    },
+    async close() {
+      await connection.close();
+    },
+  };
+}
+
+export async function waitFor<T>(probe: () => Promise<T | undefined | null | false> | T | undefined | null | false, what: string, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Ingests references with distinct DOIs and titles; answers their ids in order. */
+export async function ingestReferences(dedup: DedupClient, count: number, label: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let start = 0; start < count; start += 500) {
+    const lines = Array.from({ length: Math.min(500, count - start) }, (_, offset) => {
+      const n = start + offset;
+      return {
+        line_number: n + 1,
+        import_result_id: uuidv7(),
+        reference_json: JSON.stringify({
+          visibility: 'public',
+          identifiers: [{ identifier: `10.5555/${label}.${n}`, identifier_type: 'doi' }],
+          enhancements: [
+            {
+              source: 'importer',
+              visibility: 'public',
+              content: { enhancement_type: 'bibliographic', title: `${label} distinct study number ${n} ${crypto.randomUUID()}`, publication_year: 2000 + (n % 20) },
+            },
+          ],
+        }),
+      };
+    });
+    const response = await call<{ outcomes: Array<{ status: string; reference_id: string; failure_details: string }> }>(dedup, 'IngestReferences', { import_batch_id: uuidv7(), collision_strategy: 'fail', lines });
+    for (const outcome of response.outcomes) {
+      if (outcome.status !== 'completed') throw new Error(`ingest failed: ${outcome.failure_details}`);
+      ids.push(outcome.reference_id);
+    }
+  }
+  return ids;
+}
+
+export function abstractLine(referenceId: string, text = `Abstract of ${referenceId}`): string {
+  return JSON.stringify({ reference_id: referenceId, source: 'abstract-bot', visibility: 'public', robot_version: '1.0.0', content: { enhancement_type: 'abstract', process: 'other', abstract: text } });
+}
