@@ -84,7 +84,7 @@ export function bm25Idf(docCount: number, docFreq: number): number {
 export class FieldIndex {
   readonly postings = new Map<string, Posting>();
   /** Quantised token count per doc (text fields); 0 for docs without the field. */
-  lengths = new Uint32Array(64);
+  lengths = new Uint32Array(0);
   /** Values per doc, for sorting, ranges, exists, phrase checks and function scores. */
   readonly values: Array<FieldValue[] | undefined> = [];
   readonly docsWithField: number[] = [];
@@ -92,10 +92,10 @@ export class FieldIndex {
    * Text fields: each doc's term ids by position, packed in one growable array (doc d occupies
    * `forwardStart[d]` .. `forwardStart[d] + forwardLength[d]`), for phrases without re-analysis.
    */
-  private forwardData = new Uint32Array(1024);
+  private forwardData = new Uint32Array(0);
   private forwardUsed = 0;
-  private forwardStart = new Uint32Array(64);
-  private forwardLength = new Uint32Array(64);
+  private forwardStart = new Uint32Array(0);
+  private forwardLength = new Uint32Array(0);
   sumTotalTermFreq = 0;
 
   constructor(public info: FieldInfo) {}

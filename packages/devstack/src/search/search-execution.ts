@@ -70,9 +70,15 @@ export function parseSort(sort: unknown): SortKey[] {
 }
 
 /** A float score as Elasticsearch prints it: the shortest decimal that reads back as the same float32. */
+const renderedScores = new Map<number, number>();
+
 export function float32(value: number): number {
   const single = Math.fround(value);
   if (!Number.isFinite(single) || Number.isInteger(single)) return single;
+  // Hits often share scores (percolation, constant scores): reuse recent renderings.
+  const cached = renderedScores.get(single);
+  if (cached !== undefined) return cached;
+  if (renderedScores.size >= 4096) renderedScores.clear();
   // If k significant digits read back as the same float, so do k + 1: binary search the shortest.
   let low = 1;
   let high = 9;
@@ -81,7 +87,9 @@ export function float32(value: number): number {
     if (Math.fround(Number(single.toPrecision(middle))) === single) high = middle;
     else low = middle + 1;
   }
-  return Number(single.toPrecision(low));
+  const rendered = Number(single.toPrecision(low));
+  renderedScores.set(single, rendered);
+  return rendered;
 }
 
 function compareRaw(left: unknown, right: unknown): number {
