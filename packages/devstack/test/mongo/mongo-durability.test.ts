@@ -98,6 +98,41 @@ describe('durability with a data folder', () => {
     await expect(recovered.insertOne({ k: 5 })).rejects.toMatchObject({ code: 11000 });
   });
 
+  test('when writes continue while a snapshot is being written, then a restart sees the snapshot plus every later write', async () => {
+    const dataDir = temporaryDataDir();
+    let current = await reopen(dataDir);
+    const collection = current.db.collection<Loose>('c');
+    await collection.insertMany(Array.from({ length: 3000 }, (_unused, index) => ({ _id: index, v: 0, pad: 'x'.repeat(500) })));
+    const compaction = current.server.compact();
+    const writes = Promise.all([
+      collection.updateMany({ _id: { $lt: 1000 } }, { $set: { v: 1 } }),
+      collection.deleteMany({ _id: { $gte: 2900 } }),
+      collection.insertMany(Array.from({ length: 100 }, (_unused, index) => ({ _id: 10_000 + index, v: 2 }))),
+    ]);
+    await Promise.all([compaction, writes]);
+    await collection.updateOne({ _id: 5 }, { $set: { v: 3 } });
+
+    current = await reopen(dataDir);
+    const recovered = current.db.collection<Loose>('c');
+    expect(await recovered.countDocuments()).toBe(3000);
+    expect(await recovered.countDocuments({ v: 1 })).toBe(999);
+    expect(await recovered.countDocuments({ v: 2 })).toBe(100);
+    expect((await recovered.findOne({ _id: 5 }))?.v).toBe(3);
+    expect(await recovered.countDocuments({ _id: { $gte: 2900, $lt: 3000 } })).toBe(0);
+  });
+
+  test('when a crash left a half-written snapshot, then it is ignored and removed on restart', async () => {
+    const dataDir = temporaryDataDir();
+    let current = await reopen(dataDir);
+    await current.db.collection<Loose>('c').insertMany([{ _id: 1 }, { _id: 2 }]);
+    await closeFixture(current);
+    fixture = undefined;
+    fs.writeFileSync(path.join(dataDir, 'snapshot-2.tmp'), Buffer.from('half a snapshot'));
+    current = await reopen(dataDir);
+    expect(await current.db.collection<Loose>('c').countDocuments()).toBe(2);
+    expect(fs.readdirSync(dataDir).some((file) => file.endsWith('.tmp'))).toBe(false);
+  });
+
   test('when there is no data folder, then data lives in memory only', async () => {
     const current = await openFixture();
     fixture = current;
