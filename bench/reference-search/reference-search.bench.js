@@ -182,43 +182,48 @@ async function main() {
 
     const protos = loadDestinyProtos().destiny;
     const client = createGrpcClient(protos.search_request_service.SearchRequestService, `127.0.0.1:${service.message.grpc_port}`);
-    const call = (parameters) => callUnary(client, client.SearchReferences, { json: JSON.stringify(parameters) });
-    for (let n = 0; n < 20; n += 1) await call(typicalQuery(n));
-    const samples = [];
-    const byKind = Array.from({ length: 8 }, () => []);
-    let hits = 0;
-    for (let n = 0; n < QUERIES; n += 1) {
-      const parameters = typicalQuery(n);
-      const started = process.hrtime.bigint();
-      const response = await call(parameters);
-      const elapsed = Number(process.hrtime.bigint() - started) / 1e6;
-      samples.push(elapsed);
-      byKind[n % 8].push(elapsed);
-      hits += JSON.parse(response.json).total.count;
-    }
-    client.close();
-
+    const viaGrpc = async (parameters) => JSON.parse((await callUnary(client, client.SearchReferences, { json: JSON.stringify(parameters) })).json);
     const issuer = await startIssuer();
     const gateway = await spawnLogged([path.join(root, 'services/api-gateway/dist/main.js')], {
       PORT: '0', HEALTH_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info',
       AUTH_ISSUER: issuer.issuer, AUTH_JWKS_URL: issuer.jwksUrl, AUTH_AUDIENCE: issuer.audience,
       SEARCH_REQUEST_SERVICE_GRPC_URL: `127.0.0.1:${service.message.grpc_port}`,
     }, (message) => message.msg === 'api-gateway listening');
+    const viaGateway = async (parameters) => {
+      const response = await fetch(`http://127.0.0.1:${gateway.message.port}/v1/references/search/?${queryString(parameters)}`, { headers: { authorization: `Bearer ${issuer.token}` } });
+      if (response.status !== 200) throw new Error(`gateway answered ${response.status}: ${await response.text()}`);
+      return response.json();
+    };
+    // Each query goes both ways, in alternating order, so machine load weighs on both alike.
+    const grpcSamples = [];
     const gatewaySamples = [];
+    const byKind = Array.from({ length: 8 }, () => []);
+    let hits = 0;
+    let bytes = 0;
+    const timed = async (fn, parameters) => {
+      const started = process.hrtime.bigint();
+      const result = await fn(parameters);
+      return { result, ms: Number(process.hrtime.bigint() - started) / 1e6 };
+    };
     try {
-      const get = async (parameters) => {
-        const response = await fetch(`http://127.0.0.1:${gateway.message.port}/v1/references/search/?${queryString(parameters)}`, { headers: { authorization: `Bearer ${issuer.token}` } });
-        if (response.status !== 200) throw new Error(`gateway answered ${response.status}: ${await response.text()}`);
-        return response.json();
-      };
-      for (let n = 0; n < 20; n += 1) await get(typicalQuery(n));
+      for (let n = 0; n < 20; n += 1) {
+        await viaGrpc(typicalQuery(n));
+        await viaGateway(typicalQuery(n));
+      }
       for (let n = 0; n < QUERIES; n += 1) {
         const parameters = typicalQuery(n);
-        const started = process.hrtime.bigint();
-        await get(parameters);
-        gatewaySamples.push(Number(process.hrtime.bigint() - started) / 1e6);
+        const order = n % 2 === 0 ? [viaGrpc, viaGateway] : [viaGateway, viaGrpc];
+        const first = await timed(order[0], parameters);
+        const second = await timed(order[1], parameters);
+        const [grpcRun, gatewayRun] = n % 2 === 0 ? [first, second] : [second, first];
+        grpcSamples.push(grpcRun.ms);
+        gatewaySamples.push(gatewayRun.ms);
+        byKind[n % 8].push(gatewayRun.ms);
+        hits += grpcRun.result.total.count;
+        bytes += JSON.stringify(gatewayRun.result).length;
       }
     } finally {
+      client.close();
       await gateway.stop();
       await issuer.stop();
     }
@@ -227,9 +232,10 @@ async function main() {
       publish_events_per_s: Math.round(REFS / publishSeconds),
       indexing: { seconds: +indexSeconds.toFixed(1), references_per_s: Math.round(REFS / indexSeconds) },
       search_via_gateway_http: latencySummary(gatewaySamples),
-      search_via_grpc: latencySummary(samples),
-      search_by_kind: byKind.map(latencySummary).map((summary, kind) => ({ kind, ...summary })),
+      search_via_grpc: latencySummary(grpcSamples),
+      gateway_search_by_kind: byKind.map(latencySummary).map((summary, kind) => ({ kind, ...summary })),
       average_total_hits: Math.round(hits / QUERIES),
+      average_response_kb: Math.round(bytes / QUERIES / 1024),
     }, null, 2));
   } finally {
     await service?.stop();
