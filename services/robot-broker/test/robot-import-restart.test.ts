@@ -1,0 +1,120 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import readline from 'node:readline';
+import type { RunningBackendService } from '@destiny/platform';
+import { MongoClient, type Db } from 'mongodb';
+import { startDedupService } from '../../dedup-service/src/index';
+import { abstractLine, call, dedupClient, ingestReferences, robotBrokerClient, startInfrastructure, waitFor, type DedupClient, type RobotBrokerClient } from './robot-helpers';
+
+const MAIN = path.resolve(__dirname, '..', 'dist', 'main.js');
+const REFERENCES = 2000;
+const USER = { subject: 'user', roles: [], entitlements: [], robot_id: '' };
+
+/** robot-broker as its own process (the built main.js); resolves with its gRPC port once started. */
+function spawnBroker(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    const log: string[] = [];
+    const timer = setTimeout(() => reject(new Error(`robot-broker did not start: ${log.join('\n')}`)), 30_000);
+    child.once('exit', (code) => reject(new Error(`robot-broker exited with ${code}: ${log.join('\n')}`)));
+    readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+      log.push(line);
+      try {
+        const entry = JSON.parse(line) as { msg?: string; grpc_port?: number };
+        if (entry.msg === 'robot-broker started' && entry.grpc_port) {
+          clearTimeout(timer);
+          child.removeAllListeners('exit');
+          resolve({ child, port: entry.grpc_port });
+        }
+      } catch {
+        // not a log line
+      }
+    });
+  });
+}
+
+const exited = (child: ChildProcess) => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve)));
+
+// robot-broker is SIGKILLed while it imports a robot's result file in chunks, then started again:
+// the import resumes and every enhancement is stored exactly once.
+describe('robot-broker killed while importing results', () => {
+  let infrastructure: Awaited<ReturnType<typeof startInfrastructure>>;
+  let dedup: RunningBackendService;
+  let references: DedupClient;
+  let mongo: MongoClient;
+  let db: Db;
+  const children: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    infrastructure = await startInfrastructure('robot-import-restart');
+    dedup = await startDedupService(infrastructure.env);
+    references = dedupClient(dedup.grpcPort);
+    mongo = await MongoClient.connect(infrastructure.mongo.url);
+    db = mongo.db('destiny_robot_broker');
+  });
+
+  afterAll(async () => {
+    for (const child of children) {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await exited(child);
+      }
+    }
+    await mongo?.close();
+    references?.close();
+    await dedup?.stop();
+    await infrastructure?.stop();
+  });
+
+  it('when the process dies mid-import and restarts, then each of the 2,000 enhancements is stored exactly once and none is lost', async () => {
+    const env = { ...infrastructure.env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}`, ROBOT_RESULT_IMPORT_CHUNK_SIZE: '25' };
+    const t0 = Date.now();
+    const refs = await ingestReferences(references, REFERENCES, 'restart');
+    process.stderr.write(`ingested ${Date.now() - t0}\n`);
+    const first = await spawnBroker(env);
+    children.push(first.child);
+    let client: RobotBrokerClient = robotBrokerClient(first.port);
+    const json = async <T>(method: string, request: unknown) => JSON.parse((await call<{ json: string }>(client, method, request)).json) as T;
+    const robot = await json<{ id: string }>('RegisterRobot', { caller: USER, json: JSON.stringify({ name: 'restart-bot', description: 'd', owner: 'o' }) });
+    await json('CreateEnhancementRequest', { caller: USER, json: JSON.stringify({ robot_id: robot.id, reference_ids: refs }) });
+    const batch = JSON.parse((await call<{ json: string }>(client, 'PollRobotEnhancementBatch', { caller: USER, robot_id: robot.id, limit: REFERENCES, lease: 'PT10M' })).json) as {
+      id: string;
+      result_storage_url: string;
+    };
+    const upload = await fetch(batch.result_storage_url, { method: 'PUT', body: refs.map((id) => `${abstractLine(id)}\n`).join('') });
+    expect(upload.status).toBe(200);
+    await json('SubmitRobotEnhancementBatchResult', { caller: USER, id: batch.id, json: JSON.stringify({ request_id: batch.id, error: null }) });
+
+    const progress = async () => (await db.collection('robot_enhancement_batches').findOne({ _id: batch.id as never }))?.import as { next_line: number } | undefined;
+    process.stderr.write(`submitted ${Date.now() - t0}\n`);
+    await waitFor(async () => ((await progress())?.next_line ?? 0) >= 100, 'the first chunks of the import', 60_000);
+    process.stderr.write(`kill ${Date.now() - t0} ${JSON.stringify((await progress())?.next_line)}\n`);
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+    client.close();
+    const interrupted = await db.collection('robot_enhancement_batches').findOne({ _id: batch.id as never });
+    expect(interrupted?.status).toBe('importing');
+    expect((interrupted?.import as { next_line: number }).next_line).toBeLessThan(REFERENCES);
+
+    const second = await spawnBroker(env);
+    children.push(second.child);
+    client = robotBrokerClient(second.port);
+    await waitFor(async () => (await db.collection('robot_enhancement_batches').findOne({ _id: batch.id as never }))?.status === 'imported', 'the resumed import', 120_000);
+    process.stderr.write(`imported ${Date.now() - t0}\n`);
+    client.close();
+
+    const counts = new Map<string, number>();
+    for (let start = 0; start < refs.length; start += 500) {
+      const views = (await call<{ json: string[] }>(references, 'GetDeduplicatedViews', { ids: refs.slice(start, start + 500) })).json.map((text) => JSON.parse(text) as { id: string; enhancements: Array<{ source: string }> });
+      for (const view of views) counts.set(view.id, view.enhancements.filter((enhancement) => enhancement.source === 'abstract-bot').length);
+    }
+    expect(refs.filter((id) => counts.get(id) !== 1)).toEqual([]);
+    const statuses = await db.collection('pending_enhancements').distinct('status', { robot_enhancement_batch_id: batch.id });
+    expect(statuses.filter((status) => status !== 'indexing' && status !== 'completed')).toEqual([]);
+    const entries = (await db.collection('robot_enhancement_batches').findOne({ _id: batch.id as never }))?.import as { entries: Array<{ reference_id?: string; error?: string }> };
+    expect(entries.entries).toHaveLength(REFERENCES);
+    expect(entries.entries.filter((entry) => entry.error !== undefined)).toEqual([]);
+    second.child.kill('SIGTERM');
+    await exited(second.child);
+  }, 300_000);
+});
