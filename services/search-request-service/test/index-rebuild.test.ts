@@ -87,4 +87,9 @@ describe('search-request-service index rebuild', () => {
     harness.streamStarted = undefined;
     expect(new Set(await ids('heathland'))).toEqual(new Set(current.map((reference) => reference.id)));
   });
+
+  it('when Elasticsearch is unreachable, then search answers 503 instead of failing opaquely', async () => {
+    await harness.stopSearch();
+    await expect(harness.call('SearchReferences', { q: 'heathland' })).rejects.toMatchObject({ httpStatus: 503, detail: 'The search index is unavailable.' });
+  });
 });

@@ -64,6 +64,8 @@ export interface SearchHarness {
   call<T>(method: 'SearchReferences' | 'SearchReferenceIds', parameters: Record<string, unknown>): Promise<T>;
   count(searchQuery: string): Promise<{ count: number; is_lower_bound: boolean }>;
   rebuild(): Promise<{ index_name: string; indexed: string }>;
+  /** Stops the search stand-in early (an outage). */
+  stopSearch(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -146,6 +148,7 @@ export async function startSearchHarness(label: string): Promise<SearchHarness> 
     async rebuild() {
       return (await callUnary(client, client.RebuildIndex, {}, { deadlineMs: 120_000 })) as unknown as { index_name: string; indexed: string };
     },
+    stopSearch: () => search.stop(),
     async stop() {
       client.close();
       await consumer.stop();

@@ -21,8 +21,14 @@ function parseParameters<T>(schema: typeof ReferenceSearchQuery | typeof Referen
   return result.value as T;
 }
 
-/** Elasticsearch's reason for refusing a query (a malformed query string), as §7.3's 400. */
+/**
+ * Elasticsearch's reason for refusing a query (a malformed query string) as §7.3's 400; an
+ * unreachable or failing cluster as 503 rather than a bare 500.
+ */
 export function toQueryError(error: unknown): unknown {
+  if (error instanceof errors.ConnectionError || error instanceof errors.TimeoutError || (error instanceof errors.ResponseError && (error.statusCode ?? 500) >= 500)) {
+    return new ServiceError(503, 'The search index is unavailable.');
+  }
   if (!(error instanceof errors.ResponseError) || error.statusCode !== 400) return error;
   const body = error.body as { error?: { root_cause?: Array<{ reason?: string }>; reason?: string; caused_by?: { reason?: string } } } | undefined;
   const reason = body?.error?.root_cause?.[0]?.reason ?? body?.error?.caused_by?.reason ?? body?.error?.reason ?? error.message;
