@@ -142,6 +142,15 @@ describe('indices', () => {
     expect(failure.body.error.reason).toContain('mapping set to strict, dynamic introduction of [publisher] within [_doc] is not allowed');
   });
 
+  test('when a sub-object is strict inside a dynamic root, then only its own unknown fields are refused', async () => {
+    await fixture.client.indices.create({ index: 'mixed-dynamic', mappings: { properties: { meta: { type: 'object', dynamic: 'strict', properties: { a: { type: 'keyword' } } } } } });
+    await fixture.client.index({ index: 'mixed-dynamic', id: '1', document: { free: 'ok', meta: { a: 'x' } } });
+    const failure = await esError(fixture.client.index({ index: 'mixed-dynamic', id: '2', document: { meta: { a: 'x', b: 'y' } } }));
+    expect(failure.statusCode).toBe(400);
+    expect(failure.body.error.type).toBe('strict_dynamic_mapping_exception');
+    expect(failure.body.error.reason).toContain('dynamic introduction of [b] within [meta] is not allowed');
+  });
+
   test('when dynamic is false, then unknown fields are kept in _source but not searchable', async () => {
     await fixture.client.indices.create({ index: 'loose', mappings: { dynamic: false, properties: { known: { type: 'keyword' } } } });
     await fixture.client.index({ index: 'loose', id: '1', document: { known: 'a', extra: 'hidden' }, refresh: true });
