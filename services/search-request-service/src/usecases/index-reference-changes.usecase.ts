@@ -29,20 +29,23 @@ function newestPerReference(events: readonly ReferenceChangedEvent[]): Reference
 
 export async function indexReferenceChanges(deps: IndexReferenceChangesDeps, events: readonly ReferenceChangedEvent[]): Promise<IndexingReport> {
   const latest = newestPerReference(events);
-  const removedVersions = await deps.state.removedVersions(latest.filter((event) => isIndexable(event.reference)).map((event) => event.reference_id));
+  // The event's own active decision is authoritative; the view's copy is the same when present.
+  const viewOf = (event: ReferenceChangedEvent) => ({ ...event.reference, id: event.reference_id, duplicate_decision: event.duplicate_decision ?? event.reference.duplicate_decision });
+  const removedVersions = await deps.state.removedVersions(latest.filter((event) => isIndexable(viewOf(event))).map((event) => event.reference_id));
   const operations: IndexOperation[] = [];
   const removals: Array<{ id: string; version: number }> = [];
   const reindexed: Array<{ id: string; version: number }> = [];
   for (const event of latest) {
     const id = event.reference_id;
-    if (!isIndexable(event.reference)) {
+    const view = viewOf(event);
+    if (!isIndexable(view)) {
       operations.push({ kind: 'delete', id, version: event.version });
       removals.push({ id, version: event.version });
       continue;
     }
     const removedAt = removedVersions.get(id);
     if (removedAt !== undefined && removedAt >= event.version) continue;
-    operations.push({ kind: 'index', id, version: event.version, document: projectReference({ ...event.reference, id }) });
+    operations.push({ kind: 'index', id, version: event.version, document: projectReference(view) });
     if (removedAt !== undefined) reindexed.push({ id, version: event.version });
   }
   // Read per batch, not cached: a rebuild that started after this read streams the state these
