@@ -79,33 +79,39 @@ function nameMatches(raw: Uint8Array, start: number, end: number, names: Buffer[
   return false;
 }
 
-/** Decodes the common scalar element types directly; undefined means "use the BSON library". */
-function decodeScalar(type: number, raw: Uint8Array, start: number, end: number): { value: unknown } | undefined {
-  const view = Buffer.from(raw.buffer, raw.byteOffset, raw.length);
+const NOT_SCALAR = Symbol('not a scalar');
+
+/** Decodes the common scalar element types directly; NOT_SCALAR means "use the BSON library". */
+function decodeScalar(type: number, view: Buffer, start: number, end: number): unknown {
   switch (type) {
     case 0x02:
-      return { value: view.toString('utf8', start + 4, end - 1) };
+      return view.toString('utf8', start + 4, end - 1);
     case 0x07:
       // Copied: a view would keep the whole read buffer alive through index entries.
-      return { value: new ObjectId(Uint8Array.prototype.slice.call(view, start, end)) };
+      return new ObjectId(Uint8Array.prototype.slice.call(view, start, end));
     case 0x10:
-      return { value: view.readInt32LE(start) };
+      return view.readInt32LE(start);
     case 0x01:
-      return { value: view.readDoubleLE(start) };
+      return view.readDoubleLE(start);
     case 0x08:
-      return { value: view[start] === 1 };
+      return view[start] === 1;
     case 0x0a:
-      return { value: null };
+      return null;
     case 0x09:
-      return { value: new Date(Number(view.readBigInt64LE(start))) };
+      return new Date(Number(view.readBigInt64LE(start)));
     default:
-      return undefined;
+      return NOT_SCALAR;
   }
 }
 
 /** A document holding only the named top-level fields of `raw` (decoded as stored). */
+function asBuffer(raw: Uint8Array): Buffer {
+  return Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.length);
+}
+
 export function readTopLevelFields(raw: Uint8Array, names: ReadonlySet<string>): Document {
   const wantedNames = encoded(names);
+  const view = asBuffer(raw);
   const end = int32(raw, 0) - 1;
   if (end + 1 !== raw.length || raw[end] !== 0) throw new Error('invalid BSON document length');
   const result: Document = {};
@@ -120,9 +126,9 @@ export function readTopLevelFields(raw: Uint8Array, names: ReadonlySet<string>):
     const elementEnd = valueStart + valueSize(type, raw, valueStart);
     if (elementEnd > end) throw new Error('invalid BSON document: element overruns the document');
     if (nameMatches(raw, offset + 1, nameEnd, wantedNames)) {
-      const scalar = decodeScalar(type, raw, valueStart, elementEnd);
-      if (scalar) {
-        result[Buffer.from(raw.buffer, raw.byteOffset + offset + 1, nameEnd - offset - 1).toString('utf8')] = scalar.value;
+      const scalar = decodeScalar(type, view, valueStart, elementEnd);
+      if (scalar !== NOT_SCALAR) {
+        result[view.toString('utf8', offset + 1, nameEnd)] = scalar;
       } else {
         elements.push(raw.subarray(offset, elementEnd));
         size += elementEnd - offset;
@@ -150,7 +156,7 @@ export function readTopLevelFields(raw: Uint8Array, names: ReadonlySet<string>):
 export function leadingIdKey(raw: Uint8Array): string | undefined {
   const type = raw[4];
   if (raw[5] !== 0x5f || raw[6] !== 0x69 || raw[7] !== 0x64 || raw[8] !== 0) return undefined;
-  const view = Buffer.from(raw.buffer, raw.byteOffset, raw.length);
+  const view = asBuffer(raw);
   if (type === 0x07 && raw.length >= 21) return `o${view.toString('hex', 9, 21)}`;
   if (type === 0x02) {
     const length = view.readInt32LE(9);

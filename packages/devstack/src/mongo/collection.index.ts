@@ -172,6 +172,27 @@ export class CollectionIndex {
     });
   }
 
+  /** Adds a document known to satisfy uniqueness (recovery), skipping the key list for the common single scalar field. */
+  addDocument(documentKey: string, document: Document): void {
+    if (this.topLevelField !== undefined && !this.partial) {
+      const raw = document[this.topLevelField];
+      if (!Array.isArray(raw) && (raw !== undefined || this.spec.sparse !== true)) {
+        const value = raw === undefined ? null : raw;
+        const canonical = canonicalKey(value);
+        const entry = this.byFirst.get(canonical);
+        if (entry) {
+          entry.holders = addHolder(entry.holders, documentKey);
+        } else {
+          const created = { value, holders: documentKey };
+          this.byFirst.set(canonical, created);
+          this.sorted?.insert(created);
+        }
+        return;
+      }
+    }
+    this.add(documentKey, this.keysOf(document));
+  }
+
   remove(documentKey: string, keys: IndexKeys | undefined): void {
     if (!keys) return;
     const full = this.fullMap();

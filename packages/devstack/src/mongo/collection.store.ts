@@ -199,7 +199,7 @@ export class Collection {
       const previousKeys = previous ? this.keyDocument(previous) : undefined;
       for (const index of this.indexes.values()) {
         if (previousKeys) index.remove(key, index.keysOf(previousKeys));
-        index.add(key, index.keysOf(keyDocument));
+        index.addDocument(key, keyDocument);
       }
     }
     // An existing key keeps its position in the Map, so natural order survives a restart.
