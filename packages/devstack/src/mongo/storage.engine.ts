@@ -305,17 +305,40 @@ export class StorageEngine {
   async compact(): Promise<void> {
     const dataDir = this.dataDir;
     if (!dataDir || this.closed) return;
-    const previousFd = this.journalFd;
     const sequence = this.sequence + 1;
+    // The next journal's directory entry must be durable before any write acknowledged from it.
+    const nextFd = fs.openSync(path.join(dataDir, `journal-${sequence}.log`), 'a');
+    await fsyncDirectory(dataDir);
+    if (this.closed) {
+      fs.closeSync(nextFd);
+      return;
+    }
     // Switch journals and capture the state in the same tick: the snapshot holds exactly the changes
     // journaled before the switch. Documents are never mutated in place, so the captured arrays stay valid.
-    this.journalFd = fs.openSync(path.join(dataDir, `journal-${sequence}.log`), 'a');
+    const previousFd = this.journalFd;
+    this.journalFd = nextFd;
     this.sequence = sequence;
     this.journalBytes = 0;
     const captured = [...this.databases.values()].flatMap((database) =>
       [...database.values()].map((collection) => ({ collection, specs: collection.indexSpecs().slice(1), documents: [...collection.documents.values()] })),
     );
-    await fsyncDirectory(dataDir);
+    try {
+      this.lastSnapshotBytes = await this.writeSnapshot(dataDir, sequence, captured);
+    } finally {
+      // Records still queued for the previous journal must reach it before it is closed; on success
+      // the snapshot covers them, on failure that journal is replayed at the next start.
+      await this.writer.sync().catch(() => undefined);
+      fs.closeSync(previousFd);
+    }
+    for (const file of await fsp.readdir(dataDir)) {
+      const journal = file.startsWith('journal-') && Number(file.slice(8, -4)) < sequence;
+      const snapshot = file.startsWith('snapshot-') && file.endsWith('.bin') && Number(file.slice(9, -4)) < sequence;
+      if (journal || snapshot) await fsp.rm(path.join(dataDir, file), { force: true });
+    }
+  }
+
+  /** Writes `snapshot-<sequence>.bin` atomically (temporary file, fsync, rename, directory fsync); returns its size. */
+  private async writeSnapshot(dataDir: string, sequence: number, captured: { collection: Collection; specs: IndexSpec[]; documents: Uint8Array[] }[]): Promise<number> {
     const temporary = path.join(dataDir, `snapshot-${sequence}.tmp`);
     const handle = await fsp.open(temporary, 'w');
     let bytes = 0;
@@ -340,15 +363,7 @@ export class StorageEngine {
     }
     await fsp.rename(temporary, path.join(dataDir, `snapshot-${sequence}.bin`));
     await fsyncDirectory(dataDir);
-    this.lastSnapshotBytes = bytes;
-    // Records still queued for the previous journal are covered by the snapshot; flush before closing it.
-    await this.writer.sync().catch(() => undefined);
-    fs.closeSync(previousFd);
-    for (const file of await fsp.readdir(dataDir)) {
-      const journal = file.startsWith('journal-') && Number(file.slice(8, -4)) < sequence;
-      const snapshot = file.startsWith('snapshot-') && file.endsWith('.bin') && Number(file.slice(9, -4)) < sequence;
-      if (journal || snapshot) await fsp.rm(path.join(dataDir, file), { force: true });
-    }
+    return bytes;
   }
 
   async close(): Promise<void> {
