@@ -1,5 +1,6 @@
 import { uuidv7, type ReferenceSearchResult } from '@destiny/contracts';
 import { Client } from '@elastic/elasticsearch';
+import { MongoClient } from 'mongodb';
 import { bibliographic, changed, startSearchHarness, view, type SearchHarness } from './search-fixtures';
 
 // A rebuild streams views from dedup-service while events keep arriving; neither may be lost.
@@ -86,6 +87,20 @@ describe('search-request-service index rebuild', () => {
     await first;
     harness.streamStarted = undefined;
     expect(new Set(await ids('heathland'))).toEqual(new Set(current.map((reference) => reference.id)));
+  });
+
+  it('when a rebuild died and left its marker behind, then the next rebuild takes over and deletes the orphaned index', async () => {
+    const es = new Client({ node: harness.searchUrl });
+    await es.indices.create({ index: 'reference-v1' });
+    const mongo = new MongoClient(harness.mongoUrl);
+    const stale = new Date(Date.now() - 60 * 60_000);
+    await mongo.db('destiny_search_request').collection<{ _id: string; index: string; started_at: Date; heartbeat_at: Date }>('index_rebuilds').insertOne({ _id: 'reference', index: 'reference-v1', started_at: stale, heartbeat_at: stale });
+    const report = await harness.rebuild();
+    expect(await es.indices.exists({ index: 'reference-v1' })).toBe(false);
+    expect(Object.keys(await es.indices.getAlias({ name: 'reference' }))).toEqual([report.index_name]);
+    expect(await mongo.db('destiny_search_request').collection('index_rebuilds').countDocuments()).toBe(0);
+    await mongo.close();
+    await es.close();
   });
 
   it('when Elasticsearch is unreachable, then search answers 503 instead of failing opaquely', async () => {

@@ -51,6 +51,7 @@ export function changed(reference: DeduplicatedReference, version: number, kind:
 export interface SearchHarness {
   service: RunningBackendService;
   searchUrl: string;
+  mongoUrl: string;
   bus: MessageBus;
   /** Views the dedup-service stand-in streams on a rebuild (id → view with version). */
   dedupViews: Map<string, DeduplicatedReference & { version?: number }>;
@@ -122,6 +123,7 @@ export async function startSearchHarness(label: string): Promise<SearchHarness> 
   const harness: SearchHarness = {
     service,
     searchUrl: search.url,
+    mongoUrl: mongo.url,
     bus,
     dedupViews,
     indexed,

@@ -13,6 +13,8 @@ interface RebuildDocument {
   _id: string;
   index: string;
   started_at: Date;
+  /** Renewed as the rebuild progresses; a marker left by a crashed rebuild stops being renewed. */
+  heartbeat_at: Date;
 }
 
 interface RemovedReferenceDocument {
@@ -42,15 +44,26 @@ export class IndexStateRepository {
     return document ? { index: document.index, startedAt: document.started_at } : null;
   }
 
-  /** Claims the single rebuild slot; false when another rebuild holds it. */
-  async beginRebuild(index: string, startedAt: Date): Promise<boolean> {
+  /**
+   * Claims the single rebuild slot. A slot whose heartbeat is older than `staleAfterMs` belonged
+   * to a rebuild that died; it is taken over and its index is answered as `abandoned`.
+   */
+  async beginRebuild(index: string, startedAt: Date, staleAfterMs: number): Promise<{ claimed: boolean; abandoned?: string }> {
     try {
-      await this.rebuilds.insertOne({ _id: REBUILD_ID, index, started_at: startedAt });
-      return true;
+      await this.rebuilds.insertOne({ _id: REBUILD_ID, index, started_at: startedAt, heartbeat_at: startedAt });
+      return { claimed: true };
     } catch (error) {
-      if ((error as { code?: number }).code === 11000) return false;
-      throw error;
+      if ((error as { code?: number }).code !== 11000) throw error;
     }
+    const previous = await this.rebuilds.findOneAndUpdate(
+      { _id: REBUILD_ID, heartbeat_at: { $lt: new Date(startedAt.getTime() - staleAfterMs) } },
+      { $set: { index, started_at: startedAt, heartbeat_at: startedAt } },
+    );
+    return previous ? { claimed: true, abandoned: previous.index } : { claimed: false };
+  }
+
+  async heartbeat(index: string, now = new Date()): Promise<void> {
+    await this.rebuilds.updateOne({ _id: REBUILD_ID, index }, { $set: { heartbeat_at: now } });
   }
 
   async endRebuild(index: string): Promise<void> {

@@ -8,7 +8,7 @@ import type { Logger } from '@destiny/platform';
 import { isIndexable, projectReference } from '../domain/reference-projection';
 import type { DedupViewsSource } from '../data-access/dedup-views.client';
 import type { IndexStateRepository } from '../data-access/index-state.repository';
-import { bulkApply, createVersionedIndex, newIndexName, switchAlias, UNVERSIONED, type IndexOperation } from '../data-access/reference-index';
+import { aliasIndices, bulkApply, createVersionedIndex, newIndexName, switchAlias, UNVERSIONED, type IndexOperation } from '../data-access/reference-index';
 
 export interface RebuildIndexDeps {
   es: Client;
@@ -24,6 +24,8 @@ export interface RebuildReport {
 }
 
 const DEFAULT_CHUNK_SIZE = 1000;
+/** A rebuild whose marker was not renewed for this long is taken to have died. */
+export const REBUILD_STALE_AFTER_MS = 10 * 60_000;
 
 /**
  * A streamed view carrying `version` (the reference's event version) is ordered like an event;
@@ -47,9 +49,15 @@ export async function rebuildIndex(deps: RebuildIndexDeps): Promise<RebuildRepor
   const startedAt = new Date();
   const index = newIndexName(startedAt);
   await createVersionedIndex(deps.es, index, false);
-  if (!(await deps.state.beginRebuild(index, startedAt))) {
+  const claim = await deps.state.beginRebuild(index, startedAt, REBUILD_STALE_AFTER_MS);
+  if (!claim.claimed) {
     await deps.es.indices.delete({ index });
     throw ServiceError.conflict('A search index rebuild is already running.');
+  }
+  // The dead rebuild's index goes, unless it had already become the alias target.
+  if (claim.abandoned && !(await aliasIndices(deps.es)).includes(claim.abandoned)) {
+    deps.logger.warn({ index: claim.abandoned }, 'taking over from a rebuild that stopped; deleting its index');
+    await deps.es.indices.delete({ index: claim.abandoned, ignore_unavailable: true });
   }
   let switched = false;
   try {
@@ -58,6 +66,7 @@ export async function rebuildIndex(deps: RebuildIndexDeps): Promise<RebuildRepor
       const operations = chunk.map(operationFor).filter((operation): operation is IndexOperation => operation !== undefined);
       const outcome = await bulkApply(deps.es, [index], operations, false);
       indexed += outcome.applied;
+      await deps.state.heartbeat(index);
       for (const [id, reason] of outcome.rejected) deps.logger.error({ reference_id: id, reason }, 'search index refused a reference during the rebuild');
       deps.logger.debug({ index, indexed }, 'rebuild progress');
     }
