@@ -1,0 +1,158 @@
+// What a `reference.changed` event percolates (contract §13.2): whether it triggers automations at
+// all, for which reference, with which pending-enhancement source, and the `{reference, changeset}`
+// document evaluated against every stored query.
+import {
+  duplicateDecisionSource,
+  identifierIdentityKey,
+  PERCOLATION_EXCLUDED_ENHANCEMENT_TYPES,
+  robotEnhancementBatchSource,
+  type DeduplicatedReference,
+  type ExternalIdentifier,
+  type PercolationDocument,
+  type ReferenceChangedEvent,
+  type ReferenceDoc,
+} from '@destiny/contracts';
+
+export interface PercolationTask {
+  event_id: string;
+  /** The reference automations fire for. */
+  reference_id: string;
+  /** Pending-enhancement provenance (§12.1). */
+  source: string;
+  /** Robot whose own matches are skipped (§13.4 cycle check). */
+  origin_robot_id: string | null;
+  document: PercolationDocument;
+}
+
+export type PercolationDecision = { percolate: true; task: PercolationTask } | { percolate: false; reason: string };
+
+const EXCLUDED_TYPES = new Set<string>(PERCOLATION_EXCLUDED_ENHANCEMENT_TYPES);
+
+function isEmpty(value: unknown): boolean {
+  if (value === null || value === undefined) return true;
+  if (Array.isArray(value)) return value.length === 0;
+  if (typeof value === 'object') return Object.keys(value as object).length === 0;
+  return false;
+}
+
+function withoutEmpty(value: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) if (!isEmpty(item)) out[key] = item;
+  return out;
+}
+
+/** One enhancement as it appears in a ReferenceDoc, or null when its type is left out. */
+export function percolationEnhancement(enhancement: Record<string, unknown>): Record<string, unknown> | null {
+  const content = { ...((enhancement.content ?? {}) as Record<string, unknown>) };
+  if (EXCLUDED_TYPES.has(String(content.enhancement_type))) return null;
+  if (content.enhancement_type === 'bibliographic') delete content.pagination;
+  return withoutEmpty({
+    id: enhancement.id,
+    reference_id: enhancement.reference_id,
+    visibility: enhancement.visibility,
+    source: enhancement.source,
+    robot_version: enhancement.robot_version,
+    created_at: enhancement.created_at,
+    content: withoutEmpty(content),
+  });
+}
+
+function percolationIdentifier(identifier: ExternalIdentifier, referenceId: string): Record<string, unknown> {
+  const out: Record<string, unknown> = { reference_id: referenceId, identifier: String(identifier.identifier), identifier_type: identifier.identifier_type };
+  if (identifier.identifier_type === 'other') out.other_identifier_name = identifier.other_identifier_name;
+  return out;
+}
+
+/**
+ * Owners of a deduplicated view's identifiers. The view lists the reference's own identifiers
+ * first and its duplicates' after them, without owners; the changeset's identifiers carry theirs,
+ * so the view's tail is matched against them (from the end) and everything else is the reference's.
+ */
+function identifierOwners(view: DeduplicatedReference, changeset: ReferenceDoc): string[] {
+  const identifiers = view.identifiers ?? [];
+  const owners = identifiers.map(() => view.id);
+  const foreign = new Map<string, string[]>();
+  for (const item of changeset.identifiers ?? []) {
+    if (item.reference_id === view.id) continue;
+    const key = identifierIdentityKey({ identifier: item.identifier, identifier_type: item.identifier_type, other_identifier_name: item.other_identifier_name } as ExternalIdentifier);
+    foreign.set(key, [...(foreign.get(key) ?? []), item.reference_id]);
+  }
+  for (let index = identifiers.length - 1; index >= 0 && foreign.size > 0; index -= 1) {
+    const key = identifierIdentityKey({ ...identifiers[index], identifier: String(identifiers[index].identifier) } as ExternalIdentifier);
+    const candidates = foreign.get(key);
+    if (!candidates) continue;
+    owners[index] = candidates.pop() as string;
+    if (candidates.length === 0) foreign.delete(key);
+  }
+  return owners;
+}
+
+/** §13.2 ReferenceDoc of a deduplicated view (empty values omitted). */
+export function referenceDocOf(view: DeduplicatedReference, changeset: ReferenceDoc): ReferenceDoc {
+  const owners = identifierOwners(view, changeset);
+  const identifiers = (view.identifiers ?? []).map((identifier, index) => percolationIdentifier(identifier, owners[index]));
+  const enhancements = (view.enhancements ?? [])
+    .map((enhancement) => percolationEnhancement(enhancement as unknown as Record<string, unknown>))
+    .filter((item): item is Record<string, unknown> => item !== null);
+  const doc: Record<string, unknown> = { visibility: view.visibility ?? 'public' };
+  if (identifiers.length > 0) doc.identifiers = identifiers;
+  if (enhancements.length > 0) doc.enhancements = enhancements;
+  const determination = view.duplicate_decision?.duplicate_determination;
+  if (determination) doc.duplicate_determination = determination;
+  return doc as ReferenceDoc;
+}
+
+/** The changeset as the event carries it, normalised to the ReferenceDoc rules once more. */
+function normaliseChangeset(changeset: ReferenceDoc, decisionCase: boolean): ReferenceDoc {
+  const doc: Record<string, unknown> = { visibility: changeset.visibility ?? 'public' };
+  const identifiers = (changeset.identifiers ?? []).map((item) => withoutEmpty({ ...item, identifier: String(item.identifier) }));
+  const enhancements = (changeset.enhancements ?? [])
+    .map((enhancement) => percolationEnhancement(enhancement as unknown as Record<string, unknown>))
+    .filter((item): item is Record<string, unknown> => item !== null);
+  if (identifiers.length > 0 && decisionCase) doc.identifiers = identifiers;
+  if (enhancements.length > 0) doc.enhancements = enhancements;
+  if (decisionCase && changeset.duplicate_determination) doc.duplicate_determination = changeset.duplicate_determination;
+  return doc as ReferenceDoc;
+}
+
+/** The id of the decision behind a decision event (dedup-service may carry it; the event id stands in otherwise). */
+function decisionIdOf(event: ReferenceChangedEvent): string {
+  const decision = event.duplicate_decision as (ReferenceChangedEvent['duplicate_decision'] & { decision_id?: unknown }) | null;
+  return typeof decision?.decision_id === 'string' ? decision.decision_id : event.event_id;
+}
+
+/** Whether (and how) an event percolates, per the trigger table of §13.2. */
+export function planPercolation(event: ReferenceChangedEvent): PercolationDecision {
+  const determination = event.duplicate_decision?.duplicate_determination ?? null;
+  if (event.kind === 'imported') return { percolate: false, reason: 'imported references wait for their first decision' };
+  if (event.kind === 'enhanced') {
+    const batchId = event.origin.robot_enhancement_batch_id;
+    if (!batchId) return { percolate: false, reason: 'enhancements not stored from a robot batch result' };
+    return {
+      percolate: true,
+      task: {
+        event_id: event.event_id,
+        reference_id: event.reference_id,
+        source: robotEnhancementBatchSource(batchId),
+        origin_robot_id: event.origin.robot_id ?? null,
+        document: { reference: referenceDocOf(event.reference, event.changeset), changeset: normaliseChangeset(event.changeset, false) },
+      },
+    };
+  }
+  if (determination === null) return { percolate: false, reason: 'no active decision' };
+  if (determination === 'exact_duplicate') return { percolate: false, reason: 'exact duplicate' };
+  // The duplicate's own event: its canonical's event (whose changeset is this duplicate) fires instead.
+  if (determination === 'duplicate') return { percolate: false, reason: 'the canonical percolates the duplicate' };
+  const changesetDetermination = event.changeset.duplicate_determination;
+  if (changesetDetermination === undefined) return { percolate: false, reason: 'changeset carries no decision' };
+  return {
+    percolate: true,
+    task: {
+      event_id: event.event_id,
+      reference_id: event.reference_id,
+      source: duplicateDecisionSource(decisionIdOf(event)),
+      origin_robot_id: null,
+      document: { reference: referenceDocOf(event.reference, event.changeset), changeset: normaliseChangeset(event.changeset, true) },
+    },
+  };
+}
