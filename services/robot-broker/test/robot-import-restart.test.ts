@@ -68,9 +68,7 @@ describe('robot-broker killed while importing results', () => {
 
   it('when the process dies mid-import and restarts, then each of the 2,000 enhancements is stored exactly once and none is lost', async () => {
     const env = { ...infrastructure.env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}`, ROBOT_RESULT_IMPORT_CHUNK_SIZE: '25' };
-    const t0 = Date.now();
     const refs = await ingestReferences(references, REFERENCES, 'restart');
-    process.stderr.write(`ingested ${Date.now() - t0}\n`);
     const first = await spawnBroker(env);
     children.push(first.child);
     let client: RobotBrokerClient = robotBrokerClient(first.port);
@@ -86,9 +84,7 @@ describe('robot-broker killed while importing results', () => {
     await json('SubmitRobotEnhancementBatchResult', { caller: USER, id: batch.id, json: JSON.stringify({ request_id: batch.id, error: null }) });
 
     const progress = async () => (await db.collection('robot_enhancement_batches').findOne({ _id: batch.id as never }))?.import as { next_line: number } | undefined;
-    process.stderr.write(`submitted ${Date.now() - t0}\n`);
     await waitFor(async () => ((await progress())?.next_line ?? 0) >= 100, 'the first chunks of the import', 60_000);
-    process.stderr.write(`kill ${Date.now() - t0} ${JSON.stringify((await progress())?.next_line)}\n`);
     first.child.kill('SIGKILL');
     await exited(first.child);
     client.close();
@@ -100,7 +96,6 @@ describe('robot-broker killed while importing results', () => {
     children.push(second.child);
     client = robotBrokerClient(second.port);
     await waitFor(async () => (await db.collection('robot_enhancement_batches').findOne({ _id: batch.id as never }))?.status === 'imported', 'the resumed import', 120_000);
-    process.stderr.write(`imported ${Date.now() - t0}\n`);
     client.close();
 
     const counts = new Map<string, number>();

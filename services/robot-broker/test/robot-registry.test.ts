@@ -15,7 +15,7 @@ interface Provisioned {
 }
 
 const WRITER = { subject: 'admin', roles: ['robot.writer'], entitlements: ['robot_entitlement_writer'], robot_id: '' };
-const PLAIN = { subject: 'user', roles: ['robot.writer'], entitlements: [], robot_id: '' };
+const PLAIN: { subject: string; roles: string[]; entitlements: string[]; robot_id: string } = { subject: 'user', roles: ['robot.writer'], entitlements: [], robot_id: '' };
 
 describe('robot-broker robot registry and signatures', () => {
   let infrastructure: Awaited<ReturnType<typeof startInfrastructure>>;

@@ -73,13 +73,15 @@ export function createPendingEnhancementRepository(db: Db) {
      * Claims the given rows for a batch; the filter makes each row's claim atomic, so a row taken
      * by a concurrent poll is simply not matched here.
      */
-    async claim(ids: readonly string[], batchId: string, expiresAt: Date): Promise<PendingEnhancementDocument[]> {
-      if (ids.length === 0) return [];
-      await pending.updateMany(
-        { _id: { $in: [...ids] }, status: 'pending', robot_enhancement_batch_id: null },
+    async claim(candidates: ReadonlyArray<Pick<PendingEnhancementDocument, '_id' | 'reference_id'>>, batchId: string, expiresAt: Date): Promise<Array<Pick<PendingEnhancementDocument, '_id' | 'reference_id'>>> {
+      if (candidates.length === 0) return [];
+      const result = await pending.updateMany(
+        { _id: { $in: candidates.map((candidate) => candidate._id) }, status: 'pending', robot_enhancement_batch_id: null },
         { $set: { status: 'processing', robot_enhancement_batch_id: batchId, expires_at: expiresAt, lease_expiry: expiresAt, queue_order: null } },
       );
-      return pending.find({ robot_enhancement_batch_id: batchId }).toArray();
+      // Read back only when a concurrent poll took some of them.
+      if (result.modifiedCount === candidates.length) return [...candidates];
+      return pending.find({ robot_enhancement_batch_id: batchId }, { projection: { _id: 1, reference_id: 1 } }).toArray();
     },
 
     ofBatch(batchId: string): Promise<PendingEnhancementDocument[]> {

@@ -106,12 +106,12 @@ export function createRobotBatchUsecases(deps: { pending: PendingEnhancementRepo
       await pending.expireDue(new Date(), robotId);
       const batchId = uuidv7();
       const expiresAt = new Date(Date.now() + leaseMs);
-      let claimed: PendingEnhancementDocument[] = [];
+      let claimed: Array<Pick<PendingEnhancementDocument, '_id' | 'reference_id'>> = [];
       for (let round = 0; round < CLAIM_ROUNDS && claimed.length === 0; round += 1) {
         const candidates = await pending.candidates(robotId, limit);
         if (candidates.length === 0) break;
-        const perReference = new Map<string, string>();
-        for (const candidate of candidates) if (!perReference.has(candidate.reference_id)) perReference.set(candidate.reference_id, candidate._id);
+        const perReference = new Map<string, Pick<PendingEnhancementDocument, '_id' | 'reference_id'>>();
+        for (const candidate of candidates) if (!perReference.has(candidate.reference_id)) perReference.set(candidate.reference_id, candidate);
         claimed = await pending.claim([...perReference.values()], batchId, expiresAt);
       }
       if (claimed.length === 0) return null;

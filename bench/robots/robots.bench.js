@@ -1,0 +1,192 @@
+// Robot round-trip benchmark: pending enhancements served to concurrent robots that poll batches,
+// download the reference file, upload an abstract per reference, submit, and wait for robot-broker
+// to store the enhancements through dedup-service. Components as in the embedded default: the
+// MongoDB stand-in as its own process, the blob stand-in, dedup-service and robot-broker in this
+// process on an in-process bus, all over their real protocols (gRPC, S3 HTTP, MongoDB wire).
+// Run after a build: `node bench/robots/robots.bench.js [--references 25000] [--robots 4] [--batch 1000]`
+// Pending enhancements = references × robots (each robot has its own request over all references).
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const readline = require('node:readline');
+const { spawn } = require('node:child_process');
+
+const root = path.resolve(__dirname, '../..');
+const req = (p) => require(path.join(root, p));
+const platform = req('packages/platform/dist/index.js');
+const { loadDestinyProtos } = req('packages/contracts/dist/grpc/proto-files.js');
+const { uuidv7 } = req('packages/contracts/dist/index.js');
+const { startBlob } = req('packages/devstack/dist/blob/index.js');
+const { startDedupService } = req('services/dedup-service/dist/index.js');
+const { startRobotBroker } = req('services/robot-broker/dist/index.js');
+
+const argument = (name, fallback) => {
+  const index = process.argv.indexOf(name);
+  return index >= 0 ? process.argv[index + 1] : fallback;
+};
+const referenceCount = Number(argument('--references', '25000'));
+const robotCount = Number(argument('--robots', '4'));
+const batchSize = Number(argument('--batch', '1000'));
+// Poll and download only (no results): poll latency without the imports competing for the CPU.
+const pollOnly = process.argv.includes('--poll-only');
+
+async function startMongoProcess(dataDir) {
+  const child = spawn(process.execPath, [path.join(root, 'packages/devstack/dist/devstack.cli.js'), 'mongo', '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines = readline.createInterface({ input: child.stdout });
+  const url = await new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`MongoDB stand-in exited with ${code}`)));
+    lines.on('line', (line) => {
+      const parsed = JSON.parse(line);
+      if (parsed.url) resolve(parsed.url);
+    });
+  });
+  return {
+    url,
+    stop: () =>
+      new Promise((resolve) => {
+        child.removeAllListeners('exit');
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+function unary(client, method, request) {
+  return platform.callUnary(client, client[method], request, { deadlineMs: 600_000 });
+}
+
+function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+async function main() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'destiny-robots-bench-'));
+  const mongo = await startMongoProcess(path.join(dataDir, 'mongo'));
+  const blob = await startBlob({ port: 0, host: '127.0.0.1', dataDir: path.join(dataDir, 'blob') });
+  const bus = platform.createInProcessBus();
+  const shared = new Proxy(bus, { get: (target, property) => (property === 'close' ? async () => undefined : Reflect.get(target, property, target)) });
+  const env = {
+    MONGODB_URL: mongo.url,
+    GRPC_PORT: '0',
+    HEALTH_PORT: '0',
+    GRPC_HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    BLOB_ENDPOINT: blob.url,
+    BLOB_ACCESS_KEY: blob.accessKey,
+    BLOB_SECRET_KEY: blob.secretKey,
+    ROBOT_SECRET_ENCRYPTION_KEY: crypto.randomBytes(32).toString('hex'),
+  };
+  const overrides = { createBus: async () => shared };
+  const dedup = await startDedupService(env, overrides);
+  const broker = await startRobotBroker({ ...env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}` }, overrides);
+  const protos = loadDestinyProtos();
+  const dedupClient = platform.createGrpcClient(protos.destiny.dedup_service.DedupService, `127.0.0.1:${dedup.grpcPort}`);
+  const brokerClient = platform.createGrpcClient(protos.destiny.robot_broker.RobotBroker, `127.0.0.1:${broker.grpcPort}`);
+  const caller = { subject: 'bench', roles: [], entitlements: [], robot_id: '' };
+
+  // Seed: references (not measured).
+  let started = performance.now();
+  const referenceIds = [];
+  for (let start = 0; start < referenceCount; start += 1000) {
+    const lines = [];
+    for (let i = start; i < Math.min(referenceCount, start + 1000); i += 1) {
+      lines.push({
+        line_number: i + 1,
+        import_result_id: uuidv7(),
+        reference_json: JSON.stringify({
+          visibility: 'public',
+          identifiers: [{ identifier: `10.9999/robots.${i}`, identifier_type: 'doi' }],
+          enhancements: [{ source: 'seed', visibility: 'public', content: { enhancement_type: 'bibliographic', title: `Robot benchmark reference ${i} ${crypto.randomUUID()}`, publication_year: 2000 + (i % 25) } }],
+        }),
+      });
+    }
+    const response = await unary(dedupClient, 'IngestReferences', { import_batch_id: uuidv7(), collision_strategy: 'fail', lines });
+    for (const outcome of response.outcomes) referenceIds.push(outcome.reference_id);
+  }
+  // Deduplication of the new references runs in the background; let it finish first.
+  for (let start = 0; start < referenceIds.length; ) {
+    const views = (await unary(dedupClient, 'GetDeduplicatedViews', { ids: referenceIds.slice(start, start + 1000) })).json.map((text) => JSON.parse(text));
+    if (views.every((view) => view.duplicate_decision !== null)) start += 1000;
+    else await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  console.log(`seeded and deduplicated ${referenceIds.length} references in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+  // Seed: one request per robot over every reference (not measured).
+  started = performance.now();
+  const robots = [];
+  for (let r = 0; r < robotCount; r += 1) {
+    const robot = JSON.parse((await unary(brokerClient, 'RegisterRobot', { caller, json: JSON.stringify({ name: `bench-bot-${r}`, description: 'd', owner: 'o' }) })).json);
+    for (let start = 0; start < referenceIds.length; start += 10000) {
+      await unary(brokerClient, 'CreatePendingEnhancements', { robot_id: robot.id, reference_ids: referenceIds.slice(start, start + 10000), enhancement_request_id: '', source: `bench-${r}`, chunk_key: `bench-${r}-${start}` });
+    }
+    robots.push(robot);
+  }
+  const total = referenceIds.length * robotCount;
+  console.log(`created ${total} pending enhancements for ${robotCount} robots in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+  // Measured: the robots' loop until every enhancement is stored.
+  const mongoClient = new (require(path.join(root, 'services/robot-broker/node_modules/mongodb')).MongoClient)(mongo.url);
+  await mongoClient.connect();
+  const pending = mongoClient.db('destiny_robot_broker').collection('pending_enhancements');
+  const pollLatencies = [];
+  const stepTotals = { poll: 0, download: 0, upload: 0, submit: 0 };
+  started = performance.now();
+  async function robotLoop(robot) {
+    for (;;) {
+      let t = performance.now();
+      const document = await unary(brokerClient, 'PollRobotEnhancementBatch', { caller, robot_id: robot.id, limit: batchSize, lease: 'PT10M' });
+      const pollMs = performance.now() - t;
+      if (document.json === '') return;
+      pollLatencies.push(pollMs);
+      stepTotals.poll += pollMs;
+      const batch = JSON.parse(document.json);
+      t = performance.now();
+      const text = await (await fetch(batch.reference_storage_url)).text();
+      const ids = text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line).id);
+      stepTotals.download += performance.now() - t;
+      if (pollOnly) continue;
+      t = performance.now();
+      const results = ids
+        .map((id) => `${JSON.stringify({ reference_id: id, source: `bench-bot-${robot.name}`, visibility: 'public', robot_version: '1.0.0', content: { enhancement_type: 'abstract', process: 'other', abstract: `An abstract for ${id} written by ${robot.name}.` } })}\n`)
+        .join('');
+      const put = await fetch(batch.result_storage_url, { method: 'PUT', body: results });
+      if (put.status !== 200) throw new Error(`upload answered ${put.status}`);
+      stepTotals.upload += performance.now() - t;
+      t = performance.now();
+      await unary(brokerClient, 'SubmitRobotEnhancementBatchResult', { caller, id: batch.id, json: JSON.stringify({ request_id: batch.id, error: null }) });
+      stepTotals.submit += performance.now() - t;
+    }
+  }
+  await Promise.all(robots.map((robot) => robotLoop(robot)));
+  const servedAt = performance.now();
+  for (;;) {
+    if (pollOnly) break;
+    const stored = await pending.countDocuments({ status: 'indexing' });
+    if (stored >= total) break;
+    const failed = await pending.countDocuments({ status: { $in: ['failed', 'discarded'] } });
+    if (failed > 0) throw new Error(`${failed} pending enhancements failed`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const seconds = (performance.now() - started) / 1000;
+  console.log(`served every batch after ${((servedAt - started) / 1000).toFixed(1)} s; all ${total} enhancements stored after ${seconds.toFixed(1)} s`);
+  console.log(`end to end: ${Math.round(total / seconds)} references/s`);
+  console.log(`poll latency (batch of ${batchSize}): p50 ${percentile(pollLatencies, 50).toFixed(0)} ms, p95 ${percentile(pollLatencies, 95).toFixed(0)} ms, max ${Math.max(...pollLatencies).toFixed(0)} ms over ${pollLatencies.length} polls`);
+  console.log(`robot time per batch: ${Object.entries(stepTotals).map(([step, ms]) => `${step} ${(ms / pollLatencies.length).toFixed(0)} ms`).join(', ')}`);
+
+  await mongoClient.close();
+  dedupClient.close();
+  brokerClient.close();
+  await broker.stop();
+  await dedup.stop();
+  await bus.close();
+  await blob.stop();
+  await mongo.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
