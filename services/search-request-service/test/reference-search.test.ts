@@ -228,6 +228,8 @@ describe('search-request-service reference search', () => {
         duplicate_decision: reference.duplicate_determination ? { duplicate_determination: reference.duplicate_determination, canonical_reference_id: null } : null,
       });
     }
+    // A malformed view is skipped (and logged) rather than failing the whole rebuild.
+    harness.dedupViews.set('malformed', { id: 'not-a-uuid', visibility: 'public', identifiers: 'x' } as never);
     const report = await harness.rebuild();
     expect(Number(report.indexed)).toBe(hits.reference_ids.length);
     const newIndices = Object.keys(await es.indices.getAlias({ name: 'reference' }));

@@ -32,13 +32,17 @@ export const REBUILD_STALE_AFTER_MS = 10 * 60_000;
  * one without is written at version 0, so whatever an event wrote during the rebuild (at least
  * as new as the stream, including a removal) wins over it.
  */
-function operationFor(raw: unknown): IndexOperation | undefined {
+function operationFor(raw: unknown, logger: Logger): IndexOperation | undefined {
   const version = (raw as { version?: unknown }).version;
   const candidate = { ...(raw as Record<string, unknown>) };
   delete candidate.version;
   candidate.duplicate_decision ??= null;
   const result = validate(DeduplicatedReference, candidate, 'body');
-  if (!result.ok) throw new ServiceError(502, `dedup-service streamed an invalid view: ${JSON.stringify(result.errors).slice(0, 500)}`);
+  if (!result.ok) {
+    // One malformed view is reported and skipped rather than costing the whole rebuild.
+    logger.error({ reference_id: candidate.id, errors: result.errors }, 'dedup-service streamed an invalid view; not indexed');
+    return undefined;
+  }
   const view = result.value as DeduplicatedReference;
   if (!isIndexable(view)) return undefined;
   const document = projectReference(view);
@@ -63,7 +67,7 @@ export async function rebuildIndex(deps: RebuildIndexDeps): Promise<RebuildRepor
   try {
     let indexed = 0;
     for await (const chunk of deps.views.streamViews(deps.chunkSize ?? DEFAULT_CHUNK_SIZE)) {
-      const operations = chunk.map(operationFor).filter((operation): operation is IndexOperation => operation !== undefined);
+      const operations = chunk.map((raw) => operationFor(raw, deps.logger)).filter((operation): operation is IndexOperation => operation !== undefined);
       const outcome = await bulkApply(deps.es, [index], operations, false);
       indexed += outcome.applied;
       await deps.state.heartbeat(index);
