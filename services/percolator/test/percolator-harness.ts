@@ -35,6 +35,7 @@ export interface PendingRow {
   source: string | null;
   enhancement_request_id: string | null;
   status: string;
+  dedup_key?: string;
 }
 
 export interface PercolatorHarness {
