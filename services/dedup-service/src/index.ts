@@ -54,7 +54,7 @@ export async function startDedupService(env: NodeJS.ProcessEnv = process.env, ov
       });
       const onEvents = () => relay.notify();
       const ingest = createIngestReferences({ db, references, decisions, bus, logger, exclusive, onEvents });
-      const process = createProcessDeduplication({ references, decisions, blocking, engine, trustedTypes: new Set(config.DEDUP_TRUSTED_IDENTIFIER_TYPES), exclusive, onEvents });
+      const process = createProcessDeduplication({ references, decisions, blocking, engine, trustedTypes: new Set(config.DEDUP_TRUSTED_IDENTIFIER_TYPES), exclusive, onEvents, logger });
       registerDedupGrpc(grpc, {
         ingest,
         reads: createReferenceReads({ references }),

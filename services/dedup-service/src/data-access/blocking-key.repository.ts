@@ -11,6 +11,7 @@ export interface BlockingKeyRow {
 
 /** Candidates per key are capped: the most recent rows win, so one common key cannot explode a lookup. */
 export const CANDIDATES_PER_KEY = 200;
+const LOOKUP_GROUP = 64;
 
 export function createBlockingKeyRepository(db: Db) {
   const rows = db.collection<BlockingKeyRow>(COLLECTIONS.blockingKeys);
@@ -29,12 +30,20 @@ export function createBlockingKeyRepository(db: Db) {
     async lookup(keys: readonly string[]): Promise<Map<string, string[]>> {
       const map = new Map<string, string[]>();
       const unique = [...new Set(keys)];
-      if (unique.length === 0) return map;
-      const found = await rows
-        .find({ key: { $in: unique } }, { projection: { key: 1, reference_id: 1 } })
-        .sort({ created_at: -1 })
-        .limit(CANDIDATES_PER_KEY * unique.length)
-        .toArray();
+      // Small `$in` lists: a matcher tests every examined row against the whole list.
+      const groups: string[][] = [];
+      for (let start = 0; start < unique.length; start += LOOKUP_GROUP) groups.push(unique.slice(start, start + LOOKUP_GROUP));
+      const found = (
+        await Promise.all(
+          groups.map((group) =>
+            rows
+              .find({ key: { $in: group } }, { projection: { key: 1, reference_id: 1 } })
+              .sort({ created_at: -1 })
+              .limit(CANDIDATES_PER_KEY * group.length)
+              .toArray(),
+          ),
+        )
+      ).flat();
       for (const row of found) {
         const list = map.get(row.key) ?? [];
         if (list.length < CANDIDATES_PER_KEY) list.push(row.reference_id);

@@ -18,6 +18,7 @@ export const DEDUP_INDEXES: IndexDeclaration[] = [
   { collection: COLLECTIONS.references, keys: { import_result_id: 1 }, options: { name: 'import_result' } },
   { collection: COLLECTIONS.identifiers, keys: { reference_id: 1 }, options: { name: 'reference' } },
   { collection: COLLECTIONS.duplicateDecisions, keys: { reference_id: 1 }, options: { name: 'reference' } },
+  { collection: COLLECTIONS.duplicateDecisions, keys: { duplicate_determination: 1 }, options: { name: 'determination' } },
   { collection: COLLECTIONS.blockingKeys, keys: { key: 1, created_at: -1 }, options: { name: 'key_recent' } },
   { collection: COLLECTIONS.blockingKeys, keys: { reference_id: 1 }, options: { name: 'reference' } },
 ];

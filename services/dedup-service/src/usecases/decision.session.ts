@@ -52,7 +52,8 @@ export class DecisionSession {
     const missing = [...new Set(ids)].filter((id) => !this.working.has(id));
     if (missing.length === 0) return;
     const rows = await this.deps.references.getMany(missing);
-    for (const row of rows) this.working.set(row._id, { before: row, after: structuredClone(row), decisionChanged: false });
+    // Only `active_decision` is ever replaced on `after`, so a shallow copy keeps `before` intact.
+    for (const row of rows) this.working.set(row._id, { before: row, after: { ...row }, decisionChanged: false });
     const groups = await this.deps.references.duplicatesOf(rows.map((row) => row._id));
     for (const row of rows) {
       const duplicates = groups.get(row._id) ?? [];

@@ -1,4 +1,5 @@
 import type { DeduplicationJob } from '@destiny/contracts';
+import type { Logger } from '@destiny/platform';
 import type { BlockingKeyRepository } from '../data-access/blocking-key.repository';
 import type { DecisionRepository } from '../data-access/decision.repository';
 import type { ReferenceRepository } from '../data-access/reference.repository';
@@ -15,6 +16,7 @@ export interface DeduplicationDeps {
   trustedTypes: ReadonlySet<string>;
   exclusive<T>(work: () => Promise<T>): Promise<T>;
   onEvents(): void;
+  logger: Logger;
 }
 
 export function dedupRecordOf(engine: DeduplicationEnginePort, reference: ReferenceDocument): DedupRecord {
@@ -30,6 +32,7 @@ export function dedupRecordOf(engine: DeduplicationEnginePort, reference: Refere
 export function createProcessDeduplication(deps: DeduplicationDeps) {
   return (job: Pick<DeduplicationJob, 'reference_ids' | 'decision_ids'>) =>
     deps.exclusive(async () => {
+      const started = performance.now();
       const decisions = (await deps.decisions.getMany(job.decision_ids)).filter((decision) => decision.duplicate_determination === 'pending');
       if (decisions.length === 0) return;
       const session = new DecisionSession(deps);
@@ -60,7 +63,7 @@ export function createProcessDeduplication(deps: DeduplicationDeps) {
         const reference = session.get(decision.reference_id);
         const keys = keysOf.get(decision.reference_id);
         if (!reference || !keys) continue;
-        const proposed = shortcut(session, reference, keys.trusted, index) ?? engineDecision(session, reference, keys.blocking, index);
+        const proposed = shortcut(session, reference, keys.trusted, index) ?? engineDecision(session, reference, keys.blocking, index, recordOf);
         const applied = session.apply(reference._id, { ...proposed.decision, trigger: decision.decision_trigger }, { pendingDecisionId: decision._id, manual: false });
         const groupHead = !applied.decision.active_decision
           ? null
@@ -82,6 +85,7 @@ export function createProcessDeduplication(deps: DeduplicationDeps) {
       }
       await deps.blocking.addMany([...keysOf].map(([referenceId, keys]) => ({ referenceId, keys: [...keys.trusted, ...keys.blocking] })), new Date());
       if (await session.commit()) deps.onEvents();
+      deps.logger.debug({ references: decisions.length, dedup_ms: performance.now() - started }, 'deduplication job processed');
     });
 
   function shortcut(session: DecisionSession, reference: ReferenceDocument, keys: string[], index: Map<string, string[]>): { decision: Omit<ProposedDecision, 'trigger'>; ungrouped: string[] } | null {
@@ -108,13 +112,19 @@ export function createProcessDeduplication(deps: DeduplicationDeps) {
     return { decision: { determination: 'duplicate', canonicalId: list[0], authority: 'system', detail: 'Trusted identifier match', candidateIds: list }, ungrouped };
   }
 
-  function engineDecision(session: DecisionSession, reference: ReferenceDocument, keys: string[], index: Map<string, string[]>): { decision: Omit<ProposedDecision, 'trigger'>; ungrouped: string[] } {
-    const record = dedupRecordOf(deps.engine, reference);
+  function engineDecision(
+    session: DecisionSession,
+    reference: ReferenceDocument,
+    keys: string[],
+    index: Map<string, string[]>,
+    recordOf: (reference: ReferenceDocument) => DedupRecord,
+  ): { decision: Omit<ProposedDecision, 'trigger'>; ungrouped: string[] } {
+    const record = recordOf(reference);
     const candidates = [...new Set(keys.flatMap((key) => index.get(key) ?? []))]
       .filter((id) => id !== reference._id)
       .map((id) => session.get(id))
       .filter((item): item is ReferenceDocument => item?.active_decision?.duplicate_determination === 'canonical')
-      .map((candidate) => dedupRecordOf(deps.engine, candidate));
+      .map((candidate) => recordOf(candidate));
     const decided = deps.engine.decideDuplicate(record, candidates);
     return {
       decision: { determination: decided.determination, canonicalId: decided.determination === 'duplicate' ? decided.canonicalId : null, authority: 'system', detail: decided.detail, candidateIds: decided.candidateIds },

@@ -7,7 +7,8 @@ export const COLLECTIONS = { records: 'import_records', batches: 'import_batches
 
 export const IMPORT_INDEXES: IndexDeclaration[] = [
   { collection: COLLECTIONS.batches, keys: { import_record_id: 1, storage_url: 1 }, options: { unique: true, name: 'record_storage_url' } },
-  { collection: COLLECTIONS.results, keys: { import_batch_id: 1, line_number: 1 }, options: { unique: true, name: 'batch_line' } },
+  // (batch id, line number) as one unique key: chunk lookups are point lookups, not a range over the batch.
+  { collection: COLLECTIONS.results, keys: { line_key: 1 }, options: { unique: true, name: 'batch_line' } },
   { collection: COLLECTIONS.results, keys: { import_batch_id: 1, status: 1 }, options: { name: 'batch_status' } },
 ];
 
@@ -44,11 +45,17 @@ export interface ImportResultDocument {
   _id: string;
   import_batch_id: string;
   line_number: number;
+  /** `<import_batch_id>:<line_number>`, unique. */
+  line_key: string;
   status: ImportResultStatus;
   reference_id: string | null;
   failure_details: string | null;
   created_at: Date;
   updated_at: Date;
+}
+
+export function lineKey(batchId: string, lineNumber: number): string {
+  return `${batchId}:${lineNumber}`;
 }
 
 export function createImportRepository(db: Db) {
@@ -73,8 +80,8 @@ export function createImportRepository(db: Db) {
         .toArray();
       return rows.map((row) => row.failure_details).filter((item): item is string => typeof item === 'string');
     },
-    async resultsInRange(batchId: string, from: number, to: number): Promise<ImportResultDocument[]> {
-      return results.find({ import_batch_id: batchId, line_number: { $gte: from, $lte: to } }).toArray();
+    async resultsForLines(batchId: string, lineNumbers: readonly number[]): Promise<ImportResultDocument[]> {
+      return results.find({ line_key: { $in: lineNumbers.map((line) => lineKey(batchId, line)) } }).toArray();
     },
     async writeResults(operations: AnyBulkWriteOperation<ImportResultDocument>[]): Promise<void> {
       if (operations.length > 0) await results.bulkWrite(operations, { ordered: false });

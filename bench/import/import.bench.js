@@ -1,0 +1,239 @@
+// End-to-end import benchmark: a JSONL file of realistic references (~1.5 KB a line) imported
+// through import-service and dedup-service on the embedded default's components (MongoDB
+// stand-in with a data folder, in-process bus; `--bus rabbitmq` for the local broker), from batch
+// registration until every result is recorded and every reference has a duplicate decision.
+// Run after a build: `node bench/import/import.bench.js [--references 100000] [--bus in-process|rabbitmq]`
+const fs = require('node:fs');
+const http = require('node:http');
+const os = require('node:os');
+const path = require('node:path');
+const { Writable } = require('node:stream');
+
+const root = path.resolve(__dirname, '../..');
+const req = (p) => require(path.join(root, p));
+const { spawn } = require('node:child_process');
+const readline = require('node:readline');
+const { startMongo } = req('packages/devstack/dist/mongo/index.js');
+const platform = req('packages/platform/dist/index.js');
+const { loadDestinyProtos } = req('packages/contracts/dist/grpc/proto-files.js');
+const { startDedupService } = req('services/dedup-service/dist/index.js');
+const { startImportService } = req('services/import-service/dist/index.js');
+const { readLines } = req('services/import-service/dist/domain/line-reader.js');
+const { validateImportLine } = req('services/import-service/dist/domain/import-line.validator.js');
+
+const argument = (name, fallback) => {
+  const index = process.argv.indexOf(name);
+  return index >= 0 ? process.argv[index + 1] : fallback;
+};
+const total = Number(argument('--references', '100000'));
+const busKind = argument('--bus', 'in-process');
+// `process`: the stand-in in its own process (as `npm run devstack -- mongo`); `in-process`: in this one.
+const mongoKind = argument('--mongo', 'process');
+
+async function startMongoStandIn(dataDir) {
+  if (mongoKind === 'in-process') return startMongo({ port: 0, dataDir });
+  const child = spawn(process.execPath, [...(process.env.BENCH_MONGO_NODE_ARGS ? process.env.BENCH_MONGO_NODE_ARGS.split(' ') : []), path.join(root, 'packages/devstack/dist/devstack.cli.js'), 'mongo', '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines = readline.createInterface({ input: child.stdout });
+  const url = await new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`MongoDB stand-in exited with ${code}`)));
+    lines.on('line', (line) => {
+      const parsed = JSON.parse(line);
+      if (parsed.url) resolve(parsed.url);
+    });
+  });
+  return {
+    url,
+    pid: child.pid,
+    scanStatistics: () => 'n/a (stand-in in its own process)',
+    stop: () => new Promise((resolve) => {
+      child.removeAllListeners('exit');
+      child.once('exit', resolve);
+      child.kill('SIGTERM');
+    }),
+  };
+}
+
+function rssOf(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)[1]) / 1024;
+}
+const checkpoints = [10_000, 100_000].filter((n) => n <= total);
+
+// Deterministic pseudo-random data.
+let seed = 42;
+const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+const pick = (list) => list[Math.floor(random() * list.length)];
+const syllables = ['ca', 'ro', 'mi', 'ten', 'gra', 'lo', 'vus', 'phe', 'dri', 'nal', 'ko', 'sta', 'ber', 'qui', 'zen', 'tor', 'bil', 'mor', 'sen', 'dac'];
+const word = () => Array.from({ length: 2 + Math.floor(random() * 3) }, () => pick(syllables)).join('');
+const vocabulary = Array.from({ length: 6000 }, word);
+const surnames = Array.from({ length: 3000 }, () => word().replace(/^./, (c) => c.toUpperCase()));
+const venues = Array.from({ length: 400 }, () => `Journal of ${pick(vocabulary)} ${pick(vocabulary)}`);
+
+function reference(i) {
+  const title = Array.from({ length: 8 + Math.floor(random() * 8) }, () => pick(vocabulary)).join(' ');
+  const authors = Array.from({ length: 2 + Math.floor(random() * 5) }, (_, k, all) => ({ display_name: `${pick(surnames)} ${String.fromCharCode(65 + Math.floor(random() * 26))}.`, position: k === 0 ? 'first' : 'middle' }));
+  authors[authors.length - 1].position = authors.length > 1 ? 'last' : 'first';
+  const year = 1990 + Math.floor(random() * 35);
+  const volume = String(1 + Math.floor(random() * 80));
+  const first = 1 + Math.floor(random() * 900);
+  const identifiers = [];
+  if (random() < 0.6) identifiers.push({ identifier: `10.${4000 + (i % 900)}/bench.${i}`, identifier_type: 'doi' });
+  if (random() < 0.3 || identifiers.length === 0) identifiers.push({ identifier: 10_000_000 + i, identifier_type: 'pm_id' });
+  const abstract = Array.from({ length: 110 + Math.floor(random() * 40) }, () => pick(vocabulary)).join(' ');
+  return {
+    visibility: 'public',
+    identifiers,
+    enhancements: [
+      {
+        source: 'bench-importer',
+        visibility: 'public',
+        processor_version: '1.0',
+        content: {
+          enhancement_type: 'bibliographic',
+          title,
+          authorship: authors,
+          publication_year: year,
+          publication_venue: { display_name: pick(venues), venue_type: 'journal' },
+          pagination: { volume, issue: String(1 + Math.floor(random() * 12)), first_page: String(first), last_page: String(first + 5 + Math.floor(random() * 20)) },
+        },
+      },
+      { source: 'bench-importer', visibility: 'public', content: { enhancement_type: 'abstract', process: 'other', abstract } },
+    ],
+  };
+}
+
+function writeFile(file) {
+  const out = fs.openSync(file, 'w');
+  let bytes = 0;
+  let buffer = [];
+  for (let i = 0; i < total; i += 1) {
+    const line = `${JSON.stringify(reference(i))}\n`;
+    bytes += Buffer.byteLength(line);
+    buffer.push(line);
+    if (buffer.length === 1000) {
+      fs.writeSync(out, buffer.join(''));
+      buffer = [];
+    }
+  }
+  fs.writeSync(out, buffer.join(''));
+  fs.closeSync(out);
+  return bytes;
+}
+
+async function parseOnly(file) {
+  const started = performance.now();
+  let lines = 0;
+  for await (const line of readLines(fs.createReadStream(file), 10 * 1024 * 1024)) {
+    const validated = validateImportLine(line.text, line.number);
+    if (validated.kind === 'valid') JSON.stringify(validated.reference);
+    lines += 1;
+  }
+  return { lines, ms: performance.now() - started };
+}
+
+/** Sums the services' per-chunk debug timings. */
+function timingLogger() {
+  const totals = { results_ms: 0, validate_ms: 0, ingest_ms: 0, dedup_ms: 0, chunks: 0, dedupJobs: 0 };
+  const destination = new Writable({
+    write(chunk, _encoding, callback) {
+      for (const text of chunk.toString('utf8').split('\n')) {
+        if (!text.includes('_ms')) continue;
+        const entry = JSON.parse(text);
+        if (entry.msg === 'import chunk recorded') {
+          totals.results_ms += entry.results_ms;
+          totals.validate_ms += entry.validate_ms;
+          totals.ingest_ms += entry.ingest_ms;
+          totals.chunks += 1;
+        } else if (entry.msg === 'deduplication job processed') {
+          totals.dedup_ms += entry.dedup_ms;
+          totals.dedupJobs += 1;
+        }
+      }
+      callback();
+    },
+  });
+  return { totals, logger: (service) => platform.createLogger({ service, level: 'debug', destination }) };
+}
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'destiny-import-bench-'));
+  const file = path.join(dir, 'references.jsonl');
+  const bytes = writeFile(file);
+  console.log(`file: ${total} references, ${(bytes / 1024 / 1024).toFixed(1)} MB, ${Math.round(bytes / total)} bytes/line`);
+  const parse = await parseOnly(file);
+  console.log(`parse+validate only (one core): ${Math.round(parse.ms)} ms (${Math.round((parse.lines / parse.ms) * 1000)} lines/s)`);
+
+  const mongo = await startMongoStandIn(path.join(dir, 'mongo'));
+  const server = http.createServer((request, response) => fs.createReadStream(file).pipe(response));
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const timing = timingLogger();
+  const namespace = `import-bench-${process.pid}`;
+  const bus = busKind === 'rabbitmq' ? undefined : platform.createInProcessBus();
+  const shared = bus && new Proxy(bus, { get: (target, property) => (property === 'close' ? async () => undefined : Reflect.get(target, property, target)) });
+  const env = { MONGODB_URL: mongo.url, GRPC_PORT: '0', HEALTH_PORT: '0', GRPC_HOST: '127.0.0.1', LOG_LEVEL: 'debug', AMQP_NAMESPACE: namespace };
+  const overrides = (name) => ({ logger: timing.logger(name), ...(shared ? { createBus: async () => shared } : {}) });
+  const dedup = await startDedupService(env, overrides('dedup-service'));
+  const imports = await startImportService({ ...env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}`, OUTBOUND_ALLOWLIST: '127.0.0.0/8' }, overrides('import-service'));
+  const protos = loadDestinyProtos();
+  const client = platform.createGrpcClient(protos.destiny.import_service.ImportService, `127.0.0.1:${imports.grpcPort}`);
+  const unary = (method, request) => platform.callUnary(client, client[method], request);
+  const db = (name) => dedup.context.mongo.client.db(name);
+
+  const record = JSON.parse((await unary('CreateImportRecord', { json: JSON.stringify({ processor_name: 'bench', processor_version: '1', expected_reference_count: total, source_name: 'bench' }) })).json);
+  const started = performance.now();
+  const batch = JSON.parse((await unary('RegisterImportBatch', { import_record_id: record.id, batch_json: JSON.stringify({ storage_url: `http://127.0.0.1:${server.address().port}/references.jsonl` }) })).json);
+  const marks = {};
+  let importedMs;
+  let peakRss = 0;
+  for (;;) {
+    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    // Progress from the batch document (every line before next_line has its terminal result).
+    const progress = await db('destiny_import').collection('import_batches').findOne({ _id: batch.id }, { projection: { next_line: 1 } });
+    const recorded = progress.next_line - 1;
+    const decided = (await db('destiny_dedup').collection('duplicate_decisions').estimatedDocumentCount()) - (await db('destiny_dedup').collection('duplicate_decisions').countDocuments({ duplicate_determination: 'pending' }));
+    for (const checkpoint of checkpoints) {
+      if (!marks[checkpoint] && recorded >= checkpoint && decided >= checkpoint) marks[checkpoint] = performance.now() - started;
+    }
+    if (importedMs === undefined && recorded >= total) importedMs = performance.now() - started;
+    if (recorded >= total && decided >= total) break;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  const totalMs = performance.now() - started;
+  const summary = JSON.parse((await unary('GetImportBatchSummary', { import_record_id: record.id, import_batch_id: batch.id })).json);
+  const determinations = await db('destiny_dedup').collection('duplicate_decisions').aggregate([{ $group: { _id: '$duplicate_determination', count: { $sum: 1 } } }]).toArray();
+
+  console.log(`bus: ${busKind}; batch ${summary.import_batch_status}; results ${JSON.stringify(summary.results)}`);
+  console.log(`determinations: ${determinations.map((row) => `${row._id}=${row.count}`).join(', ')}`);
+  for (const checkpoint of checkpoints) console.log(`first ${checkpoint} recorded and decided: ${(marks[checkpoint] / 1000).toFixed(1)} s`);
+  console.log(`all results recorded: ${(importedMs / 1000).toFixed(1)} s; all decided: ${(totalMs / 1000).toFixed(1)} s => ${Math.round((total / totalMs) * 1000)} references/s end to end`);
+  const t = timing.totals;
+  const share = (ms) => `${Math.round(ms)} ms (${Math.round((ms / totalMs) * 100)}% of wall time)`;
+  console.log(`stage time (summed over ${t.chunks} chunks / ${t.dedupJobs} dedup jobs; stages overlap):`);
+  console.log(`  download + line split (wall time minus the import stages): ${share(importedMs - t.results_ms - t.validate_ms - t.ingest_ms)}`);
+  console.log(`  validate lines: ${share(t.validate_ms)}`);
+  console.log(`  ingest (IngestReferences round trips): ${share(t.ingest_ms)}`);
+  console.log(`  record results: ${share(t.results_ms)}`);
+  console.log(`  deduplication jobs: ${share(t.dedup_ms)}`);
+  const servicesRss = Math.round(Math.max(peakRss, process.resourceUsage().maxRSS * 1024) / 1024 / 1024);
+  if (mongo.pid) console.log(`peak RSS: services ${servicesRss} MB, MongoDB stand-in process ${Math.round(rssOf(mongo.pid))} MB`);
+  else console.log(`peak RSS (services + MongoDB stand-in in one process): ${servicesRss} MB`);
+
+  if (process.argv.includes('--scans')) {
+    for (const [database, names] of [['destiny_import', ['import_results', 'import_batches']], ['destiny_dedup', ['references', 'identifiers', 'duplicate_decisions', 'blocking_keys', 'ingest_outcomes']]]) {
+      for (const name of names) console.log(`scan ${database}.${name}: ${JSON.stringify(mongo.scanStatistics(database, name))}`);
+    }
+  }
+  client.close();
+  await imports.stop();
+  await dedup.stop();
+  await bus?.close();
+  await mongo.stop();
+  server.close();
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
