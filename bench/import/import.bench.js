@@ -71,7 +71,7 @@ const venues = Array.from({ length: 400 }, () => `Journal of ${pick(vocabulary)}
 
 function reference(i) {
   const title = Array.from({ length: 8 + Math.floor(random() * 8) }, () => pick(vocabulary)).join(' ');
-  const authors = Array.from({ length: 2 + Math.floor(random() * 5) }, (_, k, all) => ({ display_name: `${pick(surnames)} ${String.fromCharCode(65 + Math.floor(random() * 26))}.`, position: k === 0 ? 'first' : 'middle' }));
+  const authors = Array.from({ length: 2 + Math.floor(random() * 5) }, (_, k) => ({ display_name: `${pick(surnames)} ${String.fromCharCode(65 + Math.floor(random() * 26))}.`, position: k === 0 ? 'first' : 'middle' }));
   authors[authors.length - 1].position = authors.length > 1 ? 'last' : 'first';
   const year = 1990 + Math.floor(random() * 35);
   const volume = String(1 + Math.floor(random() * 80));

@@ -45,7 +45,7 @@ describe('import-service restarted mid-file', () => {
       }, 40);
     });
 
-    let first: RunningBackendService | undefined = await startImportService(env);
+    const first = await startImportService(env);
     let client: ImportClient = importClient(first.grpcPort);
     const record = JSON.parse((await call<{ json: string }>(client, 'CreateImportRecord', { json: JSON.stringify({ processor_name: 't', processor_version: '1', expected_reference_count: 600, source_name: 's' }) })).json) as { id: string };
     const batch = JSON.parse((await call<{ json: string }>(client, 'RegisterImportBatch', { import_record_id: record.id, batch_json: JSON.stringify({ storage_url: `${files.base}/slow.jsonl` }) })).json) as { id: string };
@@ -53,7 +53,6 @@ describe('import-service restarted mid-file', () => {
     await waitFor(async () => (await resultCount()) >= 100, 'the first chunks');
     await first.stop();
     client.close();
-    first = undefined;
 
     const second = await startImportService(env);
     client = importClient(second.grpcPort);
