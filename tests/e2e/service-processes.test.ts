@@ -1,9 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import readline from 'node:readline';
-import { startMongo } from '@destiny/devstack/mongo';
-import { startSearch } from '@destiny/devstack/search';
-import { createTestMessagingNamespace } from '@destiny/devstack/testing';
+import { startTestInfrastructure, type TestInfrastructure } from '@destiny/devstack/testing';
 import { checkGrpcHealth } from '@destiny/platform';
 
 const root = path.resolve(__dirname, '..', '..');
@@ -46,23 +44,18 @@ function exitOf(child: ChildProcess): Promise<number | null> {
 }
 
 describe('each service as its own process', () => {
-  let mongo: Awaited<ReturnType<typeof startMongo>>;
-  let search: Awaited<ReturnType<typeof startSearch>>;
-  const messaging = createTestMessagingNamespace('service-processes');
+  let infrastructure: TestInfrastructure;
 
   beforeAll(async () => {
-    mongo = await startMongo({ port: 0 });
-    search = await startSearch({ port: 0 });
+    infrastructure = await startTestInfrastructure('service-processes');
   });
 
   afterAll(async () => {
-    await mongo?.stop();
-    await search?.stop();
-    await messaging.remove();
+    await infrastructure?.stop();
   });
 
   it.each(backendServices)('when %s starts, then its gRPC health and readiness answer, and SIGTERM stops it with exit code 0', async (name) => {
-    const started = await spawnService(name, { ...messaging.env, MONGODB_URL: mongo.url, ELASTICSEARCH_URL: search.url, GRPC_PORT: '0', HEALTH_PORT: '0', GRPC_HOST: '127.0.0.1' });
+    const started = await spawnService(name, { ...infrastructure.env, LOG_LEVEL: 'info' });
     try {
       const grpcPort = Number(started.started.grpc_port);
       const healthPort = Number(started.started.health_port);

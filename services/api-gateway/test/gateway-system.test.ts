@@ -1,9 +1,4 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { startMongo } from '@destiny/devstack/mongo';
-import { startSearch } from '@destiny/devstack/search';
-import { createTestMessagingNamespace } from '@destiny/devstack/testing';
+import { startTestInfrastructure, type TestInfrastructure } from '@destiny/devstack/testing';
 import type { RunningBackendService } from '@destiny/platform';
 import { startDedupService } from '../../dedup-service/src/index';
 import { startImportService } from '../../import-service/src/index';
@@ -15,19 +10,13 @@ import { startApiGateway, type RunningApiGateway } from '../src/index';
 // The six services started in-process on free ports against the MongoDB stand-in and the real
 // RabbitMQ, with the gateway wired to the five others over gRPC.
 describe('api-gateway with the five backend services', () => {
-  let mongo: Awaited<ReturnType<typeof startMongo>>;
-  let search: Awaited<ReturnType<typeof startSearch>>;
-  let dataDir: string;
+  let infrastructure: TestInfrastructure;
   const services: Record<string, RunningBackendService> = {};
   let gateway: RunningApiGateway;
-  const messaging = createTestMessagingNamespace('gateway-system');
 
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'destiny-gateway-'));
-    for (const folder of ['mongo', 'search']) fs.mkdirSync(path.join(dataDir, folder));
-    mongo = await startMongo({ port: 0, dataDir: path.join(dataDir, 'mongo') });
-    search = await startSearch({ port: 0, dataDir: path.join(dataDir, 'search') });
-    const env = { ...messaging.env, MONGODB_URL: mongo.url, ELASTICSEARCH_URL: search.url, GRPC_PORT: '0', HEALTH_PORT: '0', LOG_LEVEL: 'silent', GRPC_HOST: '127.0.0.1' };
+    infrastructure = await startTestInfrastructure('gateway-system');
+    const env = infrastructure.env;
     services['import-service'] = await startImportService(env);
     services['dedup-service'] = await startDedupService(env);
     services['robot-broker'] = await startRobotBroker(env);
@@ -50,10 +39,7 @@ describe('api-gateway with the five backend services', () => {
   afterAll(async () => {
     await gateway?.stop();
     await Promise.all(Object.values(services).map((service) => service.stop()));
-    await mongo?.stop();
-    await search?.stop();
-    await messaging.remove();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await infrastructure?.stop();
   });
 
   it('when every service is up, then the healthcheck answers 200 {"status":"ok"}', async () => {

@@ -1,1 +1,2 @@
 export { createTestMessagingNamespace, TEST_AMQP_URL, type TestMessagingNamespace } from './messaging-namespace';
+export { startTestInfrastructure, type TestInfrastructure } from './test-infrastructure';
