@@ -22,10 +22,12 @@ export interface PercolationOutcome {
   dispatched: number;
   created: number;
   skippedByCycleCheck: number;
+  percolateMs: number;
+  dispatchMs: number;
 }
 
 /** Calls to robot-broker in flight at once. */
-const DISPATCH_CONCURRENCY = 8;
+const DISPATCH_CONCURRENCY = 16;
 
 export function chunkKeyOf(source: string, robotId: string): string {
   return `automation:${source}:${robotId}`;
@@ -36,11 +38,16 @@ export async function percolateReferenceChanges(deps: PercolationDeps, events: r
   for (const event of events) {
     const plan = planPercolation(event);
     if (plan.percolate) tasks.push(plan.task);
-    else deps.logger.debug({ event_id: event.event_id, reference_id: event.reference_id, reason: plan.reason }, 'no percolation');
+    else deps.logger.trace({ event_id: event.event_id, reference_id: event.reference_id, reason: plan.reason }, 'no percolation');
   }
-  const outcome: PercolationOutcome = { percolated: tasks.length, dispatched: 0, created: 0, skippedByCycleCheck: 0 };
-  if (tasks.length === 0) return outcome;
+  const outcome: PercolationOutcome = { percolated: tasks.length, dispatched: 0, created: 0, skippedByCycleCheck: 0, percolateMs: 0, dispatchMs: 0 };
+  if (tasks.length === 0) {
+    deps.logger.debug({ events: events.length, percolated: 0, calls: 0, created: 0, percolate_ms: 0, dispatch_ms: 0 }, 'percolated a batch');
+    return outcome;
+  }
+  const percolateStarted = performance.now();
   const matches = await percolate(deps.es, tasks.map((task) => task.document));
+  outcome.percolateMs = performance.now() - percolateStarted;
 
   // (robot, source) → references; a Set merges several automations of one robot.
   const groups = new Map<string, { robot_id: string; source: string; references: Set<string> }>();
@@ -70,6 +77,9 @@ export async function percolateReferenceChanges(deps: PercolationDeps, events: r
       outcome.created += await deps.robots.createPendingEnhancements({ robot_id: group.robot_id, reference_ids: referenceIds, source: group.source, chunk_key: chunkKeyOf(group.source, group.robot_id) });
     }
   };
+  const dispatchStarted = performance.now();
   await Promise.all(Array.from({ length: Math.min(DISPATCH_CONCURRENCY, queue.length) }, worker));
+  outcome.dispatchMs = performance.now() - dispatchStarted;
+  deps.logger.debug({ events: events.length, percolated: outcome.percolated, calls: groups.size, created: outcome.created, percolate_ms: Math.round(outcome.percolateMs), dispatch_ms: Math.round(outcome.dispatchMs) }, 'percolated a batch');
   return outcome;
 }

@@ -1,0 +1,248 @@
+// Percolation benchmark: `reference.changed` events percolated by the percolator against 100
+// registered automations, pending enhancements created by the real robot-broker. The search and
+// MongoDB stand-ins and the percolator run as their own processes; robot-broker (with the blob
+// stand-in it needs) runs in this process; RabbitMQ is the real broker, in a namespace of its own.
+// The events wait in the percolator's queue while it is stopped, so the measured time is
+// percolation alone: from the restarted percolator's start to the last pending enhancement.
+// Run from the repository root after building:
+//   node node_modules/typescript/bin/tsc -b tsconfig.build.json && node bench/percolation/percolation.bench.js [--events 20000] [--batch 500]
+const { spawn } = require('node:child_process');
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const readline = require('node:readline');
+
+const root = path.resolve(__dirname, '..', '..');
+const req = (p) => require(path.join(root, p));
+const { EVENTS_EXCHANGE, ROUTING_KEYS, TOPOLOGY, uuidv7 } = req('packages/contracts/dist/index.js');
+const { loadDestinyProtos } = req('packages/contracts/dist/grpc/proto-files.js');
+const { callUnary, createAmqpConnection, createGrpcClient, createLogger, namespacedBus } = req('packages/platform/dist/index.js');
+const { startBlob } = req('packages/devstack/dist/blob/index.js');
+const { startRobotBroker } = req('services/robot-broker/dist/index.js');
+const { MongoClient } = require(require.resolve('mongodb', { paths: [path.join(root, 'services/percolator')] }));
+
+function option(name, fallback) {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 ? Number(process.argv[index + 1]) : fallback;
+}
+
+const EVENTS = option('events', 20_000);
+const BATCH = option('batch', 500);
+const ROBOTS = 20;
+const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+
+let seed = 11;
+function random() {
+  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+  return seed / 0x7fffffff;
+}
+const pick = (items) => items[Math.floor(random() * items.length)];
+const SCHEMES = ['inclusion:destiny', ...Array.from({ length: 20 }, (_, n) => `scheme-${n}`)];
+
+function spawnLogged(args, env, ready, onMessage = () => undefined) {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    readline.createInterface({ input: child.stdout }).on('line', (line) => {
+      try {
+        const message = JSON.parse(line);
+        onMessage(message);
+        if (ready(message)) resolve({ child, message, stop: () => new Promise((done) => { child.once('exit', done); child.kill('SIGTERM'); }) });
+      } catch (_error) {
+        // Non-JSON output is ignored.
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
+  });
+}
+
+const standIn = (kind, dataDir) => spawnLogged([path.join(root, 'packages/devstack/dist/devstack.cli.js'), kind, '--port', '0', ...(dataDir ? ['--data', dataDir] : [])], {}, (message) => Boolean(message.url));
+
+/**
+ * Five automations per robot (100 in all), of the contract's shapes, each robot interested in the
+ * references of "its" provider (the source of the bibliographic enhancement) or in its own labels.
+ */
+function automations(robots) {
+  const list = [];
+  const fromProvider = (n) => ({ nested: { path: 'changeset.enhancements', query: { term: { 'changeset.enhancements.source': `provider-${n}` } } } });
+  robots.forEach((robot, n) => {
+    const shapes = [
+      { bool: { must: [{ nested: { path: 'changeset.identifiers', query: { term: { 'changeset.identifiers.identifier_type': 'doi' } } } }, fromProvider(n)], must_not: [{ nested: { path: 'reference.enhancements', query: { term: { 'reference.enhancements.content.enhancement_type': 'abstract' } } } }] } },
+      { bool: { must: [{ nested: { path: 'changeset.enhancements', query: { term: { 'changeset.enhancements.content.enhancement_type': 'abstract' } } } }, { nested: { path: 'reference.enhancements', query: { term: { 'reference.enhancements.source': `provider-${n}` } } } }] } },
+      { bool: { must: [{ nested: { path: 'changeset.enhancements.content.annotations', query: { bool: { must: [{ term: { 'changeset.enhancements.content.annotations.scheme': 'inclusion:destiny' } }, { term: { 'changeset.enhancements.content.annotations.value': true } }] } } } }, { nested: { path: 'reference.enhancements', query: { term: { 'reference.enhancements.source': `provider-${n}` } } } }] } },
+      { nested: { path: 'changeset.enhancements.content.annotations', query: { bool: { must: [{ term: { 'changeset.enhancements.content.annotations.scheme': `scheme-${n}` } }, { term: { 'changeset.enhancements.content.annotations.value': true } }] } } } },
+      { bool: { filter: [{ term: { 'changeset.duplicate_determination': 'duplicate' } }, fromProvider(n)] } },
+    ];
+    for (const query of shapes) list.push({ robot_id: robot, query });
+  });
+  return list;
+}
+
+function enhancement(referenceId, content, source) {
+  return { id: uuidv7(), reference_id: referenceId, source, visibility: 'public', robot_version: '1.0.0', derived_from: null, content, created_at: new Date(Date.UTC(2026, 0, 1) + Math.floor(random() * 1e9)).toISOString() };
+}
+
+function bibliographic(id, provider = `provider-${Math.floor(random() * ROBOTS)}`) {
+  return enhancement(id, { enhancement_type: 'bibliographic', title: `Study ${id}`, publication_year: 2000 + Math.floor(random() * 25), pagination: { volume: '3', issue: null, first_page: '10', last_page: '19' }, authorship: [{ display_name: 'Ann Smith', orcid: null, position: 'first' }] }, provider);
+}
+
+function doc(id, identifiers, enhancements, determination) {
+  const out = { visibility: 'public', identifiers: identifiers.map((item) => ({ reference_id: id, identifier: String(item.identifier), identifier_type: item.identifier_type })) };
+  const kept = enhancements.filter((item) => item.content.enhancement_type !== 'raw').map(({ derived_from: _d, ...item }) => ({ ...item, content: item.content.enhancement_type === 'bibliographic' ? (({ pagination: _p, ...rest }) => rest)(item.content) : item.content }));
+  if (kept.length > 0) out.enhancements = kept;
+  if (determination) out.duplicate_determination = determination;
+  return out;
+}
+
+// A robot's results arrive in batches: 200 consecutive enhancements of a robot share a batch id.
+const robotBatches = new Map();
+function batchOf(robot) {
+  const current = robotBatches.get(robot);
+  if (current && current.left > 0) {
+    current.left -= 1;
+    return current.id;
+  }
+  const next = { id: uuidv7(), left: 199 };
+  robotBatches.set(robot, next);
+  return next.id;
+}
+
+/** 70% first decisions of fresh imports, 10% duplicates joining a canonical, 20% robot enhancements. */
+function referenceChanged(robots) {
+  const id = uuidv7();
+  const identifiers = [{ identifier: `10.5555/${id}`, identifier_type: 'doi' }, ...(random() < 0.5 ? [{ identifier: Math.floor(random() * 1e8) + 1, identifier_type: 'pm_id' }] : [])];
+  const enhancements = [bibliographic(id), ...(random() < 0.5 ? [enhancement(id, { enhancement_type: 'abstract', process: 'other', abstract: 'Background and methods.' }, 'openalex')] : [])];
+  const roll = random();
+  const canonical = { duplicate_determination: 'canonical', canonical_reference_id: null };
+  const base = { event_id: uuidv7(), reference_id: id, version: 2, occurred_at: new Date().toISOString() };
+  if (roll < 0.7) {
+    return { ...base, kind: 'duplicate_decision_changed', reference: { visibility: 'public', id, identifiers, enhancements, duplicate_decision: canonical }, changeset: doc(id, identifiers, enhancements, 'canonical'), duplicate_decision: canonical, origin: {} };
+  }
+  if (roll < 0.8) {
+    const duplicateId = uuidv7();
+    const duplicateIdentifiers = [{ identifier: `10.5555/${duplicateId}`, identifier_type: 'doi' }];
+    const duplicateEnhancements = [bibliographic(duplicateId)];
+    const view = { visibility: 'public', id, identifiers: [...identifiers, ...duplicateIdentifiers], enhancements: [...enhancements, ...duplicateEnhancements], duplicate_decision: canonical };
+    return { ...base, kind: 'duplicate_decision_changed', reference: view, changeset: doc(duplicateId, duplicateIdentifiers, duplicateEnhancements, 'duplicate'), duplicate_decision: canonical, origin: {} };
+  }
+  const origin = Math.floor(random() * ROBOTS);
+  const added = random() < 0.5
+    ? enhancement(id, { enhancement_type: 'abstract', process: 'closed_api', abstract: 'Found abstract.' }, `robot-${origin}`)
+    : enhancement(id, { enhancement_type: 'annotation', annotations: [{ annotation_type: 'boolean', scheme: pick(SCHEMES), label: 'include', value: random() < 0.6, score: 0.8, data: {} }] }, `robot-${origin}`);
+  return {
+    ...base,
+    kind: 'enhanced',
+    reference: { visibility: 'public', id, identifiers, enhancements: [...enhancements, added], duplicate_decision: canonical },
+    changeset: { visibility: 'public', enhancements: doc(id, [], [added], null).enhancements },
+    duplicate_decision: canonical,
+    origin: { robot_id: robots[origin], robot_enhancement_batch_id: batchOf(origin) },
+  };
+}
+
+/** CPU seconds a child process has used so far (Linux /proc). */
+function cpuSeconds(child) {
+  try {
+    const fields = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch (_error) {
+    return NaN;
+  }
+}
+
+async function main() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'destiny-bench-percolation-'));
+  const search = await standIn('search');
+  const mongo = await standIn('mongo', path.join(dataDir, 'mongo'));
+  const blob = await startBlob({ port: 0, host: '127.0.0.1', dataDir: path.join(dataDir, 'blob') });
+  const namespace = `bench-percolation-${crypto.randomBytes(4).toString('hex')}`;
+  const logger = createLogger({ service: 'bench', level: 'warn' });
+  const connection = await createAmqpConnection({ url: AMQP_URL, logger, name: 'percolation-bench' });
+  const bus = namespacedBus(connection, namespace);
+  const common = { AMQP_URL, AMQP_NAMESPACE: namespace, MONGODB_URL: mongo.message.url, GRPC_PORT: '0', HEALTH_PORT: '0', GRPC_HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+  const broker = await startRobotBroker({ ...common, BLOB_ENDPOINT: blob.url, BLOB_ACCESS_KEY: blob.accessKey, BLOB_SECRET_KEY: blob.secretKey, BLOB_BUCKET: 'destiny', ROBOT_SECRET_ENCRYPTION_KEY: crypto.randomBytes(32).toString('hex') });
+  const mongoClient = await MongoClient.connect(mongo.message.url);
+  const pendingCollection = mongoClient.db('destiny_robot_broker').collection('pending_enhancements');
+  const env = { ...common, LOG_LEVEL: 'debug', ELASTICSEARCH_URL: search.message.url, ROBOT_BROKER_GRPC_URL: `127.0.0.1:${broker.grpcPort}`, PERCOLATION_BATCH_SIZE: String(BATCH) };
+  // The percolator logs each batch once its pending enhancements exist: the bench sums them.
+  const batches = [];
+  let percolatedEvents = 0;
+  let allPercolated;
+  const everything = new Promise((resolve) => { allPercolated = resolve; });
+  const onMessage = (message) => {
+    if (message.msg !== 'percolated a batch') return;
+    batches.push(message);
+    percolatedEvents += message.events;
+    if (percolatedEvents >= EVENTS) allPercolated();
+  };
+  const startPercolator = () => spawnLogged([path.join(root, 'services/percolator/dist/main.js')], env, (message) => message.msg === 'percolator started', onMessage);
+  let percolator;
+  try {
+    await bus.declareTopology(TOPOLOGY);
+    const protos = loadDestinyProtos().destiny;
+    const robotClient = createGrpcClient(protos.robot_broker.RobotBroker, `127.0.0.1:${broker.grpcPort}`);
+    const robots = [];
+    for (let n = 0; n < ROBOTS; n += 1) {
+      const response = await callUnary(robotClient, robotClient.RegisterRobot, { caller: { subject: 'bench', roles: ['robot.writer'], entitlements: [], robot_id: '' }, json: JSON.stringify({ name: `bench-robot-${n}`, description: 'bench', owner: 'bench' }) });
+      robots.push(JSON.parse(response.json).id);
+    }
+    percolator = await startPercolator();
+    const client = createGrpcClient(protos.percolator.Percolator, `127.0.0.1:${percolator.message.grpc_port}`);
+    const registerStarted = process.hrtime.bigint();
+    for (const automation of automations(robots)) await callUnary(client, client.CreateAutomation, { json: JSON.stringify(automation) });
+    const registerMs = Number(process.hrtime.bigint() - registerStarted) / 1e6;
+    client.close();
+    await percolator.stop();
+
+    const events = Array.from({ length: EVENTS }, () => referenceChanged(robots));
+    for (let start = 0; start < EVENTS; start += 1000) {
+      await Promise.all(events.slice(start, start + 1000).map((event) => bus.publish(EVENTS_EXCHANGE, ROUTING_KEYS.referenceChanged, event, { messageId: event.event_id })));
+    }
+    percolator = await startPercolator();
+    const started = process.hrtime.bigint();
+    const cpuBefore = { search: cpuSeconds(search.child), mongo: cpuSeconds(mongo.child), percolator: cpuSeconds(percolator.child), bench: process.cpuUsage() };
+    await everything;
+    const benchCpu = process.cpuUsage(cpuBefore.bench);
+    const cpu = {
+      percolator: cpuSeconds(percolator.child) - cpuBefore.percolator,
+      search_stand_in: cpuSeconds(search.child) - cpuBefore.search,
+      mongo_stand_in: cpuSeconds(mongo.child) - cpuBefore.mongo,
+      robot_broker_and_bench: (benchCpu.user + benchCpu.system) / 1e6,
+    };
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const pending = await pendingCollection.countDocuments({});
+    const sum = (key) => batches.reduce((total, batch) => total + batch[key], 0);
+    console.log(JSON.stringify({
+      events: EVENTS,
+      automations: 100,
+      robots: ROBOTS,
+      batch: BATCH,
+      register_automations_ms_each: Math.round((registerMs / 100) * 10) / 10,
+      percolation_seconds: Math.round(seconds * 100) / 100,
+      references_per_second: Math.round(EVENTS / seconds),
+      pending_enhancements_created: pending,
+      pending_per_event: Math.round((pending / EVENTS) * 100) / 100,
+      batches: batches.length,
+      robot_broker_calls: sum('calls'),
+      percolate_ms_total: sum('percolate_ms'),
+      dispatch_ms_total: sum('dispatch_ms'),
+      cpu_seconds: Object.fromEntries(Object.entries(cpu).map(([key, value]) => [key, Math.round(value * 10) / 10])),
+      load_average: os.loadavg().map((value) => Math.round(value * 10) / 10),
+    }, null, 2));
+    robotClient.close();
+  } finally {
+    await percolator?.stop().catch(() => undefined);
+    await broker.stop();
+    await bus.deleteTopology(TOPOLOGY).catch(() => undefined);
+    await connection.close();
+    await mongoClient.close();
+    await blob.stop();
+    await mongo.stop();
+    await search.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});
