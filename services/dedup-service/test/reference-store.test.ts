@@ -198,6 +198,15 @@ describe('dedup-service reference store through gRPC', () => {
     expect(await lookup(['doi:10.9999/unknown'])).toEqual([]);
   });
 
+  it('when the changes settle, then every outbox is drained and each reference\'s event versions only grew', async () => {
+    const references = service.context.db.collection('references');
+    await waitFor(async () => (await references.countDocuments({ outbox_pending: true })) === 0, 'the outbox to drain');
+    expect(await references.countDocuments({ '_outbox.0': { $exists: true } })).toBe(0);
+    const byReference = new Map<string, number[]>();
+    for (const event of observer.events) byReference.set(event.reference_id, [...(byReference.get(event.reference_id) ?? []), event.version]);
+    for (const versions of byReference.values()) expect(versions).toEqual([...new Set(versions)].sort((a, b) => a - b));
+  });
+
   it('when every canonical-like view is streamed, then duplicates are folded and not listed on their own', async () => {
     const chunks: string[][] = [];
     await new Promise<void>((resolve, reject) => {

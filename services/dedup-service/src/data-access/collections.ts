@@ -16,6 +16,7 @@ export const COLLECTIONS = {
 export const DEDUP_INDEXES: IndexDeclaration[] = [
   { collection: COLLECTIONS.references, keys: { 'active_decision.canonical_reference_id': 1 }, options: { name: 'canonical_reference' } },
   { collection: COLLECTIONS.references, keys: { import_result_id: 1 }, options: { name: 'import_result' } },
+  { collection: COLLECTIONS.references, keys: { outbox_pending: 1 }, options: { name: 'outbox_pending' } },
   { collection: COLLECTIONS.identifiers, keys: { reference_id: 1 }, options: { name: 'reference' } },
   { collection: COLLECTIONS.duplicateDecisions, keys: { reference_id: 1 }, options: { name: 'reference' } },
   { collection: COLLECTIONS.duplicateDecisions, keys: { duplicate_determination: 1 }, options: { name: 'determination' } },

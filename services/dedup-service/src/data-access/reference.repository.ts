@@ -2,6 +2,7 @@ import type { AnyBulkWriteOperation, Collection, Db, Document } from 'mongodb';
 import { pushToOutbox, type OutboxEntry } from '@destiny/platform';
 import type { ReferenceDocument } from '../domain/reference.model';
 import { COLLECTIONS } from './collections';
+import { OUTBOX_PENDING_FIELD } from './reference-outbox.relay';
 
 export interface IdentifierClaim {
   _id: string;
@@ -80,7 +81,7 @@ export function createReferenceRepository(db: Db) {
      * its events in the same single-document write.
      */
     async update(id: string, expectedVersion: number, set: Partial<ReferenceDocument>, events: OutboxEntry[] = [], extra: Document = {}): Promise<void> {
-      const update: Document = { $set: set, ...extra };
+      const update: Document = { $set: events.length > 0 ? { ...set, [OUTBOX_PENDING_FIELD]: true } : set, ...extra };
       if (events.length > 0) update.$push = { ...(extra.$push as Document | undefined), ...pushToOutbox(events).$push };
       const result = await references.updateOne({ _id: id, version: expectedVersion }, update);
       if (result.matchedCount === 0) throw new ConcurrentChangeError(id);

@@ -1,7 +1,8 @@
 import { uuidv7 } from '@destiny/contracts';
-import { ServiceError, type OutboxEntry } from '@destiny/platform';
+import { pushToOutbox, ServiceError, type OutboxEntry } from '@destiny/platform';
 import type { AnyBulkWriteOperation } from 'mongodb';
 import type { DecisionDocument, DecisionRepository } from '../data-access/decision.repository';
+import { OUTBOX_PENDING_FIELD } from '../data-access/reference-outbox.relay';
 import type { ReferenceRepository } from '../data-access/reference.repository';
 import type { ActiveRuleDecision, DeduplicationEnginePort, RuleOutcome } from '../domain/deduplication-engine.port';
 import { referenceChangedEntry } from '../domain/reference-changed.event-builder';
@@ -178,8 +179,8 @@ export class DecisionSession {
         entries.push(referenceChangedEntry({ kind: 'duplicate_decision_changed', reference, duplicates: this.duplicatesFor(id), changeset, now: this.now }));
       }
       events += entries.length;
-      const update: Record<string, unknown> = { $set: { active_decision: working.after.active_decision, version } };
-      if (entries.length > 0) update.$push = { _outbox: { $each: entries } };
+      const update: Record<string, unknown> = { $set: { active_decision: working.after.active_decision, version, ...(entries.length > 0 ? { [OUTBOX_PENDING_FIELD]: true } : {}) } };
+      if (entries.length > 0) update.$push = pushToOutbox(entries).$push;
       operations.push({ updateOne: { filter: { _id: id, version: working.before.version }, update } });
     }
     await this.deps.decisions.insert(this.newDecisions);
