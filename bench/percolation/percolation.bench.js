@@ -17,7 +17,7 @@ const root = path.resolve(__dirname, '..', '..');
 const req = (p) => require(path.join(root, p));
 const { EVENTS_EXCHANGE, ROUTING_KEYS, TOPOLOGY, uuidv7 } = req('packages/contracts/dist/index.js');
 const { loadDestinyProtos } = req('packages/contracts/dist/grpc/proto-files.js');
-const { callUnary, createAmqpConnection, createGrpcClient, createLogger, namespacedBus } = req('packages/platform/dist/index.js');
+const { callUnary, createAmqpConnection, createGrpcClient, createGrpcServer, createLogger, namespacedBus } = req('packages/platform/dist/index.js');
 const { startBlob } = req('packages/devstack/dist/blob/index.js');
 const { startRobotBroker } = req('services/robot-broker/dist/index.js');
 const { MongoClient } = require(require.resolve('mongodb', { paths: [path.join(root, 'services/percolator')] }));
@@ -28,6 +28,9 @@ function option(name, fallback) {
 }
 
 const EVENTS = option('events', 20_000);
+// --stub-broker: a gRPC stand-in that only counts CreatePendingEnhancements calls replaces
+// robot-broker, to measure the percolator without robot-broker's MongoDB writes.
+const STUB_BROKER = process.argv.includes('--stub-broker');
 const BATCH = option('batch', 500);
 const ROBOTS = 20;
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
@@ -139,6 +142,22 @@ function referenceChanged(robots) {
   };
 }
 
+/** Plays robot-broker's two rpcs the percolator uses: every robot exists, pending enhancements are counted. */
+async function startStubBroker(logger) {
+  const server = createGrpcServer({ host: '127.0.0.1', port: 0, logger });
+  const stub = { created: 0, grpcPort: 0, robots: 0, stop: () => server.stop(100) };
+  server.addService(loadDestinyProtos().destiny.robot_broker.RobotBroker.service, {
+    RegisterRobot: async () => ({ json: JSON.stringify({ id: uuidv7() }) }),
+    GetRobot: async (request) => ({ json: JSON.stringify({ id: request.id }) }),
+    CreatePendingEnhancements: async (request) => {
+      stub.created += request.reference_ids.length;
+      return { created: request.reference_ids.length };
+    },
+  });
+  stub.grpcPort = await server.start();
+  return stub;
+}
+
 /** CPU seconds a child process has used so far (Linux /proc). */
 function cpuSeconds(child) {
   try {
@@ -159,7 +178,7 @@ async function main() {
   const connection = await createAmqpConnection({ url: AMQP_URL, logger, name: 'percolation-bench' });
   const bus = namespacedBus(connection, namespace);
   const common = { AMQP_URL, AMQP_NAMESPACE: namespace, MONGODB_URL: mongo.message.url, GRPC_PORT: '0', HEALTH_PORT: '0', GRPC_HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
-  const broker = await startRobotBroker({ ...common, BLOB_ENDPOINT: blob.url, BLOB_ACCESS_KEY: blob.accessKey, BLOB_SECRET_KEY: blob.secretKey, BLOB_BUCKET: 'destiny', ROBOT_SECRET_ENCRYPTION_KEY: crypto.randomBytes(32).toString('hex') });
+  const broker = STUB_BROKER ? await startStubBroker(logger) : await startRobotBroker({ ...common, BLOB_ENDPOINT: blob.url, BLOB_ACCESS_KEY: blob.accessKey, BLOB_SECRET_KEY: blob.secretKey, BLOB_BUCKET: 'destiny', ROBOT_SECRET_ENCRYPTION_KEY: crypto.randomBytes(32).toString('hex') });
   const mongoClient = await MongoClient.connect(mongo.message.url);
   const pendingCollection = mongoClient.db('destiny_robot_broker').collection('pending_enhancements');
   const env = { ...common, LOG_LEVEL: 'debug', ELASTICSEARCH_URL: search.message.url, ROBOT_BROKER_GRPC_URL: `127.0.0.1:${broker.grpcPort}`, PERCOLATION_BATCH_SIZE: String(BATCH) };
@@ -174,7 +193,9 @@ async function main() {
     percolatedEvents += message.events;
     if (percolatedEvents >= EVENTS) allPercolated();
   };
-  const startPercolator = () => spawnLogged([path.join(root, 'services/percolator/dist/main.js')], env, (message) => message.msg === 'percolator started', onMessage);
+  // BENCH_PROFILE_DIR=<dir> writes a V8 CPU profile of the percolator process there.
+  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+  const startPercolator = () => spawnLogged([...profile, path.join(root, 'services/percolator/dist/main.js')], env, (message) => message.msg === 'percolator started', onMessage);
   let percolator;
   try {
     await bus.declareTopology(TOPOLOGY);
@@ -209,12 +230,13 @@ async function main() {
       robot_broker_and_bench: (benchCpu.user + benchCpu.system) / 1e6,
     };
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const pending = await pendingCollection.countDocuments({});
+    const pending = STUB_BROKER ? broker.created : await pendingCollection.countDocuments({});
     const sum = (key) => batches.reduce((total, batch) => total + batch[key], 0);
     console.log(JSON.stringify({
       events: EVENTS,
       automations: 100,
       robots: ROBOTS,
+      robot_broker: STUB_BROKER ? 'stub (counts only)' : 'robot-broker (in the bench process)',
       batch: BATCH,
       register_automations_ms_each: Math.round((registerMs / 100) * 10) / 10,
       percolation_seconds: Math.round(seconds * 100) / 100,

@@ -1,0 +1,205 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startApiGateway, type RunningApiGateway } from '@destiny/api-gateway';
+import { robotAuthHeaders, uuidv7 } from '@destiny/contracts';
+import { loadDestinyProtos } from '@destiny/contracts/grpc/proto-files';
+import { startDedupService } from '@destiny/dedup-service';
+import { startBlob } from '@destiny/devstack/blob';
+import { requestDevelopmentToken, startIdentityProcess, type RunningIdentityProcess } from '@destiny/devstack/identity';
+import { startMongo } from '@destiny/devstack/mongo';
+import { startSearch } from '@destiny/devstack/search';
+import { createTestMessagingNamespace } from '@destiny/devstack/testing';
+import { startPercolator } from '@destiny/percolator';
+import { callUnary, createGrpcClient, type RunningBackendService } from '@destiny/platform';
+import { startRobotBroker } from '@destiny/robot-broker';
+import { ensureDevstackBuilt } from '../../packages/devstack/test/identity/devstack.build';
+
+// Automations end to end: automations registered through the gateway, references stored in
+// dedup-service, their first duplicate decisions percolated by the percolator, pending
+// enhancements leased to contract robots (HMAC) by robot-broker, and one robot's results
+// triggering another robot's automation, never its own.
+
+interface Provisioned {
+  id: string;
+  client_secret: string;
+}
+
+const MISSING_ABSTRACT = {
+  bool: {
+    must: [{ nested: { path: 'changeset.identifiers', query: { term: { 'changeset.identifiers.identifier_type': 'doi' } } } }],
+    must_not: [{ nested: { path: 'reference.enhancements', query: { term: { 'reference.enhancements.content.enhancement_type': 'abstract' } } } }],
+  },
+};
+const RECEIVED_ABSTRACT = { nested: { path: 'changeset.enhancements', query: { term: { 'changeset.enhancements.content.enhancement_type': 'abstract' } } } };
+
+describe('automations through the gateway end to end', () => {
+  let dataDir: string;
+  let mongo: Awaited<ReturnType<typeof startMongo>>;
+  let search: Awaited<ReturnType<typeof startSearch>>;
+  let blob: Awaited<ReturnType<typeof startBlob>>;
+  let identity: RunningIdentityProcess;
+  const services: RunningBackendService[] = [];
+  let dedupAddress: string;
+  let gateway: RunningApiGateway;
+  let admin: Record<string, string>;
+  const messaging = createTestMessagingNamespace('automation-chain');
+  const url = (route: string) => `${gateway.url}/v1${route}`;
+  const bearer = (method: string, body?: unknown): RequestInit => ({ method, headers: { ...admin, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const signed = (robot: Provisioned, method: string, body = ''): RequestInit => ({
+    method,
+    headers: { 'content-type': 'application/json', ...robotAuthHeaders({ secret: robot.client_secret, clientId: robot.id, body }) },
+    body: method === 'GET' ? undefined : body,
+  });
+
+  async function ingest(count: number, label: string): Promise<string[]> {
+    const client = createGrpcClient(loadDestinyProtos().destiny.dedup_service.DedupService, dedupAddress);
+    try {
+      const lines = Array.from({ length: count }, (_, n) => ({
+        line_number: n + 1,
+        import_result_id: uuidv7(),
+        reference_json: JSON.stringify({
+          identifiers: [{ identifier: `10.4444/${label}.${n}.${Date.now()}`, identifier_type: 'doi' }],
+          enhancements: [{ source: 'importer', visibility: 'public', content: { enhancement_type: 'bibliographic', title: `${label} reference ${n} ${crypto.randomUUID()}` } }],
+        }),
+      }));
+      const response = (await callUnary(client, client.IngestReferences.bind(client) as never, { import_batch_id: uuidv7(), collision_strategy: 'fail', lines } as never)) as { outcomes: Array<{ reference_id: string }> };
+      return response.outcomes.map((outcome) => outcome.reference_id);
+    } finally {
+      client.close();
+    }
+  }
+
+  async function register(name: string): Promise<Provisioned> {
+    const response = await fetch(url('/robots/'), bearer('POST', { name, description: 'automation robot', owner: 'Team A' }));
+    expect(response.status).toBe(201);
+    return (await response.json()) as Provisioned;
+  }
+
+  async function automate(robot: Provisioned, query: unknown): Promise<{ id: string; robot_id: string; query: unknown }> {
+    const response = await fetch(url('/enhancement-requests/automations/'), bearer('POST', { robot_id: robot.id, query }));
+    expect(response.status).toBe(201);
+    return (await response.json()) as { id: string; robot_id: string; query: unknown };
+  }
+
+  /** Polls as the robot until a batch holds every expected reference (or gives up after ~30 s). */
+  async function pollUntil(robot: Provisioned, expected: string[]): Promise<{ batches: Array<{ id: string; result_storage_url: string }>; references: string[] }> {
+    const batches: Array<{ id: string; result_storage_url: string }> = [];
+    const references = new Set<string>();
+    for (let attempt = 0; attempt < 600 && !expected.every((id) => references.has(id)); attempt += 1) {
+      const polled = await fetch(url(`/robot-enhancement-batches/?robot_id=${robot.id}&limit=100&lease=PT10M`), signed(robot, 'POST'));
+      if (polled.status === 204) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        continue;
+      }
+      expect(polled.status).toBe(200);
+      const batch = (await polled.json()) as { id: string; reference_storage_url: string; result_storage_url: string };
+      batches.push(batch);
+      const lines = (await (await fetch(batch.reference_storage_url)).text()).split('\n').filter((line) => line !== '');
+      for (const line of lines) references.add((JSON.parse(line) as { id: string }).id);
+    }
+    return { batches, references: [...references].sort() };
+  }
+
+  beforeAll(async () => {
+    ensureDevstackBuilt();
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'destiny-automation-chain-'));
+    [mongo, search, blob, identity] = await Promise.all([
+      startMongo({ port: 0, dataDir: path.join(dataDir, 'mongo') }),
+      startSearch({ port: 0 }),
+      startBlob({ port: 0, host: '127.0.0.1', dataDir: path.join(dataDir, 'blob') }),
+      startIdentityProcess(),
+    ]);
+    const env = { ...messaging.env, MONGODB_URL: mongo.url, GRPC_PORT: '0', HEALTH_PORT: '0', LOG_LEVEL: 'silent', GRPC_HOST: '127.0.0.1' };
+    const dedup = await startDedupService(env);
+    services.push(dedup);
+    dedupAddress = `127.0.0.1:${dedup.grpcPort}`;
+    const broker = await startRobotBroker({
+      ...env,
+      DEDUP_SERVICE_GRPC_URL: dedupAddress,
+      BLOB_ENDPOINT: blob.url,
+      BLOB_ACCESS_KEY: blob.accessKey,
+      BLOB_SECRET_KEY: blob.secretKey,
+      ROBOT_SECRET_ENCRYPTION_KEY: crypto.randomBytes(32).toString('hex'),
+    });
+    services.push(broker);
+    const percolator = await startPercolator({ ...env, ELASTICSEARCH_URL: search.url, ROBOT_BROKER_GRPC_URL: `127.0.0.1:${broker.grpcPort}`, PERCOLATION_BATCH_WAIT_MS: '10' });
+    services.push(percolator);
+    gateway = await startApiGateway({
+      PORT: '0',
+      HEALTH_PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      AUTH_ISSUER: identity.issuer,
+      AUTH_JWKS_URL: identity.jwksUrl,
+      AUTH_AUDIENCE: identity.audience,
+      DEDUP_SERVICE_GRPC_URL: dedupAddress,
+      ROBOT_BROKER_GRPC_URL: `127.0.0.1:${broker.grpcPort}`,
+      PERCOLATOR_GRPC_URL: `127.0.0.1:${percolator.grpcPort}`,
+    });
+    admin = { authorization: `Bearer ${await requestDevelopmentToken(identity.url, 'admin')}` };
+  });
+
+  afterAll(async () => {
+    await gateway?.stop();
+    for (const service of services.reverse()) await service.stop();
+    await Promise.all([mongo?.stop(), search?.stop(), blob?.stop(), identity?.stop()]);
+    await messaging.remove();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('when automations are registered, listed and replaced through the gateway, then 201/200/201 and the contract errors 400/422/409/404', async () => {
+    const robot = await register('registry-automation-bot');
+    const created = await automate(robot, { term: { 'changeset.visibility': 'restricted' } });
+    expect(created).toEqual({ robot_id: robot.id, query: { term: { 'changeset.visibility': 'restricted' } }, id: expect.any(String) });
+    const listed = await fetch(url('/enhancement-requests/automations/'), bearer('GET'));
+    expect(listed.status).toBe(200);
+    expect(await listed.json()).toContainEqual(created);
+    const replaced = await fetch(url(`/enhancement-requests/automations/${created.id}/`), bearer('PUT', { robot_id: robot.id, query: { term: { 'changeset.visibility': 'hidden' } } }));
+    expect(replaced.status).toBe(201);
+    expect(await replaced.json()).toEqual({ ...created, query: { term: { 'changeset.visibility': 'hidden' } } });
+
+    const wrapped = await fetch(url('/enhancement-requests/automations/'), bearer('POST', { robot_id: robot.id, query: { query: { match_all: {} } } }));
+    expect(wrapped.status).toBe(400);
+    expect(((await wrapped.json()) as { detail: string }).detail).toMatch(/^Malformed Elasticsearch document: .* Error: /);
+    const unmapped = await fetch(url('/enhancement-requests/automations/'), bearer('POST', { robot_id: robot.id, query: { term: { 'changeset.enhancements.content.abstract': 'x' } } }));
+    expect(unmapped.status).toBe(400);
+    expect(((await unmapped.json()) as { detail: string }).detail).toContain('No field mapping can be found for the field with name [changeset.enhancements.content.abstract]');
+    const ghost = uuidv7();
+    const unknownRobot = await fetch(url('/enhancement-requests/automations/'), bearer('POST', { robot_id: ghost, query: { match_all: {} } }));
+    expect(unknownRobot.status).toBe(422);
+    expect(await unknownRobot.json()).toEqual({ detail: `Robot with id ${ghost} does not exist.` });
+    const twice = await fetch(url('/enhancement-requests/automations/'), bearer('POST', { robot_id: robot.id, query: { term: { 'changeset.visibility': 'hidden' } } }));
+    expect(twice.status).toBe(409);
+    const missing = uuidv7();
+    const unknownAutomation = await fetch(url(`/enhancement-requests/automations/${missing}/`), bearer('PUT', { robot_id: robot.id, query: { match_all: {} } }));
+    expect(unknownAutomation.status).toBe(404);
+    expect(await unknownAutomation.json()).toEqual({ detail: `RobotAutomation with id ${missing} does not exist.` });
+  });
+
+  it('when imported references lack an abstract, then robot A is asked for them, and A\'s abstracts trigger robot B but never A itself', async () => {
+    const robotA = await register('abstract-finder');
+    const robotB = await register('abstract-classifier');
+    await automate(robotA, MISSING_ABSTRACT);
+    // A would also react to abstracts; the cycle check keeps its own from triggering it.
+    await automate(robotA, RECEIVED_ABSTRACT);
+    await automate(robotB, RECEIVED_ABSTRACT);
+
+    const refs = await ingest(3, 'automation-chain');
+    const forA = await pollUntil(robotA, refs);
+    expect(forA.references).toEqual([...refs].sort());
+
+    for (const batch of forA.batches) {
+      const results = refs.map((id) => `${JSON.stringify({ reference_id: id, source: 'abstract-finder', visibility: 'public', robot_version: '1.0.0', content: { enhancement_type: 'abstract', process: 'other', abstract: `About ${id}` } })}\n`).join('');
+      expect((await fetch(batch.result_storage_url, { method: 'PUT', body: results })).status).toBe(200);
+      const submitted = await fetch(url(`/robot-enhancement-batches/${batch.id}/results/`), signed(robotA, 'POST', JSON.stringify({ request_id: batch.id, error: null })));
+      expect(submitted.status).toBe(202);
+    }
+
+    const forB = await pollUntil(robotB, refs);
+    expect(forB.references).toEqual([...refs].sort());
+    const againForA = await fetch(url(`/robot-enhancement-batches/?robot_id=${robotA.id}&limit=100`), signed(robotA, 'POST'));
+    expect(againForA.status).toBe(204);
+  });
+});
