@@ -21,6 +21,7 @@ import { COLLECTIONS, ROBOT_BROKER_INDEXES } from './data-access/collections';
 import { createIndexedVersionRepository } from './data-access/indexed-version.repository';
 import { createPendingEnhancementRepository } from './data-access/pending-enhancement.repository';
 import { createSecretCipher } from './domain/secret-cipher';
+import { startAutomationMatchedConsumer } from './entry-points/amqp/automation-matched.consumer';
 import { startReferencesIndexedConsumer } from './entry-points/amqp/references-indexed.consumer';
 import { startRobotResultImportConsumer } from './entry-points/amqp/robot-result-import.consumer';
 import { registerRobotBrokerGrpc } from './entry-points/grpc/robot-broker.grpc';
@@ -90,6 +91,7 @@ export async function startRobotBroker(env: NodeJS.ProcessEnv = process.env, ove
       const importer = createImportRobotResults({ db, batches, pending, indexed, blob, references, logger, chunkSize: config.ROBOT_RESULT_IMPORT_CHUNK_SIZE, afterChunk: afterImportChunk });
       const importConsumer = await startRobotResultImportConsumer(bus, importer, logger, 1000);
       const indexedConsumer = await startReferencesIndexedConsumer(bus, { indexed, pending }, logger);
+      const automationConsumer = await startAutomationMatchedConsumer(bus, pending, logger);
       let sweeping: Promise<unknown> = Promise.resolve();
       const sweep = setInterval(() => {
         sweeping = pending.expireDue(new Date()).catch((error: unknown) => logger.warn({ err: error }, 'lease expiry sweep failed'));
@@ -102,6 +104,7 @@ export async function startRobotBroker(env: NodeJS.ProcessEnv = process.env, ove
           await sweeping;
           await importConsumer.stop();
           await indexedConsumer.stop();
+          await automationConsumer.stop();
           await relay.stop();
           dedupClient.close();
         },

@@ -1,4 +1,6 @@
-import type { RunningBackendService, ServiceError } from '@destiny/platform';
+import { EVENTS_EXCHANGE, ROUTING_KEYS, uuidv7 } from '@destiny/contracts';
+import { TEST_AMQP_URL } from '@destiny/devstack/testing';
+import { createAmqpConnection, createLogger, namespacedBus, type RunningBackendService, type ServiceError } from '@destiny/platform';
 import { MongoClient, type Db } from 'mongodb';
 import { startDedupService } from '../../dedup-service/src/index';
 import { startRobotBroker } from '../src/index';
@@ -217,6 +219,27 @@ describe('robot-broker enhancement requests and robot batches', () => {
     await poll(robot.id, 1);
     expect(await json('GetRequestStatusCounts', { id: requestId })).toEqual({ processing: 1, pending: 3 });
     expect(await json('GetEnhancementRequest', { id: requestId })).toMatchObject({ id: requestId, robot_id: robot.id, reference_ids: [], request_status: 'processing' });
+  });
+
+  it('when an automation matches a reference (twice delivered), then its robot gets one pending enhancement with the automation source', async () => {
+    const [ref, marker] = await ingestReferences(references, 2, 'automation');
+    const robot = await newRobot('automation-bot');
+    const event = { event_id: uuidv7(), automation_id: uuidv7(), robot_id: robot.id, reference_id: ref, source: `RobotEnhancementBatch:${uuidv7()}`, occurred_at: new Date().toISOString() };
+    const bus = namespacedBus(await createAmqpConnection({ url: TEST_AMQP_URL, logger: createLogger({ service: 'test', level: 'silent' }), name: 'automation-publisher' }), infrastructure.messaging.namespace);
+    try {
+      await bus.publish(EVENTS_EXCHANGE, ROUTING_KEYS.automationMatched, event, { messageId: event.event_id });
+      await bus.publish(EVENTS_EXCHANGE, ROUTING_KEYS.automationMatched, event, { messageId: event.event_id });
+      // A later event for another reference: once it is in, the repeated one has been handled too.
+      const later = { ...event, event_id: uuidv7(), reference_id: marker };
+      await bus.publish(EVENTS_EXCHANGE, ROUTING_KEYS.automationMatched, later, { messageId: later.event_id });
+    } finally {
+      await bus.close();
+    }
+    await waitFor(async () => (await db.collection('pending_enhancements').countDocuments({ robot_id: robot.id, reference_id: marker })) > 0, 'the later event');
+    const rows = await db.collection('pending_enhancements').find({ robot_id: robot.id, reference_id: ref }).toArray();
+    expect(rows.map((row) => ({ source: row.source, request: row.enhancement_request_id }))).toEqual([{ source: event.source, request: null }]);
+    const batch = (await poll(robot.id))!;
+    expect((await download(batch.reference_storage_url)).map((line) => line.id).sort()).toEqual([ref, marker].sort());
   });
 
   it('when a reference carries a full-text enhancement, then only a caller with full_text sees it in the reference file', async () => {
