@@ -107,11 +107,16 @@ export function createRobotBatchUsecases(deps: { pending: PendingEnhancementRepo
       const batchId = uuidv7();
       const expiresAt = new Date(Date.now() + leaseMs);
       let claimed: Array<Pick<PendingEnhancementDocument, '_id' | 'reference_id'>> = [];
+      let views: Promise<Array<Record<string, unknown> & { id: string }>> = Promise.resolve([]);
       for (let round = 0; round < CLAIM_ROUNDS && claimed.length === 0; round += 1) {
         const candidates = await pending.candidates(robotId, limit);
         if (candidates.length === 0) break;
         const perReference = new Map<string, Pick<PendingEnhancementDocument, '_id' | 'reference_id'>>();
         for (const candidate of candidates) if (!perReference.has(candidate.reference_id)) perReference.set(candidate.reference_id, candidate);
+        // The views are read while the claim runs (a poll is uncontested far more often than
+        // not); a contested claim just uses the views of what it got.
+        views = deps.references.deduplicatedViews([...perReference.keys()]);
+        views.catch(() => undefined);
         claimed = await pending.claim([...perReference.values()], batchId, expiresAt);
       }
       if (claimed.length === 0) return null;
@@ -127,16 +132,19 @@ export function createRobotBatchUsecases(deps: { pending: PendingEnhancementRepo
         created_at: new Date(),
         import: { next_line: 0, attempts: {}, entries: [], in_flight: null },
       };
+      let signed: Awaited<ReturnType<typeof urls>>;
       try {
-        const views = await deps.references.deduplicatedViews(batch.reference_ids);
-        const file = views.map((view) => `${serialiseJsonLine(referenceFileRecord(view, caller.entitlements))}\n`).join('');
-        await blob.put(batch.reference_key, Buffer.from(file, 'utf8'), 'application/x-ndjson');
+        const mine = new Set(batch.reference_ids);
+        const file = (await views)
+          .filter((view) => mine.has(view.id))
+          .map((view) => `${serialiseJsonLine(referenceFileRecord(view, caller.entitlements))}\n`)
+          .join('');
+        [signed] = await Promise.all([urls(batch), blob.put(batch.reference_key, Buffer.from(file, 'utf8'), 'application/x-ndjson')]);
         await batches.insert(batch);
       } catch (error) {
         await release(batchId);
         throw error;
       }
-      const signed = await urls(batch);
       return { id: batchId, reference_storage_url: signed.references, result_storage_url: signed.results, extra_fields: null };
     },
 
