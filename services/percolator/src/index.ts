@@ -67,7 +67,7 @@ export async function startPercolator(env: NodeJS.ProcessEnv = process.env, over
             maxBatch: config.PERCOLATION_BATCH_SIZE,
             waitMs: config.PERCOLATION_BATCH_WAIT_MS,
             percolate: async (events) => {
-              const outcome = await percolateReferenceChanges({ es, robots, logger }, events);
+              const outcome = await percolateReferenceChanges({ es, robots, logger, enabled: config.PERCOLATION_ENABLED }, events);
               afterBatch?.(events, outcome);
             },
           });

@@ -64,6 +64,14 @@ export class QueryRefusedError extends Error {
   }
 }
 
+/** More automations matched one request than one response holds. */
+export class TooManyMatchesError extends Error {
+  constructor(readonly total: number) {
+    super(`${total} automations matched one percolation request; at most ${MAX_MATCHES_PER_SEARCH} fit one response`);
+    this.name = 'TooManyMatchesError';
+  }
+}
+
 export interface PercolatorMatch {
   automation_id: string;
   robot_id: string;
@@ -129,7 +137,7 @@ export async function percolate(client: Client, documents: PercolationDocument[]
     query: { percolate: { field: 'query', documents } },
   });
   const total = typeof response.hits.total === 'number' ? response.hits.total : (response.hits.total?.value ?? 0);
-  if (total > response.hits.hits.length) throw new Error(`more than ${MAX_MATCHES_PER_SEARCH} automations matched one batch; percolate smaller batches`);
+  if (total > response.hits.hits.length) throw new TooManyMatchesError(total);
   return response.hits.hits.map((hit) => {
     const slots = (hit.fields?._percolator_document_slot as number[] | undefined) ?? (documents.length === 1 ? [0] : []);
     return { automation_id: String(hit._id), robot_id: String(hit._source?.robot_id), slots };

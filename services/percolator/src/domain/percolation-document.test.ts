@@ -89,6 +89,13 @@ describe('which events percolate, and as what (§13.2)', () => {
     expect(plan.task).toEqual(expect.objectContaining({ reference_id: REF, source: `RobotEnhancementBatch:${batch}`, origin_robot_id: robot }));
   });
 
+  test('when enhancements come from an enhancement request without a robot batch, then the request is the source', () => {
+    const added = enhancement(REF, { enhancement_type: 'abstract', process: 'other', abstract: 'A' });
+    const request = uuidv7();
+    const plan = planPercolation(event('enhanced', view([added]), { visibility: 'public', enhancements: [{ id: added.id as string, reference_id: REF, visibility: 'public', source: 'src', content: added.content as Record<string, unknown> }] }, { robot_id: uuidv7(), enhancement_request_id: request }));
+    expect(plan.percolate && plan.task.source).toBe(`EnhancementRequest:${request}`);
+  });
+
   test('when the event is an import, an exact duplicate, a removed decision or a duplicate\'s own decision, then it does not percolate', () => {
     const reasons = [
       event('imported', view([], null), { visibility: 'public' }),

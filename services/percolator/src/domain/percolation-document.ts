@@ -127,13 +127,15 @@ export function planPercolation(event: ReferenceChangedEvent): PercolationDecisi
   if (event.kind === 'imported') return { percolate: false, reason: 'imported references wait for their first decision' };
   if (event.kind === 'enhanced') {
     const batchId = event.origin.robot_enhancement_batch_id;
-    if (!batchId) return { percolate: false, reason: 'enhancements not stored from a robot batch result' };
+    const requestId = event.origin.enhancement_request_id;
+    // Enhancements that came with an import (merge strategies) have no robot and no provenance to give.
+    if (!batchId && !requestId) return { percolate: false, reason: 'enhancements not stored from a robot result' };
     return {
       percolate: true,
       task: {
         event_id: event.event_id,
         reference_id: event.reference_id,
-        source: robotEnhancementBatchSource(batchId),
+        source: batchId ? robotEnhancementBatchSource(batchId) : `EnhancementRequest:${requestId}`,
         origin_robot_id: event.origin.robot_id ?? null,
         document: { reference: referenceDocOf(event.reference, event.changeset), changeset: normaliseChangeset(event.changeset, false) },
       },

@@ -51,8 +51,8 @@ export function createAutomationUsecases(deps: AutomationDeps) {
     async create(json: string): Promise<RobotAutomation> {
       const body = parseBody(json);
       const automation: AutomationRecord = { id: uuidv7(), robot_id: body.robot_id, query: body.query };
-      assertNoQueryWrapper(automation);
       await checkRobot(automation.robot_id);
+      assertNoQueryWrapper(automation);
       if (await deps.automations.findSame(automation.robot_id, automation.query)) throw duplicateAutomation(automation);
       await store(automation);
       try {
@@ -71,8 +71,8 @@ export function createAutomationUsecases(deps: AutomationDeps) {
       const existing = await deps.automations.get(id);
       if (!existing) throw ServiceError.notFound('RobotAutomation', id);
       const automation: AutomationRecord = { id, robot_id: body.robot_id, query: body.query };
-      assertNoQueryWrapper(automation);
       await checkRobot(automation.robot_id);
+      assertNoQueryWrapper(automation);
       const same = await deps.automations.findSame(automation.robot_id, automation.query);
       if (same && same.id !== id) throw duplicateAutomation(automation);
       await store(automation);

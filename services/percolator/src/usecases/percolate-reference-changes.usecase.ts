@@ -7,13 +7,15 @@ import type { ReferenceChangedEvent } from '@destiny/contracts';
 import type { Logger } from '@destiny/platform';
 import type { Client } from '@elastic/elasticsearch';
 import { planPercolation, type PercolationTask } from '../domain/percolation-document';
-import { percolate } from '../data-access/percolator-index';
+import { percolate, TooManyMatchesError, type PercolatorMatch } from '../data-access/percolator-index';
 import type { RobotBrokerPort } from '../data-access/robot-broker.client';
 
 export interface PercolationDeps {
   es: Client;
   robots: Pick<RobotBrokerPort, 'createPendingEnhancements'>;
   logger: Logger;
+  /** The `enable_percolation` feature flag (§13.2); false matches nothing. */
+  enabled?: boolean;
 }
 
 export interface PercolationOutcome {
@@ -33,9 +35,21 @@ export function chunkKeyOf(source: string, robotId: string): string {
   return `automation:${source}:${robotId}`;
 }
 
+/** Percolates the documents, halving a part whose matches exceed one response (slots stay batch positions). */
+async function percolateInParts(es: Client, documents: PercolationTask['document'][], offset = 0): Promise<PercolatorMatch[]> {
+  try {
+    const matches = await percolate(es, documents);
+    return offset === 0 ? matches : matches.map((match) => ({ ...match, slots: match.slots.map((slot) => slot + offset) }));
+  } catch (error) {
+    if (!(error instanceof TooManyMatchesError) || documents.length === 1) throw error;
+    const half = Math.ceil(documents.length / 2);
+    return [...(await percolateInParts(es, documents.slice(0, half), offset)), ...(await percolateInParts(es, documents.slice(half), offset + half))];
+  }
+}
+
 export async function percolateReferenceChanges(deps: PercolationDeps, events: readonly ReferenceChangedEvent[]): Promise<PercolationOutcome> {
   const tasks: PercolationTask[] = [];
-  for (const event of events) {
+  for (const event of deps.enabled === false ? [] : events) {
     const plan = planPercolation(event);
     if (plan.percolate) tasks.push(plan.task);
     else deps.logger.trace({ event_id: event.event_id, reference_id: event.reference_id, reason: plan.reason }, 'no percolation');
@@ -46,7 +60,7 @@ export async function percolateReferenceChanges(deps: PercolationDeps, events: r
     return outcome;
   }
   const percolateStarted = performance.now();
-  const matches = await percolate(deps.es, tasks.map((task) => task.document));
+  const matches = await percolateInParts(deps.es, tasks.map((task) => task.document));
   outcome.percolateMs = performance.now() - percolateStarted;
 
   // (robot, source) → references; a Set merges several automations of one robot.
