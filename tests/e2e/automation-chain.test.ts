@@ -32,6 +32,7 @@ const MISSING_ABSTRACT = {
     must_not: [{ nested: { path: 'reference.enhancements', query: { term: { 'reference.enhancements.content.enhancement_type': 'abstract' } } } }],
   },
 };
+const DUPLICATE_ARRIVED = { term: { 'changeset.duplicate_determination': 'duplicate' } };
 const RECEIVED_ABSTRACT = { nested: { path: 'changeset.enhancements', query: { term: { 'changeset.enhancements.content.enhancement_type': 'abstract' } } } };
 
 describe('automations through the gateway end to end', () => {
@@ -53,19 +54,29 @@ describe('automations through the gateway end to end', () => {
     body: method === 'GET' ? undefined : body,
   });
 
-  async function ingest(count: number, label: string): Promise<string[]> {
+  async function ingest(count: number, label: string, doiOf = (n: number) => `10.4444/${label}.${n}.${Date.now()}`): Promise<string[]> {
     const client = createGrpcClient(loadDestinyProtos().destiny.dedup_service.DedupService, dedupAddress);
     try {
       const lines = Array.from({ length: count }, (_, n) => ({
         line_number: n + 1,
         import_result_id: uuidv7(),
         reference_json: JSON.stringify({
-          identifiers: [{ identifier: `10.4444/${label}.${n}.${Date.now()}`, identifier_type: 'doi' }],
+          identifiers: [{ identifier: doiOf(n), identifier_type: 'doi' }],
           enhancements: [{ source: 'importer', visibility: 'public', content: { enhancement_type: 'bibliographic', title: `${label} reference ${n} ${crypto.randomUUID()}` } }],
         }),
       }));
       const response = (await callUnary(client, client.IngestReferences.bind(client) as never, { import_batch_id: uuidv7(), collision_strategy: 'fail', lines } as never)) as { outcomes: Array<{ reference_id: string }> };
       return response.outcomes.map((outcome) => outcome.reference_id);
+    } finally {
+      client.close();
+    }
+  }
+
+  async function decisionOf(referenceId: string): Promise<{ duplicate_determination: string; canonical_reference_id: string | null } | null> {
+    const client = createGrpcClient(loadDestinyProtos().destiny.dedup_service.DedupService, dedupAddress);
+    try {
+      const response = (await callUnary(client, client.GetReference.bind(client) as never, { id: referenceId } as never)) as { json: string };
+      return (JSON.parse(response.json) as { duplicate_decision?: { duplicate_determination: string; canonical_reference_id: string | null } | null }).duplicate_decision ?? null;
     } finally {
       client.close();
     }
@@ -201,5 +212,21 @@ describe('automations through the gateway end to end', () => {
     expect(forB.references).toEqual([...refs].sort());
     const againForA = await fetch(url(`/robot-enhancement-batches/?robot_id=${robotA.id}&limit=100`), signed(robotA, 'POST'));
     expect(againForA.status).toBe(204);
+  });
+
+  it('when a reference becomes a duplicate of a canonical, then automations on the duplicate changeset fire for the canonical, not the duplicate', async () => {
+    const robotD = await register('duplicate-watcher');
+    await automate(robotD, DUPLICATE_ARRIVED);
+    const stamp = Date.now();
+    const [canonical] = await ingest(1, 'dup-canonical', () => `10.4444/Dup.Case-${stamp}`);
+    for (let attempt = 0; attempt < 600 && (await decisionOf(canonical)) === null; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await decisionOf(canonical)).toEqual({ duplicate_determination: 'canonical', canonical_reference_id: null });
+    // Only the DOI's case differs: the trusted-identifier shortcut decides `duplicate`.
+    const [duplicate] = await ingest(1, 'dup-member', () => `10.4444/dup.case-${stamp}`);
+    const forD = await pollUntil(robotD, [canonical]);
+    expect(forD.references).toEqual([canonical]);
+    expect(await decisionOf(duplicate)).toEqual({ duplicate_determination: 'duplicate', canonical_reference_id: canonical });
+    const again = await fetch(url(`/robot-enhancement-batches/?robot_id=${robotD.id}&limit=100`), signed(robotD, 'POST'));
+    expect(again.status).toBe(204);
   });
 });
