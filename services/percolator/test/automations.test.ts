@@ -164,4 +164,11 @@ describe('percolator automations (§13.1)', () => {
     await harness.restartPercolator();
     await expectIndexMatches();
   });
+
+  test('when Elasticsearch is unreachable, then registration answers 503 and nothing is recorded', async () => {
+    const before = await harness.call<RobotAutomation[]>('ListAutomations', {});
+    await harness.stopSearch();
+    expect(await failure(create({ robot_id: robot, query: { term: { 'changeset.visibility': 'public' } } }))).toEqual({ status: 503, detail: 'The percolator index is unavailable.' });
+    expect(await harness.call<RobotAutomation[]>('ListAutomations', {})).toEqual(before);
+  });
 });

@@ -53,6 +53,8 @@ export interface PercolatorHarness {
   waitPercolated(eventIds: string[]): Promise<void>;
   pending(filter?: Record<string, unknown>): Promise<PendingRow[]>;
   restartPercolator(): Promise<void>;
+  /** Stops the search stand-in early (an outage). */
+  stopSearch(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -86,6 +88,8 @@ export async function startPercolatorHarness(label: string, extraEnv: Record<str
   const connection = await createAmqpConnection({ url: messaging.env.AMQP_URL, logger, name: `${label}-test` });
   const bus: MessageBus = namespacedBus(connection, messaging.namespace);
   const mongoClient = await MongoClient.connect(mongo.url);
+  let searchStopped: Promise<void> | undefined;
+  const stopSearch = () => (searchStopped ??= search.stop());
   const brokerDb = mongoClient.db('destiny_robot_broker');
 
   const publish = async (events: ReferenceChangedEvent[]) => {
@@ -133,6 +137,7 @@ export async function startPercolatorHarness(label: string, extraEnv: Record<str
       percolator = await startPercolator(env, { afterBatch });
       client = createGrpcClient(protos.percolator.Percolator, `127.0.0.1:${percolator.grpcPort}`);
     },
+    stopSearch,
     async stop() {
       client.close();
       robots.close();
@@ -141,7 +146,7 @@ export async function startPercolatorHarness(label: string, extraEnv: Record<str
       await connection.close();
       await mongoClient.close();
       await messaging.remove();
-      await search.stop();
+      await stopSearch();
       await blob.stop();
       await mongo.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 // The percolator index (contract §13.3): one document per automation, `{query, robot_id}`, behind
 // the alias `robot-automation-percolation`. It is a projection of the automations collection and
 // is rebuilt from it at start (`syncPercolatorIndex`).
+import { ServiceError } from '@destiny/platform';
 import { errors, type Client, type estypes } from '@elastic/elasticsearch';
 import type { PercolationDocument } from '@destiny/contracts';
 import type { AutomationRecord } from '../domain/automation';
@@ -107,12 +108,23 @@ function refusal(error: unknown): QueryRefusedError | null {
   return new QueryRefusedError(body?.error?.type ?? 'bad_request', body?.error?.reason ?? error.message);
 }
 
-/** Stores (or replaces) an automation's query; a query Elasticsearch refuses raises QueryRefusedError. */
+/** An unreachable or failing cluster (or a missing index) answers 503 rather than a bare 500. */
+function unavailable(error: unknown): ServiceError | null {
+  if (error instanceof errors.ConnectionError || error instanceof errors.TimeoutError) return new ServiceError(503, 'The percolator index is unavailable.');
+  if (error instanceof errors.ResponseError && ((error.statusCode ?? 500) >= 500 || error.statusCode === 404)) return new ServiceError(503, 'The percolator index is unavailable.');
+  return null;
+}
+
+/**
+ * Stores (or replaces) an automation's query; a query Elasticsearch refuses raises
+ * QueryRefusedError, an unavailable cluster a 503 ServiceError.
+ */
 export async function putAutomation(client: Client, automation: AutomationRecord): Promise<void> {
   try {
-    await client.index({ index: PERCOLATION_ALIAS, id: automation.id, document: { query: automation.query, robot_id: automation.robot_id }, refresh: 'wait_for' });
+    // require_alias: a lost alias must not auto-create an index without the percolator mapping.
+    await client.index({ index: PERCOLATION_ALIAS, id: automation.id, document: { query: automation.query, robot_id: automation.robot_id }, refresh: 'wait_for', require_alias: true });
   } catch (error) {
-    throw refusal(error) ?? error;
+    throw refusal(error) ?? unavailable(error) ?? error;
   }
 }
 

@@ -14,7 +14,9 @@ export interface ReferenceChangedConsumerOptions {
 }
 
 const BATCHES_IN_FLIGHT = 4;
-const RETRY_DELAY_MS = 1000;
+// Failures here are outages (Elasticsearch, robot-broker): retry for ~5 minutes before dead-lettering.
+const RETRY_DELAY_MS = 3000;
+const MAX_ATTEMPTS = 100;
 
 interface Pending {
   event: ReferenceChangedEvent;
@@ -54,6 +56,6 @@ export async function startReferenceChangedConsumer(options: ReferenceChangedCon
         else timer ??= setTimeout(() => void flush(), options.waitMs);
       });
     },
-    { prefetch: options.maxBatch * BATCHES_IN_FLIGHT, retryDelayMs: RETRY_DELAY_MS },
+    { prefetch: options.maxBatch * BATCHES_IN_FLIGHT, retryDelayMs: RETRY_DELAY_MS, maxAttempts: MAX_ATTEMPTS },
   );
 }
