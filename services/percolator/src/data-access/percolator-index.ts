@@ -128,6 +128,25 @@ export async function putAutomation(client: Client, automation: AutomationRecord
   }
 }
 
+/** Stores many automations in one `_bulk`; answers the ids Elasticsearch refused, with the reason. */
+export async function putAutomations(client: Client, automations: AutomationRecord[]): Promise<Map<string, string>> {
+  const refused = new Map<string, string>();
+  if (automations.length === 0) return refused;
+  const response = await client.bulk({
+    operations: automations.flatMap((automation) => [{ index: { _index: PERCOLATION_ALIAS, _id: automation.id, require_alias: true } }, { query: automation.query, robot_id: automation.robot_id }]),
+    refresh: 'wait_for',
+  });
+  const transient: string[] = [];
+  for (const item of response.items) {
+    const result = item.index;
+    if (!result || result.status < 300) continue;
+    if (result.status === 429 || result.status >= 500) transient.push(String(result._id));
+    else refused.set(String(result._id), `${result.error?.type ?? 'error'}: ${result.error?.reason ?? 'refused'}`);
+  }
+  if (transient.length > 0) throw new Error(`the percolator index could not store ${transient.length} automation(s) for now`);
+  return refused;
+}
+
 export async function deleteAutomations(client: Client, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   await client.bulk({ operations: ids.map((id) => ({ delete: { _index: PERCOLATION_ALIAS, _id: id } })), refresh: 'wait_for' });

@@ -3,12 +3,14 @@
 import type { Logger } from '@destiny/platform';
 import type { Client } from '@elastic/elasticsearch';
 import type { AutomationRepository } from '../data-access/automation.repository';
-import { deleteAutomations, ensurePercolatorIndex, indexedAutomationIds, putAutomation } from '../data-access/percolator-index';
+import { deleteAutomations, ensurePercolatorIndex, indexedAutomationIds, putAutomations } from '../data-access/percolator-index';
 
 export async function syncPercolatorIndex(deps: { es: Client; automations: AutomationRepository; logger: Logger }): Promise<{ stored: number; removed: number }> {
   await ensurePercolatorIndex(deps.es);
   const automations = await deps.automations.list();
-  for (const automation of automations) await putAutomation(deps.es, automation);
+  const refused = await putAutomations(deps.es, automations);
+  // A recorded query the index no longer accepts matches nothing; it stays listed so it can be replaced.
+  for (const [id, reason] of refused) deps.logger.error({ automation_id: id, reason }, 'the percolator index refused a recorded automation');
   const recorded = new Set(automations.map((automation) => automation.id));
   const orphans = (await indexedAutomationIds(deps.es)).filter((id) => !recorded.has(id));
   await deleteAutomations(deps.es, orphans);
