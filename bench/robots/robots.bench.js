@@ -3,7 +3,7 @@
 // to store the enhancements through dedup-service. Components as in the embedded default: the
 // MongoDB stand-in as its own process, the blob stand-in, dedup-service and robot-broker in this
 // process on an in-process bus, all over their real protocols (gRPC, S3 HTTP, MongoDB wire).
-// Run after a build: `node bench/robots/robots.bench.js [--references 25000] [--robots 4] [--batch 1000]`
+// Run after a build: `node bench/robots/robots.bench.js [--references 25000] [--robots 4] [--batch 1000] [--poll-only] [--processes]`
 // Pending enhancements = references × robots (each robot has its own request over all references).
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -30,6 +30,33 @@ const robotCount = Number(argument('--robots', '4'));
 const batchSize = Number(argument('--batch', '1000'));
 // Poll and download only (no results): poll latency without the imports competing for the CPU.
 const pollOnly = process.argv.includes('--poll-only');
+// dedup-service and robot-broker as their own processes (built main.js) on RabbitMQ, as deployed.
+const separateProcesses = process.argv.includes('--processes');
+
+function spawnService(name, env) {
+  const child = spawn(process.execPath, [path.join(root, 'services', name, 'dist', 'main.js')], { env: { ...process.env, ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}`)));
+    readline.createInterface({ input: child.stdout }).on('line', (line) => {
+      try {
+        const entry = JSON.parse(line);
+        if (entry.msg === `${name} started`) {
+          child.removeAllListeners('exit');
+          resolve({
+            grpcPort: entry.grpc_port,
+            stop: () =>
+              new Promise((done) => {
+                child.once('exit', done);
+                child.kill('SIGTERM');
+              }),
+          });
+        }
+      } catch {
+        // not a log line
+      }
+    });
+  });
+}
 
 async function startMongoProcess(dataDir) {
   const child = spawn(process.execPath, [path.join(root, 'packages/devstack/dist/devstack.cli.js'), 'mongo', '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -79,8 +106,10 @@ async function main() {
     ROBOT_SECRET_ENCRYPTION_KEY: crypto.randomBytes(32).toString('hex'),
   };
   const overrides = { createBus: async () => shared };
-  const dedup = await startDedupService(env, overrides);
-  const broker = await startRobotBroker({ ...env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}` }, overrides);
+  const messaging = separateProcesses ? req('packages/devstack/dist/testing/index.js').createTestMessagingNamespace('robots-bench') : undefined;
+  const dedup = separateProcesses ? await spawnService('dedup-service', { ...env, ...messaging.env }) : await startDedupService(env, overrides);
+  const brokerEnv = { ...env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}` };
+  const broker = separateProcesses ? await spawnService('robot-broker', { ...brokerEnv, ...messaging.env }) : await startRobotBroker(brokerEnv, overrides);
   const protos = loadDestinyProtos();
   const dedupClient = platform.createGrpcClient(protos.destiny.dedup_service.DedupService, `127.0.0.1:${dedup.grpcPort}`);
   const brokerClient = platform.createGrpcClient(protos.destiny.robot_broker.RobotBroker, `127.0.0.1:${broker.grpcPort}`);
@@ -181,6 +210,7 @@ async function main() {
   await broker.stop();
   await dedup.stop();
   await bus.close();
+  await messaging?.remove();
   await blob.stop();
   await mongo.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -89,7 +89,7 @@ export async function startRobotBroker(env: NodeJS.ProcessEnv = process.env, ove
         batches: batchUsecases,
       });
       const importer = createImportRobotResults({ db, batches, pending, indexed, blob, references, logger, chunkSize: config.ROBOT_RESULT_IMPORT_CHUNK_SIZE, afterChunk: afterImportChunk });
-      const importConsumer = await startRobotResultImportConsumer(bus, importer, logger, 1000);
+      const importConsumer = await startRobotResultImportConsumer(bus, importer, logger, 2000);
       const indexedConsumer = await startReferencesIndexedConsumer(bus, { indexed, pending }, logger);
       const automationConsumer = await startAutomationMatchedConsumer(bus, pending, logger);
       let sweeping: Promise<unknown> = Promise.resolve();

@@ -2,8 +2,8 @@ import { QUEUES, RobotResultImportJob, validate } from '@destiny/contracts';
 import type { Logger, MessageBus, MessageConsumer } from '@destiny/platform';
 import type { ImportRobotResults } from '../../usecases/import-robot-results.usecase';
 
-/** Attempts before an import that keeps failing fails its batch (§12.6 "import crash"). */
-const MAX_IMPORT_ATTEMPTS = 10;
+/** Attempts (2 s apart) before an import that keeps failing fails its batch (§12.6 "import crash"). */
+const MAX_IMPORT_ATTEMPTS = 30;
 
 export function startRobotResultImportConsumer(bus: MessageBus, importer: ImportRobotResults, logger: Logger, retryDelayMs: number): Promise<MessageConsumer> {
   const running = new Set<string>();
