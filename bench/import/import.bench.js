@@ -79,7 +79,7 @@ function reference(i) {
   const identifiers = [];
   if (random() < 0.6) identifiers.push({ identifier: `10.${4000 + (i % 900)}/bench.${i}`, identifier_type: 'doi' });
   if (random() < 0.3 || identifiers.length === 0) identifiers.push({ identifier: 10_000_000 + i, identifier_type: 'pm_id' });
-  const abstract = Array.from({ length: 110 + Math.floor(random() * 40) }, () => pick(vocabulary)).join(' ');
+  const abstract = Array.from({ length: 60 + Math.floor(random() * 30) }, () => pick(vocabulary)).join(' ');
   return {
     visibility: 'public',
     identifiers,
@@ -137,8 +137,9 @@ function timingLogger() {
   const destination = new Writable({
     write(chunk, _encoding, callback) {
       for (const text of chunk.toString('utf8').split('\n')) {
-        if (!text.includes('_ms')) continue;
+        if (text === '') continue;
         const entry = JSON.parse(text);
+        if (entry.level >= 40) console.error(`${entry.service ?? ''} ${entry.msg} ${entry.err?.message ?? entry.reason ?? ''}`);
         if (entry.msg === 'import chunk recorded') {
           totals.results_ms += entry.results_ms;
           totals.validate_ms += entry.validate_ms;

@@ -64,7 +64,15 @@ export function createProcessDeduplication(deps: DeduplicationDeps) {
         const keys = keysOf.get(decision.reference_id);
         if (!reference || !keys) continue;
         const proposed = shortcut(session, reference, keys.trusted, index) ?? engineDecision(session, reference, keys.blocking, index, recordOf);
-        const applied = session.apply(reference._id, { ...proposed.decision, trigger: decision.decision_trigger }, { pendingDecisionId: decision._id, manual: false });
+        let applied;
+        try {
+          applied = session.apply(reference._id, { ...proposed.decision, trigger: decision.decision_trigger }, { pendingDecisionId: decision._id, manual: false });
+        } catch (error) {
+          // A refused proposal (e.g. its canonical stopped being canonical) goes to review instead of
+          // failing the whole job again and again.
+          const detail = `${proposed.decision.detail ?? ''} Refused: ${error instanceof Error ? error.message : String(error)}`.trim();
+          applied = session.apply(reference._id, { ...proposed.decision, determination: 'decoupled', canonicalId: null, detail, trigger: decision.decision_trigger }, { pendingDecisionId: decision._id, manual: false });
+        }
         const groupHead = !applied.decision.active_decision
           ? null
           : applied.decision.duplicate_determination === 'canonical'
