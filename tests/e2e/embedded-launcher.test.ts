@@ -29,6 +29,7 @@ describe('the embedded default (npm start)', () => {
     const first = await startLauncher('launcher.cli.js', env, 'Press Ctrl-C to stop');
     const apiUrl = `http://127.0.0.1:${env.DESTINY_PORT}`;
     let token: string;
+    let robotId: string;
     try {
       expect(first.output()).toContain(`${apiUrl}/v1/docs/`);
       expect(first.output()).toContain('npm run --silent token');
@@ -45,6 +46,16 @@ describe('the embedded default (npm start)', () => {
       const client = await MongoClient.connect(`mongodb://127.0.0.1:${env.DESTINY_MONGO_PORT}/?directConnection=true`);
       await client.db('launcher_test').collection('kept').insertOne({ _id: 'marker' as never, value: 42 });
       await client.close();
+      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      const registered = await fetch(`${apiUrl}/v1/robots/`, { method: 'POST', headers, body: JSON.stringify({ name: 'launcher-robot', description: 'kept across restarts', owner: 'tests' }) });
+      expect(registered.status).toBe(201);
+      robotId = ((await registered.json()) as { id: string }).id;
+      const automation = await fetch(`${apiUrl}/v1/enhancement-requests/automations/`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ robot_id: robotId, query: { nested: { path: 'changeset.enhancements', query: { term: { 'changeset.enhancements.content.enhancement_type': 'abstract' } } } } }),
+      });
+      expect(automation.status).toBe(201);
     } finally {
       first.child.kill('SIGTERM');
     }
@@ -58,6 +69,9 @@ describe('the embedded default (npm start)', () => {
       const jwks = (await (await fetch(`http://127.0.0.1:${env.DESTINY_IDENTITY_PORT}/realms/destiny/protocol/openid-connect/certs`)).json()) as { keys: Array<{ kid: string }> };
       const header = JSON.parse(Buffer.from(token.split('.')[0], 'base64url').toString()) as { kid: string };
       expect(jwks.keys.map((key) => key.kid)).toContain(header.kid);
+      const robot = await fetch(`http://127.0.0.1:${env.DESTINY_PORT}/v1/robots/${robotId}/`, { headers: { authorization: `Bearer ${token}` } });
+      expect(robot.status).toBe(200);
+      expect(await robot.json()).toMatchObject({ id: robotId, name: 'launcher-robot' });
     } finally {
       second.child.kill('SIGINT');
     }

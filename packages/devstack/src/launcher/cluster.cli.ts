@@ -77,13 +77,18 @@ async function main(): Promise<void> {
   const baseEnvironment: NodeJS.ProcessEnv = { ...process.env, ...standIns.serviceEnvironment, AMQP_URL: config.AMQP_URL, LOG_LEVEL: config.LOG_LEVEL, GRPC_HOST: '127.0.0.1' };
   const gatewayEnvironment: NodeJS.ProcessEnv = { ...baseEnvironment, PORT: String(config.DESTINY_PORT), HOST: config.DESTINY_HOST, HEALTH_PORT: String(await freePort('127.0.0.1')) };
   const serviceSummary: Record<string, { pid: number | undefined; grpc: string; health: number }> = {};
+  // Services call each other too, so every one of them learns every address before any starts.
+  const ports = new Map<string, { grpc: number; health: number }>();
   for (const [name, variable] of backendServices) {
-    const grpcPort = await freePort('127.0.0.1');
-    const healthPort = await freePort('127.0.0.1');
-    const started = spawnService(name, { ...baseEnvironment, GRPC_PORT: String(grpcPort), HEALTH_PORT: String(healthPort) }, onExit);
+    ports.set(name, { grpc: await freePort('127.0.0.1'), health: await freePort('127.0.0.1') });
+    baseEnvironment[variable] = `127.0.0.1:${ports.get(name)!.grpc}`;
+    gatewayEnvironment[variable] = baseEnvironment[variable];
+  }
+  for (const [name] of backendServices) {
+    const { grpc, health } = ports.get(name)!;
+    const started = spawnService(name, { ...baseEnvironment, GRPC_PORT: String(grpc), HEALTH_PORT: String(health) }, onExit);
     processes.push(started);
-    gatewayEnvironment[variable] = `127.0.0.1:${grpcPort}`;
-    serviceSummary[name] = { pid: started.child.pid, grpc: `127.0.0.1:${grpcPort}`, health: healthPort };
+    serviceSummary[name] = { pid: started.child.pid, grpc: `127.0.0.1:${grpc}`, health };
   }
   processes.push(spawnService('api-gateway', gatewayEnvironment, onExit));
   serviceSummary['api-gateway'] = { pid: processes[processes.length - 1].child.pid, grpc: '-', health: config.DESTINY_PORT };

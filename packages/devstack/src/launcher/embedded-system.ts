@@ -6,6 +6,7 @@ import { createInProcessBus, createLogger, type BackendOverrides, type MessageBu
 import { startRobotBroker } from '@destiny/robot-broker';
 import { startSearchRequestService } from '@destiny/search-request-service';
 import type { LauncherConfig } from './launcher.config';
+import { freePort } from './port-check';
 import { startStandIns } from './stand-ins';
 
 export interface RunningEmbeddedSystem {
@@ -56,13 +57,18 @@ export async function startEmbeddedSystem(config: LauncherConfig, useRabbitMq: b
     await standIns.stop();
   };
   try {
-    const gatewayEnvironment: NodeJS.ProcessEnv = { ...baseEnvironment, PORT: String(config.DESTINY_PORT), HOST: config.DESTINY_HOST };
-    for (const [name, variable, start] of backendStarters) {
-      const service = await start(baseEnvironment, { ...overrides, logger: createLogger({ service: name, level: config.LOG_LEVEL }) });
-      services.push(service);
-      gatewayEnvironment[variable] = `127.0.0.1:${service.grpcPort}`;
+    // Services call each other too (import-service → dedup-service, percolator → robot-broker…),
+    // so every one of them learns every address before any starts.
+    const ports = new Map<string, number>();
+    for (const [name, variable] of backendStarters) {
+      ports.set(name, await freePort('127.0.0.1'));
+      baseEnvironment[variable] = `127.0.0.1:${ports.get(name)}`;
     }
-    gateway = await startApiGateway(gatewayEnvironment);
+    for (const [name, , start] of backendStarters) {
+      const environment = { ...baseEnvironment, GRPC_PORT: String(ports.get(name)) };
+      services.push(await start(environment, { ...overrides, logger: createLogger({ service: name, level: config.LOG_LEVEL }) }));
+    }
+    gateway = await startApiGateway({ ...baseEnvironment, PORT: String(config.DESTINY_PORT), HOST: config.DESTINY_HOST });
   } catch (error) {
     await stopAll().catch(() => undefined);
     throw error;
