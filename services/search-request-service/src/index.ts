@@ -7,9 +7,15 @@ import { createDedupViewsClient } from './data-access/dedup-views.client';
 import { INDEX_STATE_INDEXES, IndexStateRepository } from './data-access/index-state.repository';
 import { ensureReferenceIndex } from './data-access/reference-index';
 import { startReferenceChangedConsumer } from './entry-points/amqp/reference-changed.consumer';
+import { createRobotBrokerClient } from './data-access/robot-broker.client';
+import { SEARCH_REQUEST_INDEXES, SearchEnhancementRequestRepository } from './data-access/search-enhancement-request.repository';
+import { startSearchScanConsumer } from './entry-points/amqp/search-scan.consumer';
 import { registerSearchRequestGrpc } from './entry-points/grpc/search-request-service.grpc';
+import { createSearchEnhancementRequest, requireRobot } from './usecases/create-search-enhancement-request.usecase';
+import { getSearchEnhancementRequest } from './usecases/get-search-enhancement-request.usecase';
 import { indexReferenceChanges } from './usecases/index-reference-changes.usecase';
 import { rebuildIndex } from './usecases/rebuild-index.usecase';
+import { scanSearchRequest, type ScanDeps } from './usecases/scan-search-request.usecase';
 
 export const SERVICE_NAME = 'search-request-service';
 
@@ -23,19 +29,39 @@ export function createElasticsearchClient(url: string): Client {
   return new Client({ node: url, requestTimeout: 30_000 });
 }
 
-export async function startSearchRequestService(env: NodeJS.ProcessEnv = process.env, overrides: BackendOverrides = {}): Promise<RunningBackendService> {
+export interface SearchRequestServiceOverrides extends BackendOverrides {
+  /** Called after each stored scan page (tests stop the service part-way through a scan). */
+  afterScanPage?: ScanDeps['afterPage'];
+}
+
+export async function startSearchRequestService(env: NodeJS.ProcessEnv = process.env, overrides: SearchRequestServiceOverrides = {}): Promise<RunningBackendService> {
   const config = loadConfig(searchRequestServiceConfig, env);
   const es = createElasticsearchClient(config.ELASTICSEARCH_URL);
+  const { afterScanPage, ...backendOverrides } = overrides;
   return startBackendService({
     name: SERVICE_NAME,
     config,
-    indexes: INDEX_STATE_INDEXES,
-    ...overrides,
+    indexes: [...INDEX_STATE_INDEXES, ...SEARCH_REQUEST_INDEXES],
+    ...backendOverrides,
     register: async ({ db, bus, grpc, logger }) => {
       const state = new IndexStateRepository(db);
       const views = createDedupViewsClient(config.DEDUP_SERVICE_GRPC_URL);
-      registerSearchRequestGrpc(grpc, { es, rebuild: () => rebuildIndex({ es, state, views, logger }) });
+      const requests = new SearchEnhancementRequestRepository(db);
+      const robots = createRobotBrokerClient(config.ROBOT_BROKER_GRPC_URL);
       let stopping = false;
+      registerSearchRequestGrpc(grpc, {
+        es,
+        rebuild: () => rebuildIndex({ es, state, views, logger }),
+        requireRobot: (robotId) => requireRobot(robots, robotId),
+        createSearchRequest: (input) => createSearchEnhancementRequest({ requests, robots, bus, logger }, input),
+        getSearchRequest: (id) => getSearchEnhancementRequest({ requests, robots }, id),
+      });
+      const scanConsumer = await startSearchScanConsumer({
+        bus,
+        logger,
+        retryDelayMs: config.SEARCH_SCAN_RETRY_DELAY_MS,
+        scan: (requestId) => scanSearchRequest({ es, requests, robots, logger, pageSize: config.SEARCH_SCAN_PAGE_SIZE, isStopping: () => stopping, afterPage: afterScanPage }, requestId),
+      });
       let consumer: MessageConsumer | undefined;
       // Elasticsearch may come up after this service: the index is ensured (and events consumed)
       // as soon as it answers, while readiness reports it missing until then.
@@ -68,9 +94,11 @@ export async function startSearchRequestService(env: NodeJS.ProcessEnv = process
         readiness: [{ name: 'elasticsearch', check: async () => ready && (await es.ping()) }],
         async stop() {
           stopping = true;
+          await scanConsumer.stop();
           await consuming;
           await consumer?.stop();
           views.close();
+          robots.close();
           await es.close();
         },
       };

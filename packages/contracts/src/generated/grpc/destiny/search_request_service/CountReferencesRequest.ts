@@ -3,8 +3,10 @@
 
 export interface CountReferencesRequest {
   'search_query'?: (string);
+  'robot_id'?: (string);
 }
 
 export interface CountReferencesRequest__Output {
   'search_query': (string);
+  'robot_id': (string);
 }
