@@ -144,6 +144,12 @@ describe('search-request-service search-based enhancement requests', () => {
     expect(finished.error).toMatch(/^Failed to collect references: /);
   });
 
+  it('when the search query is empty, then the request answers 400 like a dry run does', async () => {
+    const error = await failure(create({ robot_id: robotId, search_query: '' }));
+    expect(error.httpStatus).toBe(400);
+    expect((await failure(callJson('CountReferences', { search_query: '', robot_id: robotId }))).detail).toBe(error.detail);
+  });
+
   it('when the id is unknown, then the read answers 404', async () => {
     const id = uuidv7();
     const error = await failure(get(id));

@@ -24,6 +24,8 @@ export async function createSearchEnhancementRequest(deps: CreateSearchRequestDe
   const parsed = validate(SearchEnhancementRequestIn, input, 'body');
   if (!parsed.ok) throw ServiceError.unprocessable(parsed.errors);
   const robotId = await requireRobot(deps.robots, parsed.value.robot_id);
+  // The same answer a dry run gives (countReferences), rather than a scan bound to fail.
+  if (!parsed.value.search_query) throw ServiceError.badRequest('Elasticsearch query failed: the search query must not be empty');
   const now = new Date();
   const request: SearchEnhancementRequest = {
     id: uuidv7(),
