@@ -187,4 +187,37 @@ describe('search-request-service search-based enhancement requests', () => {
     expect(pending).toHaveLength(MATCHES + 5);
     expect(new Set(pending.map((row) => row.reference_id))).toEqual(await matchingIds('wetland OR transport'));
   });
+
+  it('when a crash lost the progress of a page whose pending enhancements were created, then the redone page adds nothing', async () => {
+    const requests = mongo.db('destiny_search_request').collection<{ _id: string; progress: unknown }>('search_enhancement_requests');
+    let afterFirstPage: unknown;
+    let stopping: Promise<void> | undefined;
+    let interrupted!: () => void;
+    const stoppedAfterSecondPage = new Promise<void>((resolve) => (interrupted = resolve));
+    hooks.afterScanPage = async (requestId, pagesDone) => {
+      if (pagesDone === 1) afterFirstPage = (await requests.findOne({ _id: requestId }))?.progress;
+      if (pagesDone === 2 && !stopping) {
+        stopping = service.stop();
+        interrupted();
+      }
+    };
+    const read = await create({ robot_id: robotId, search_query: 'title:wetland' });
+    await stoppedAfterSecondPage;
+    await stopping;
+    expect(await pendingOf(read.id)).toHaveLength(2 * PAGE_SIZE);
+    // What a crash between page 2's CreatePendingEnhancements and its progress write leaves.
+    await requests.updateOne({ _id: read.id }, { $set: { progress: afterFirstPage } });
+
+    const resumedPages: number[] = [];
+    hooks.afterScanPage = async (requestId, pagesDone) => {
+      if (requestId === read.id) resumedPages.push(pagesDone);
+    };
+    await startService();
+    const finished = await untilFinished(read.id);
+    expect(resumedPages).toEqual([2, 3]);
+    expect(finished).toMatchObject({ search_status: 'completed', n_matched: MATCHES, n_enhancements_requested: MATCHES, enhancement_status_counts: { pending: MATCHES } });
+    const pending = await pendingOf(read.id);
+    expect(pending).toHaveLength(MATCHES);
+    expect(new Set(pending.map((row) => row.reference_id))).toEqual(await matchingIds('title:wetland'));
+  });
 });
