@@ -60,8 +60,14 @@ function rssOf(pid) {
 const checkpoints = [10_000, 100_000].filter((n) => n <= total);
 
 // Deterministic pseudo-random data.
+// mulberry32: a full-period 32-bit generator (a float LCG would lose precision and repeat titles).
 let seed = 42;
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+const random = () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
 const pick = (list) => list[Math.floor(random() * list.length)];
 const syllables = ['ca', 'ro', 'mi', 'ten', 'gra', 'lo', 'vus', 'phe', 'dri', 'nal', 'ko', 'sta', 'ber', 'qui', 'zen', 'tor', 'bil', 'mor', 'sen', 'dac'];
 const word = () => Array.from({ length: 2 + Math.floor(random() * 3) }, () => pick(syllables)).join('');
@@ -69,7 +75,22 @@ const vocabulary = Array.from({ length: 6000 }, word);
 const surnames = Array.from({ length: 3000 }, () => word().replace(/^./, (c) => c.toUpperCase()));
 const venues = Array.from({ length: 400 }, () => `Journal of ${pick(vocabulary)} ${pick(vocabulary)}`);
 
+const recent = [];
+const DUPLICATE_SHARE = 0.05;
+
+/** About 5% of lines repeat an earlier record's bibliographic data under another identifier. */
 function reference(i) {
+  if (recent.length > 100 && random() < DUPLICATE_SHARE) {
+    const original = pick(recent);
+    return { visibility: 'public', identifiers: [{ identifier: `dup-${i}`, identifier_type: 'other', other_identifier_name: 'bench-catalogue' }], enhancements: original.enhancements };
+  }
+  const fresh = freshReference(i);
+  recent.push(fresh);
+  if (recent.length > 2000) recent.shift();
+  return fresh;
+}
+
+function freshReference(i) {
   const title = Array.from({ length: 8 + Math.floor(random() * 8) }, () => pick(vocabulary)).join(' ');
   const authors = Array.from({ length: 2 + Math.floor(random() * 5) }, (_, k) => ({ display_name: `${pick(surnames)} ${String.fromCharCode(65 + Math.floor(random() * 26))}.`, position: k === 0 ? 'first' : 'middle' }));
   authors[authors.length - 1].position = authors.length > 1 ? 'last' : 'first';
