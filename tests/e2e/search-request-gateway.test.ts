@@ -153,6 +153,9 @@ describe('search-based enhancement requests through the gateway end to end', () 
     const created = await fetch(url('/enhancement-requests/search/'), bearer('POST', { robot_id: robotId, search_query: 'mangrove' }));
     expect(created.status).toBe(422);
     expect(await created.json()).toEqual({ detail: `Robot with id ${robotId} does not exist.` });
+    const dryRun = await fetch(url('/enhancement-requests/search/?dry_run=true'), bearer('POST', { robot_id: robotId, search_query: 'mangrove' }));
+    expect(dryRun.status).toBe(422);
+    expect(await dryRun.json()).toEqual({ detail: `Robot with id ${robotId} does not exist.` });
     const id = uuidv7();
     const missing = await fetch(url(`/enhancement-requests/search/${id}/`), bearer('GET'));
     expect(missing.status).toBe(404);

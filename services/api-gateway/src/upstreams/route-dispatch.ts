@@ -81,9 +81,10 @@ export function routeHandlers(upstreams: Upstreams): Record<string, RouteHandler
 
     // Enhancement requests (§10, §11, §13, §14)
     requestSearchEnhancement: async (call) => {
-      const body = call.body as { search_query: string; dry_run?: boolean };
+      const body = call.body as { robot_id: string; search_query: string; dry_run?: boolean };
       if (call.query.dry_run === true || body.dry_run === true) {
-        return single(() => search.call('CountReferences', { search_query: body.search_query }), 200);
+        // The robot is checked first, even for dry runs (contract 11.1).
+        return single(() => search.call('CountReferences', { search_query: body.search_query, robot_id: body.robot_id }), 200);
       }
       return single(() => search.call('CreateSearchEnhancementRequest', { json: bodyText(call) }), call.status);
     },
