@@ -3,13 +3,17 @@ import { EVENTS_EXCHANGE } from '@destiny/contracts';
 import { loadDestinyProtos } from '@destiny/contracts/grpc/proto-files';
 import type { AddEnhancementsRequest } from '@destiny/contracts/generated/grpc/destiny/dedup_service/AddEnhancementsRequest';
 import type { AddEnhancementsResponse__Output } from '@destiny/contracts/generated/grpc/destiny/dedup_service/AddEnhancementsResponse';
+import type { IdRequest } from '@destiny/contracts/generated/grpc/destiny/common/IdRequest';
+import type { JsonDocument__Output } from '@destiny/contracts/generated/grpc/destiny/common/JsonDocument';
 import type { IdsRequest } from '@destiny/contracts/generated/grpc/destiny/common/IdsRequest';
 import type { JsonDocuments__Output } from '@destiny/contracts/generated/grpc/destiny/common/JsonDocuments';
 import {
   callUnary,
   createBlobStorage,
   createGrpcClient,
+  createOutboundHttpClient,
   loadConfig,
+  ServiceError,
   startBackendService,
   startOutboxRelay,
   type BackendOverrides,
@@ -30,6 +34,7 @@ import { createImportRobotResults } from './usecases/import-robot-results.usecas
 import type { ReferenceStorePort } from './usecases/ports';
 import { createRobotBatchUsecases } from './usecases/robot-batches.usecase';
 import { createRobotUsecases } from './usecases/robots.usecase';
+import { createSingleRequestUsecases } from './usecases/single-requests.usecase';
 import { createVerifyRobotSignature } from './usecases/verify-robot-signature.usecase';
 
 export const SERVICE_NAME = 'robot-broker';
@@ -66,6 +71,15 @@ export async function startRobotBroker(env: NodeJS.ProcessEnv = process.env, ove
           const response = await callUnary<IdsRequest, JsonDocuments__Output>(dedupClient, dedupClient.GetDeduplicatedViews.bind(dedupClient) as never, { ids: [...ids] }, { deadlineMs: DEDUP_DEADLINE_MS });
           return (response.json ?? []).map((text) => JSON.parse(text) as Record<string, unknown> & { id: string });
         },
+        async getReference(id) {
+          try {
+            const response = await callUnary<IdRequest, JsonDocument__Output>(dedupClient, dedupClient.GetReference.bind(dedupClient) as never, { id }, { deadlineMs: DEDUP_DEADLINE_MS });
+            return JSON.parse(response.json) as Record<string, unknown> & { id: string };
+          } catch (error) {
+            if (error instanceof ServiceError && error.httpStatus === 404) return null;
+            throw error;
+          }
+        },
         async addEnhancements(request) {
           const response = await callUnary<AddEnhancementsRequest, AddEnhancementsResponse__Output>(dedupClient, dedupClient.AddEnhancements.bind(dedupClient) as never, request, { deadlineMs: DEDUP_DEADLINE_MS });
           return response.outcomes ?? [];
@@ -87,6 +101,15 @@ export async function startRobotBroker(env: NodeJS.ProcessEnv = process.env, ove
         signatures: createVerifyRobotSignature({ db, cipher }),
         requests: createEnhancementRequestUsecases({ db, pending, references }),
         batches: batchUsecases,
+        singles: createSingleRequestUsecases({
+          db,
+          cipher,
+          references,
+          logger,
+          outbound: createOutboundHttpClient({ allowlist: config.OUTBOUND_ALLOWLIST, maxBytes: 64 * 1024, timeoutMs: config.ROBOT_CALL_TIMEOUT_MS }),
+          callTimeoutMs: config.ROBOT_CALL_TIMEOUT_MS,
+          callAttempts: config.ROBOT_CALL_ATTEMPTS,
+        }),
       });
       const importer = createImportRobotResults({ db, batches, pending, indexed, blob, references, logger, chunkSize: config.ROBOT_RESULT_IMPORT_CHUNK_SIZE, afterChunk: afterImportChunk });
       const importConsumer = await startRobotResultImportConsumer(bus, importer, logger, 2000);

@@ -1,4 +1,4 @@
-import type { EnhancementRequestStatus, PendingEnhancementStatus, RobotEntitlement, RobotResultValidationEntry } from '@destiny/contracts';
+import type { EnhancementRequestStatus, PendingEnhancementStatus, RobotEntitlement, RobotResultValidationEntry, SingleEnhancementRequestStatus } from '@destiny/contracts';
 import type { IndexDeclaration, OutboxEntry } from '@destiny/platform';
 import type { EncryptedSecret } from '../domain/secret-cipher';
 
@@ -8,6 +8,7 @@ export const COLLECTIONS = {
   pending: 'pending_enhancements',
   batches: 'robot_enhancement_batches',
   indexedVersions: 'indexed_reference_versions',
+  singleRequests: 'single_enhancement_requests',
 } as const;
 
 export interface RobotDocument {
@@ -29,6 +30,18 @@ export interface EnhancementRequestDocument {
   request_status: EnhancementRequestStatus;
   error: string | null;
   created_at: Date;
+}
+
+export interface SingleRequestDocument {
+  _id: string;
+  reference_id: string;
+  robot_id: string;
+  source: string | null;
+  enhancement_parameters: Record<string, unknown> | null;
+  request_status: SingleEnhancementRequestStatus;
+  error: string | null;
+  created_at: Date;
+  updated_at: Date;
 }
 
 export interface PendingEnhancementDocument {

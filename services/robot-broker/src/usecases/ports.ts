@@ -11,6 +11,8 @@ export interface AddEnhancementOutcome {
 export interface ReferenceStorePort {
   /** Deduplicated views (§6.9) in request order; missing references omitted. */
   deduplicatedViews(ids: readonly string[]): Promise<Array<Record<string, unknown> & { id: string }>>;
+  /** The stored reference (§6.1 plus its decision), not deduplicated; null when it does not exist. */
+  getReference(id: string): Promise<(Record<string, unknown> & { id: string }) | null>;
   addEnhancements(request: { enhancements_json: string[]; robot_id: string; robot_enhancement_batch_id: string; enhancement_request_id: string }): Promise<AddEnhancementOutcome[]>;
 }
 

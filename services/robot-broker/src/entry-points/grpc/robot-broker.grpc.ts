@@ -10,6 +10,7 @@ import { ServiceError, type GrpcServer } from '@destiny/platform';
 import type { EnhancementRequestUsecases } from '../../usecases/enhancement-requests.usecase';
 import type { RobotBatchUsecases } from '../../usecases/robot-batches.usecase';
 import type { RobotUsecases } from '../../usecases/robots.usecase';
+import type { SingleRequestUsecases } from '../../usecases/single-requests.usecase';
 import type { createVerifyRobotSignature } from '../../usecases/verify-robot-signature.usecase';
 
 export interface RobotBrokerGrpcDeps {
@@ -17,6 +18,7 @@ export interface RobotBrokerGrpcDeps {
   signatures: ReturnType<typeof createVerifyRobotSignature>;
   requests: EnhancementRequestUsecases;
   batches: RobotBatchUsecases;
+  singles: SingleRequestUsecases;
 }
 
 const one = (value: unknown) => ({ json: JSON.stringify(value) });
@@ -47,6 +49,10 @@ export function registerRobotBrokerGrpc(grpc: GrpcServer, deps: RobotBrokerGrpcD
     GetEnhancementRequest: async (request: { id: string }) => one(await deps.requests.get(pathId(request.id, 'EnhancementRequest'))),
     CreatePendingEnhancements: async (request: CreatePendingEnhancementsRequest__Output) => ({ created: await deps.requests.createPending(request) }),
     GetRequestStatusCounts: async (request: { id: string }) => one(await deps.requests.statusCounts(pathId(request.id, 'EnhancementRequest'))),
+
+    CreateSingleEnhancementRequest: async (request: CallerJsonRequest__Output) => one(await deps.singles.create(request.json)),
+    GetSingleEnhancementRequest: async (request: { id: string }) => one(await deps.singles.get(pathId(request.id, 'EnhancementRequest'))),
+    SubmitSingleRobotResult: async (request: CallerJsonRequest__Output) => one(await deps.singles.submitResult(pathId(request.id, 'EnhancementRequest'), request.json)),
 
     PollRobotEnhancementBatch: async (request: PollRequest__Output) => {
       const batch = await deps.batches.poll(callerOf(request.caller), request.robot_id, request.limit, request.lease);
