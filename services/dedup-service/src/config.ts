@@ -10,4 +10,10 @@ export const dedupServiceConfig = defineConfig({
     default: ['doi', 'pm_id', 'open_alex'],
     description: 'identifier types of the trusted-identifier deduplication shortcut (empty turns it off)',
   },
+  DEDUP_PENDING_REQUEUE_MS: {
+    kind: 'integer',
+    default: 120_000,
+    min: 1000,
+    description: 'a duplicate decision still pending after this long is queued for deduplication again',
+  },
 });

@@ -16,6 +16,7 @@ import { createDuplicateDecisionUsecases } from './usecases/duplicate-decisions.
 import { createIngestReferences } from './usecases/ingest-references.usecase';
 import { createProcessDeduplication } from './usecases/process-deduplication.usecase';
 import { createReferenceReads } from './usecases/reference-reads.usecase';
+import { startPendingDecisionSweeper } from './usecases/requeue-pending-decisions.usecase';
 
 export const SERVICE_NAME = 'dedup-service';
 
@@ -63,8 +64,10 @@ export async function startDedupService(env: NodeJS.ProcessEnv = process.env, ov
         references,
       });
       const consumer = await startDeduplicationConsumer(bus, process, logger);
+      const sweeper = startPendingDecisionSweeper({ decisions, bus, logger, staleMs: config.DEDUP_PENDING_REQUEUE_MS, intervalMs: Math.max(1000, Math.floor(config.DEDUP_PENDING_REQUEUE_MS / 2)) });
       return {
         async stop() {
+          await sweeper.stop();
           await consumer.stop();
           await relay.stop();
         },

@@ -25,7 +25,7 @@ describe('dedup-service reference store through gRPC', () => {
 
   beforeAll(async () => {
     infrastructure = await startInfrastructure('dedup-store');
-    service = await startDedupService(infrastructure.env);
+    service = await startDedupService({ ...infrastructure.env, DEDUP_PENDING_REQUEUE_MS: '1000' });
     client = dedupClient(service.grpcPort);
     observer = await observeReferenceChanged(infrastructure.messaging.namespace);
   });
@@ -189,6 +189,40 @@ describe('dedup-service reference store through gRPC', () => {
     expect(enhanced.origin).toEqual({ robot_id: robotId });
     expect(enhanced.changeset.enhancements).toHaveLength(1);
     expect((await getReference(created.reference_id)).enhancements).toHaveLength(1);
+  });
+
+  it('when a pending decision was stored but its job never sent (a crash in between), then the sweeper queues it again and it is decided', async () => {
+    const id = uuidv7();
+    const decisionId = uuidv7();
+    const past = new Date(Date.now() - 60_000);
+    await service.context.db.collection('references').insertOne({
+      _id: id,
+      visibility: 'public',
+      identifiers: [doi('10.1000/iota.lost')],
+      enhancements: [],
+      active_decision: null,
+      version: 0,
+      import_result_id: null,
+      merged_import_results: [],
+      import_decision_id: decisionId,
+      created_at: past,
+    } as never);
+    await service.context.db.collection('identifiers').insertOne({ _id: JSON.stringify(['doi', '10.1000/iota.lost', null]), reference_id: id } as never);
+    await service.context.db.collection('duplicate_decisions').insertOne({
+      _id: decisionId,
+      reference_id: id,
+      decision_authority: 'system',
+      decision_trigger: 'import',
+      enhancement_id: null,
+      active_decision: false,
+      candidate_canonical_ids: [],
+      duplicate_determination: 'pending',
+      canonical_reference_id: null,
+      detail: null,
+      created_at: past,
+      updated_at: past,
+    } as never);
+    expect(await decided(id)).toMatchObject({ duplicate_determination: expect.stringMatching(/^(canonical|unsearchable)$/) });
   });
 
   it('when reads name unknown references or bad lookups, then 404 and 400 come back with the contract details', async () => {
