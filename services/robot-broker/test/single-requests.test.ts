@@ -198,7 +198,7 @@ describe('robot-broker single enhancement requests', () => {
     expect(robot.calls.length).toBe(before);
   });
 
-  it('when a result is misaddressed or for another reference, then 400, 404 or 422 and the request is unchanged', async () => {
+  it('when a result is misaddressed, for another reference or derived from unknown enhancements, then 400, 404 or 422 and the request is unchanged', async () => {
     const [referenceId, otherId] = await ingestReferences(references, 2, 'single-bad-results');
     const robotId = await newRobot('quiet-bot', robot.url);
     robot.behave({ status: 202 });
@@ -209,9 +209,15 @@ describe('robot-broker single enhancement requests', () => {
     expect(await failure(submit(unknown, { request_id: unknown, error: { message: 'x' } }))).toEqual({ status: 404, detail: `EnhancementRequest with id ${unknown} does not exist.` });
     expect(await failure(submit(created.id, { request_id: created.id, enhancement: abstractFor(otherId, 'wrong one') }))).toEqual({ status: 422, detail: 'Enhancement is for a different reference than requested.' });
     expect((await failure(submit(created.id, { request_id: created.id }))).status).toBe(422);
+    const strangerParent = uuidv7();
+    expect(await failure(submit(created.id, { request_id: created.id, enhancement: { ...abstractFor(referenceId, 'orphan'), derived_from: [strangerParent] } }))).toEqual({
+      status: 422,
+      detail: `Enhancements with ids [${strangerParent}] do not exist.`,
+    });
     expect(await get(created.id)).toEqual(created);
 
-    const completed = await submit(created.id, { request_id: created.id, enhancement: abstractFor(referenceId, 'right one') });
+    const stored = JSON.parse((await call<{ json: string }>(references, 'GetReference', { id: referenceId })).json) as { enhancements: Array<{ id: string }> };
+    const completed = await submit(created.id, { request_id: created.id, enhancement: { ...abstractFor(referenceId, 'right one'), derived_from: [stored.enhancements[0].id] } });
     expect(completed).toMatchObject({ id: created.id, request_status: 'completed', error: null });
   });
 

@@ -3,6 +3,7 @@ import { OutboundRequestError, ServiceError, type Logger, type OutboundHttpClien
 import type { Collection, Db } from 'mongodb';
 import { COLLECTIONS, type RobotDocument, type SingleRequestDocument } from '../data-access/collections';
 import { referenceFileRecord } from '../domain/full-text-redaction';
+import { outcomeOfRobotAnswer } from '../domain/robot-answer';
 import type { SecretCipher } from '../domain/secret-cipher';
 import type { ReferenceStorePort } from './ports';
 
@@ -41,20 +42,14 @@ function read(request: SingleRequestDocument): SingleEnhancementRequestRead {
   };
 }
 
-type CallOutcome = { status: 'accepted' } | { status: 'failed' | 'rejected'; error: string };
-
-/** §14.3 step 4: 202 accepts; 5xx or no answer fails; anything else rejects with the robot's text. */
-export function outcomeOfRobotAnswer(robotId: string, answer: OutboundResponse | null): CallOutcome {
-  if (answer === null || answer.status >= 500) return { status: 'failed', error: `Cannot request enhancement from Robot ${robotId}.` };
-  if (answer.status === 202) return { status: 'accepted' };
-  return { status: 'rejected', error: answer.body.toString('utf8') };
-}
-
 export function createSingleRequestUsecases(deps: SingleRequestDeps) {
   const requests: Collection<SingleRequestDocument> = deps.db.collection(COLLECTIONS.singleRequests);
   const robots: Collection<RobotDocument> = deps.db.collection(COLLECTIONS.robots);
 
-  /** One POST, retried only when no connection could be made (the robot cannot have seen it). */
+  /**
+   * One POST, retried only on network errors (refused, unreachable, reset): a timed-out call may
+   * still be running at the robot, so it is not repeated. A repeat carries the same request id.
+   */
   async function callRobot(robot: RobotDocument, url: string, body: string): Promise<OutboundResponse | null> {
     const secret = deps.cipher.decrypt(robot.secret);
     for (let attempt = 1; ; attempt += 1) {
@@ -69,6 +64,15 @@ export function createSingleRequestUsecases(deps: SingleRequestDeps) {
         await new Promise((resolve) => setTimeout(resolve, BACKOFF_MS * 2 ** (attempt - 1)));
       }
     }
+  }
+
+  /** §6.5: parents must be current enhancements of the reference or of its duplicates. */
+  async function checkDerivedFrom(referenceId: string, parents: readonly string[]): Promise<void> {
+    if (parents.length === 0) return;
+    const [view] = await deps.references.deduplicatedViews([referenceId]);
+    const known = new Set(((view?.enhancements ?? []) as Array<{ id?: string }>).map((enhancement) => enhancement.id));
+    const missing = [...new Set(parents)].filter((id) => !known.has(id));
+    if (missing.length > 0) throw ServiceError.unprocessable(`Enhancements with ids [${missing.join(', ')}] do not exist.`);
   }
 
   return {
@@ -128,6 +132,7 @@ export function createSingleRequestUsecases(deps: SingleRequestDeps) {
       } else {
         const enhancement = result.enhancement as NonNullable<typeof result.enhancement>;
         if (enhancement.reference_id !== request.reference_id) throw ServiceError.unprocessable('Enhancement is for a different reference than requested.');
+        await checkDerivedFrom(request.reference_id, enhancement.derived_from ?? []);
         const [outcome] = await deps.references.addEnhancements({ enhancements_json: [JSON.stringify(enhancement)], robot_id: request.robot_id, robot_enhancement_batch_id: '', enhancement_request_id: request._id });
         if (!outcome || outcome.status === 'failed') throw ServiceError.unprocessable(outcome?.error || 'Enhancement could not be stored.');
         status = 'completed';
