@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { uuidv7, verifyRobotSignature } from '@destiny/contracts';
-import { startTestInfrastructure, type TestInfrastructure } from '@destiny/devstack/testing';
-import type { RunningBackendService, ServiceError } from '@destiny/platform';
+import { EVENTS_EXCHANGE, ROUTING_KEYS, uuidv7, verifyRobotSignature, type ReferenceChangedEvent } from '@destiny/contracts';
+import { startTestInfrastructure, TEST_AMQP_URL, type TestInfrastructure } from '@destiny/devstack/testing';
+import { createAmqpConnection, createLogger, namespacedBus, type RunningBackendService, type ServiceError } from '@destiny/platform';
 import { startDedupService } from '../../dedup-service/src/index';
 import { startRobotBroker } from '../src/index';
 import { call, dedupClient, ingestReferences, robotBrokerClient, waitFor, type DedupClient, type RobotBrokerClient } from './robot-helpers';
@@ -82,6 +82,8 @@ describe('robot-broker single enhancement requests', () => {
   let references: DedupClient;
   let robot: Awaited<ReturnType<typeof startTestRobot>>;
   const reports: Array<Promise<unknown>> = [];
+  const changes: ReferenceChangedEvent[] = [];
+  let amqp: Awaited<ReturnType<typeof createAmqpConnection>>;
 
   const json = async <T>(method: string, request: unknown, on: RobotBrokerClient = client) => JSON.parse((await call<{ json: string }>(on, method, request)).json) as T;
   const submit = (requestId: string, body: unknown, pathId = requestId) => json<SingleRead>('SubmitSingleRobotResult', { caller: USER, id: pathId, json: JSON.stringify(body) });
@@ -93,6 +95,13 @@ describe('robot-broker single enhancement requests', () => {
     broker = await startRobotBroker({ ...infrastructure.env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}`, ROBOT_CALL_TIMEOUT_MS: '5000' });
     client = robotBrokerClient(broker.grpcPort);
     references = dedupClient(dedup.grpcPort);
+    amqp = await createAmqpConnection({ url: TEST_AMQP_URL, logger: createLogger({ service: 'single-test', level: 'silent' }), name: 'single-requests-test' });
+    const bus = namespacedBus(amqp, infrastructure.env.AMQP_NAMESPACE);
+    await bus.declareTopology({ exchanges: [{ name: EVENTS_EXCHANGE, type: 'topic' }], queues: [{ name: 'test.single-changes', bindings: [{ exchange: EVENTS_EXCHANGE, routingKey: ROUTING_KEYS.referenceChanged }] }] });
+    await bus.consume<ReferenceChangedEvent>('test.single-changes', async (event) => {
+      changes.push(event);
+      return { outcome: 'ack' };
+    });
     robot = await startTestRobot(async (robotCall, kind) => {
       const body =
         kind === 'error'
@@ -107,6 +116,7 @@ describe('robot-broker single enhancement requests', () => {
   afterAll(async () => {
     await Promise.all(reports);
     await robot?.close();
+    await amqp?.close();
     client?.close();
     references?.close();
     await broker?.stop();
@@ -144,6 +154,9 @@ describe('robot-broker single enhancement requests', () => {
     expect(done.error).toBeNull();
     const stored = JSON.parse((await call<{ json: string }>(references, 'GetReference', { id: referenceId })).json) as { enhancements: Array<{ source: string; content: { abstract?: string } }> };
     expect(stored.enhancements.filter((enhancement) => enhancement.source === 'single-bot').map((enhancement) => enhancement.content.abstract)).toEqual([`Abstract written for ${created.id}`]);
+    // The robot is the change's origin, which is what excludes it from its own automations.
+    const change = await waitFor(() => changes.find((event) => event.reference_id === referenceId && event.kind === 'enhanced'), 'the reference.changed event');
+    expect(change.origin).toEqual({ robot_id: robotId, enhancement_request_id: created.id });
   });
 
   it('when the robot reports an error, then the request is failed with its message', async () => {
