@@ -89,4 +89,26 @@ describe('the embedded default (npm start)', () => {
       blocker.close();
     }
   });
+
+  it('when no RabbitMQ is reachable, then it runs on the in-process bus and still serves the API', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'destiny-embedded-inprocess-'));
+    const inProcessEnv = { ...(await launcherEnvironment(folder, messaging.namespace)), AMQP_URL: 'amqp://guest:guest@127.0.0.1:1' };
+    const launcher = await startLauncher('launcher.cli.js', inProcessEnv, 'Press Ctrl-C to stop');
+    try {
+      expect(launcher.output()).toContain('in-process (no RabbitMQ reachable)');
+      const apiUrl = `http://127.0.0.1:${inProcessEnv.DESTINY_PORT}`;
+      expect((await fetch(`${apiUrl}/v1/system/healthcheck/`)).status).toBe(200);
+      const token = (await runTokenCommand({ DESTINY_DATA_DIR: folder })).stdout.trim();
+      const registered = await fetch(`${apiUrl}/v1/robots/`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'in-process-robot', description: 'no broker', owner: 'tests' }),
+      });
+      expect(registered.status).toBe(201);
+    } finally {
+      launcher.child.kill('SIGTERM');
+      expect(await launcher.exited).toBe(0);
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  });
 });
