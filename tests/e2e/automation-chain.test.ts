@@ -1,30 +1,13 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { startApiGateway, type RunningApiGateway } from '@destiny/api-gateway';
-import { robotAuthHeaders, uuidv7 } from '@destiny/contracts';
+import { uuidv7 } from '@destiny/contracts';
 import { loadDestinyProtos } from '@destiny/contracts/grpc/proto-files';
-import { startDedupService } from '@destiny/dedup-service';
-import { startBlob } from '@destiny/devstack/blob';
-import { requestDevelopmentToken, startIdentityProcess, type RunningIdentityProcess } from '@destiny/devstack/identity';
-import { startMongo } from '@destiny/devstack/mongo';
-import { startSearch } from '@destiny/devstack/search';
-import { createTestMessagingNamespace } from '@destiny/devstack/testing';
-import { startPercolator } from '@destiny/percolator';
-import { callUnary, createGrpcClient, type RunningBackendService } from '@destiny/platform';
-import { startRobotBroker } from '@destiny/robot-broker';
-import { ensureDevstackBuilt } from '../../packages/devstack/test/identity/devstack.build';
+import { callUnary, createGrpcClient } from '@destiny/platform';
+import { startSystemUnderTest, type Provisioned, type SystemUnderTest } from './support/system-under-test';
 
 // Automations end to end: automations registered through the gateway, references stored in
 // dedup-service, their first duplicate decisions percolated by the percolator, pending
 // enhancements leased to contract robots (HMAC) by robot-broker, and one robot's results
 // triggering another robot's automation, never its own.
-
-interface Provisioned {
-  id: string;
-  client_secret: string;
-}
 
 const MISSING_ABSTRACT = {
   bool: {
@@ -36,56 +19,28 @@ const DUPLICATE_ARRIVED = { term: { 'changeset.duplicate_determination': 'duplic
 const RECEIVED_ABSTRACT = { nested: { path: 'changeset.enhancements', query: { term: { 'changeset.enhancements.content.enhancement_type': 'abstract' } } } };
 
 describe('automations through the gateway end to end', () => {
-  let dataDir: string;
-  let mongo: Awaited<ReturnType<typeof startMongo>>;
-  let search: Awaited<ReturnType<typeof startSearch>>;
-  let blob: Awaited<ReturnType<typeof startBlob>>;
-  let identity: RunningIdentityProcess;
-  const services: RunningBackendService[] = [];
-  let dedupAddress: string;
-  let gateway: RunningApiGateway;
-  let admin: Record<string, string>;
-  const messaging = createTestMessagingNamespace('automation-chain');
-  const url = (route: string) => `${gateway.url}/v1${route}`;
-  const bearer = (method: string, body?: unknown): RequestInit => ({ method, headers: { ...admin, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const signed = (robot: Provisioned, method: string, body = ''): RequestInit => ({
-    method,
-    headers: { 'content-type': 'application/json', ...robotAuthHeaders({ secret: robot.client_secret, clientId: robot.id, body }) },
-    body: method === 'GET' ? undefined : body,
-  });
+  let system: SystemUnderTest;
+  const url = (route: string) => system.url(route);
+  const bearer = (method: string, body?: unknown) => system.bearer(method, body);
+  const signed = (robot: Provisioned, method: string, body = '') => system.signed(robot, method, body);
+  const register = (name: string) => system.register(name, 'automation robot');
 
-  async function ingest(count: number, label: string, doiOf = (n: number) => `10.4444/${label}.${n}.${Date.now()}`): Promise<string[]> {
-    const client = createGrpcClient(loadDestinyProtos().destiny.dedup_service.DedupService, dedupAddress);
-    try {
-      const lines = Array.from({ length: count }, (_, n) => ({
-        line_number: n + 1,
-        import_result_id: uuidv7(),
-        reference_json: JSON.stringify({
-          identifiers: [{ identifier: doiOf(n), identifier_type: 'doi' }],
-          enhancements: [{ source: 'importer', visibility: 'public', content: { enhancement_type: 'bibliographic', title: `${label} reference ${n} ${crypto.randomUUID()}` } }],
-        }),
-      }));
-      const response = (await callUnary(client, client.IngestReferences.bind(client) as never, { import_batch_id: uuidv7(), collision_strategy: 'fail', lines } as never)) as { outcomes: Array<{ reference_id: string }> };
-      return response.outcomes.map((outcome) => outcome.reference_id);
-    } finally {
-      client.close();
-    }
-  }
+  const ingest = (count: number, label: string, doiOf = (n: number) => `10.4444/${label}.${n}.${Date.now()}`): Promise<string[]> =>
+    system.ingest(
+      Array.from({ length: count }, (_, n) => ({
+        identifiers: [{ identifier: doiOf(n), identifier_type: 'doi' }],
+        enhancements: [{ source: 'importer', visibility: 'public', content: { enhancement_type: 'bibliographic', title: `${label} reference ${n} ${crypto.randomUUID()}` } }],
+      })),
+    );
 
   async function decisionOf(referenceId: string): Promise<{ duplicate_determination: string; canonical_reference_id: string | null } | null> {
-    const client = createGrpcClient(loadDestinyProtos().destiny.dedup_service.DedupService, dedupAddress);
+    const client = createGrpcClient(loadDestinyProtos().destiny.dedup_service.DedupService, system.address('dedup-service'));
     try {
       const response = (await callUnary(client, client.GetReference.bind(client) as never, { id: referenceId } as never)) as { json: string };
       return (JSON.parse(response.json) as { duplicate_decision?: { duplicate_determination: string; canonical_reference_id: string | null } | null }).duplicate_decision ?? null;
     } finally {
       client.close();
     }
-  }
-
-  async function register(name: string): Promise<Provisioned> {
-    const response = await fetch(url('/robots/'), bearer('POST', { name, description: 'automation robot', owner: 'Team A' }));
-    expect(response.status).toBe(201);
-    return (await response.json()) as Provisioned;
   }
 
   async function automate(robot: Provisioned, query: unknown): Promise<{ id: string; robot_id: string; query: unknown }> {
@@ -114,50 +69,15 @@ describe('automations through the gateway end to end', () => {
   }
 
   beforeAll(async () => {
-    ensureDevstackBuilt();
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'destiny-automation-chain-'));
-    [mongo, search, blob, identity] = await Promise.all([
-      startMongo({ port: 0, dataDir: path.join(dataDir, 'mongo') }),
-      startSearch({ port: 0 }),
-      startBlob({ port: 0, host: '127.0.0.1', dataDir: path.join(dataDir, 'blob') }),
-      startIdentityProcess(),
-    ]);
-    const env = { ...messaging.env, MONGODB_URL: mongo.url, GRPC_PORT: '0', HEALTH_PORT: '0', LOG_LEVEL: 'silent', GRPC_HOST: '127.0.0.1' };
-    const dedup = await startDedupService(env);
-    services.push(dedup);
-    dedupAddress = `127.0.0.1:${dedup.grpcPort}`;
-    const broker = await startRobotBroker({
-      ...env,
-      DEDUP_SERVICE_GRPC_URL: dedupAddress,
-      BLOB_ENDPOINT: blob.url,
-      BLOB_ACCESS_KEY: blob.accessKey,
-      BLOB_SECRET_KEY: blob.secretKey,
-      ROBOT_SECRET_ENCRYPTION_KEY: crypto.randomBytes(32).toString('hex'),
+    system = await startSystemUnderTest({
+      label: 'automation-chain',
+      services: ['dedup-service', 'robot-broker', 'percolator'],
+      env: { percolator: { PERCOLATION_BATCH_WAIT_MS: '10' } },
     });
-    services.push(broker);
-    const percolator = await startPercolator({ ...env, ELASTICSEARCH_URL: search.url, ROBOT_BROKER_GRPC_URL: `127.0.0.1:${broker.grpcPort}`, PERCOLATION_BATCH_WAIT_MS: '10' });
-    services.push(percolator);
-    gateway = await startApiGateway({
-      PORT: '0',
-      HEALTH_PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      AUTH_ISSUER: identity.issuer,
-      AUTH_JWKS_URL: identity.jwksUrl,
-      AUTH_AUDIENCE: identity.audience,
-      DEDUP_SERVICE_GRPC_URL: dedupAddress,
-      ROBOT_BROKER_GRPC_URL: `127.0.0.1:${broker.grpcPort}`,
-      PERCOLATOR_GRPC_URL: `127.0.0.1:${percolator.grpcPort}`,
-    });
-    admin = { authorization: `Bearer ${await requestDevelopmentToken(identity.url, 'admin')}` };
   });
 
   afterAll(async () => {
-    await gateway?.stop();
-    for (const service of services.reverse()) await service.stop();
-    await Promise.all([mongo?.stop(), search?.stop(), blob?.stop(), identity?.stop()]);
-    await messaging.remove();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await system?.stop();
   });
 
   it('when automations are registered, listed and replaced through the gateway, then 201/200/201 and the contract errors 400/422/409/404', async () => {
