@@ -5,6 +5,7 @@ export * from './errors/service-error';
 export * from './grpc/grpc-errors';
 export * from './grpc/grpc-server';
 export * from './grpc/grpc-client';
+export * from './grpc/robot-broker.client';
 export * from './mongo/mongo-connection';
 export * from './blob/blob-storage';
 export * from './outbound-http/address-policy';

@@ -1,11 +1,10 @@
 // Composition root of percolator: Automations as percolator queries, matched against reference changes.
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ReferenceChangedEvent } from '@destiny/contracts';
-import { loadConfig, startBackendService, type BackendOverrides, type MessageConsumer, type RunningBackendService } from '@destiny/platform';
+import { createRobotBrokerClient, loadConfig, startBackendService, type BackendOverrides, type MessageConsumer, type RunningBackendService } from '@destiny/platform';
 import { Client } from '@elastic/elasticsearch';
 import { percolatorConfig } from './config';
 import { AUTOMATION_INDEXES, AutomationRepository } from './data-access/automation.repository';
-import { createRobotBrokerClient } from './data-access/robot-broker.client';
 import { startReferenceChangedConsumer } from './entry-points/amqp/reference-changed.consumer';
 import { registerPercolatorGrpc } from './entry-points/grpc/percolator.grpc';
 import { createAutomationUsecases } from './usecases/manage-automations.usecase';

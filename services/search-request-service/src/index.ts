@@ -1,13 +1,12 @@
 // Composition root of search-request-service: The reference search index, reference search and search-based enhancement requests.
 import { setTimeout as delay } from 'node:timers/promises';
-import { loadConfig, startBackendService, type BackendOverrides, type ConfigValues, type MessageConsumer, type RunningBackendService } from '@destiny/platform';
+import { createRobotBrokerClient, loadConfig, startBackendService, type BackendOverrides, type ConfigValues, type MessageConsumer, type RunningBackendService } from '@destiny/platform';
 import { Client } from '@elastic/elasticsearch';
 import { searchRequestServiceConfig } from './config';
 import { createDedupViewsClient } from './data-access/dedup-views.client';
 import { INDEX_STATE_INDEXES, IndexStateRepository } from './data-access/index-state.repository';
 import { ensureReferenceIndex } from './data-access/reference-index';
 import { startReferenceChangedConsumer } from './entry-points/amqp/reference-changed.consumer';
-import { createRobotBrokerClient } from './data-access/robot-broker.client';
 import { SEARCH_REQUEST_INDEXES, SearchEnhancementRequestRepository } from './data-access/search-enhancement-request.repository';
 import { startSearchScanConsumer } from './entry-points/amqp/search-scan.consumer';
 import { registerSearchRequestGrpc } from './entry-points/grpc/search-request-service.grpc';
@@ -47,7 +46,7 @@ export async function startSearchRequestService(env: NodeJS.ProcessEnv = process
       const state = new IndexStateRepository(db);
       const views = createDedupViewsClient(config.DEDUP_SERVICE_GRPC_URL);
       const requests = new SearchEnhancementRequestRepository(db);
-      const robots = createRobotBrokerClient(config.ROBOT_BROKER_GRPC_URL);
+      const robots = createRobotBrokerClient(config.ROBOT_BROKER_GRPC_URL, { deadlineMs: 60_000 });
       let stopping = false;
       registerSearchRequestGrpc(grpc, {
         es,

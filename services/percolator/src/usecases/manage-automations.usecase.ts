@@ -3,12 +3,11 @@
 // to Elasticsearch first and recorded only once accepted (a crash in between leaves an index
 // entry without a record, which the start-up sync removes).
 import { RobotAutomationIn, uuidv7, validate, type RobotAutomation } from '@destiny/contracts';
-import { ServiceError, type Logger } from '@destiny/platform';
+import { ServiceError, type Logger, type RobotBrokerPort } from '@destiny/platform';
 import type { Client } from '@elastic/elasticsearch';
 import { assertNoQueryWrapper, duplicateAutomation, malformedQuery, type AutomationRecord } from '../domain/automation';
 import { isDuplicateKeyError, type AutomationRepository } from '../data-access/automation.repository';
 import { deleteAutomations, putAutomation, QueryRefusedError } from '../data-access/percolator-index';
-import type { RobotBrokerPort } from '../data-access/robot-broker.client';
 
 export interface AutomationDeps {
   automations: AutomationRepository;

@@ -4,11 +4,10 @@
 // (cycle check), and robot-broker creates the pending enhancements, one call per (robot, source)
 // with a chunk key that makes a repeated call (a redelivered event) create nothing again.
 import type { ReferenceChangedEvent } from '@destiny/contracts';
-import type { Logger } from '@destiny/platform';
+import type { Logger, RobotBrokerPort } from '@destiny/platform';
 import type { Client } from '@elastic/elasticsearch';
 import { planPercolation, type PercolationTask } from '../domain/percolation-document';
 import { percolate, TooManyMatchesError, type PercolatorMatch } from '../data-access/percolator-index';
-import type { RobotBrokerPort } from '../data-access/robot-broker.client';
 
 export interface PercolationDeps {
   es: Client;

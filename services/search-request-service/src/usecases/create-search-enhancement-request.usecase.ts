@@ -1,8 +1,7 @@
 // POST /v1/enhancement-requests/search/ (not a dry run, contract §11.1-11.2): store the request
 // and queue its background scan.
 import { canonicalUuid, QUEUES, SearchEnhancementRequestIn, uuidv7, validate, type SearchEnhancementRequestRead, type SearchScanJob } from '@destiny/contracts';
-import { ServiceError, type Logger, type MessageBus } from '@destiny/platform';
-import type { RobotBrokerPort } from '../data-access/robot-broker.client';
+import { ServiceError, type Logger, type MessageBus, type RobotBrokerPort } from '@destiny/platform';
 import type { SearchEnhancementRequestRepository } from '../data-access/search-enhancement-request.repository';
 import { toSearchEnhancementRequestRead, type SearchEnhancementRequest } from '../domain/search-enhancement-request';
 

@@ -1,8 +1,7 @@
 // GET /v1/enhancement-requests/search/{id}/ (contract §11.3): the stored scan state plus the
 // pending-enhancement counts robot-broker holds, with request_status derived per §10.3.
 import { canonicalUuid, type SearchEnhancementRequestRead } from '@destiny/contracts';
-import { ServiceError } from '@destiny/platform';
-import type { RobotBrokerPort } from '../data-access/robot-broker.client';
+import { ServiceError, type RobotBrokerPort } from '@destiny/platform';
 import type { SearchEnhancementRequestRepository } from '../data-access/search-enhancement-request.repository';
 import { toSearchEnhancementRequestRead } from '../domain/search-enhancement-request';
 

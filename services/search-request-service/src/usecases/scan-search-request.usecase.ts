@@ -3,10 +3,9 @@
 // progress is stored after each page, so a scan stopped part-way resumes after its last stored
 // page; a page redone after a crash adds nothing because robot-broker keeps one pending
 // enhancement per (request, reference).
-import type { Logger } from '@destiny/platform';
+import type { Logger, RobotBrokerPort } from '@destiny/platform';
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { REFERENCE_ALIAS } from '../data-access/reference-index';
-import type { RobotBrokerPort } from '../data-access/robot-broker.client';
 import type { SearchEnhancementRequestRepository } from '../data-access/search-enhancement-request.repository';
 import { chunkKey } from '../domain/search-enhancement-request';
 import { queryStringQuery } from '../domain/search-query';
