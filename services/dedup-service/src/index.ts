@@ -1,10 +1,9 @@
 // Composition root of dedup-service: The reference store and identity authority: ingestion, enhancements, duplicate decisions, deduplicated views.
 import { EVENTS_EXCHANGE } from '@destiny/contracts';
-import { loadConfig, startBackendService, type BackendOverrides, type RunningBackendService } from '@destiny/platform';
+import { loadConfig, startBackendService, startOutboxRelay, type BackendOverrides, type RunningBackendService } from '@destiny/platform';
 import { dedupServiceConfig } from './config';
 import { createBlockingKeyRepository } from './data-access/blocking-key.repository';
-import { DEDUP_INDEXES } from './data-access/collections';
-import { startReferenceOutboxRelay } from './data-access/reference-outbox.relay';
+import { COLLECTIONS, DEDUP_INDEXES } from './data-access/collections';
 import { createDecisionRepository } from './data-access/decision.repository';
 import { createReferenceRepository } from './data-access/reference.repository';
 import * as deduplicationEngine from './domain/deduplication';
@@ -48,8 +47,10 @@ export async function startDedupService(env: NodeJS.ProcessEnv = process.env, ov
       const decisions = createDecisionRepository(db);
       const blocking = createBlockingKeyRepository(db);
       const exclusive = createExclusive();
-      const relay = startReferenceOutboxRelay({
+      const relay = startOutboxRelay({
         db,
+        collections: [COLLECTIONS.references],
+        batchSize: 500,
         logger,
         publish: (entry) => bus.publish(entry.exchange || EVENTS_EXCHANGE, entry.routing_key, entry.payload, { messageId: entry.event_id }),
       });

@@ -13,11 +13,22 @@ export interface OutboxEntry {
 export const OUTBOX_FIELD = '_outbox';
 
 /**
- * Update fragment that records events in the same single-document write as the state change,
- * so the change and its events are stored together or not at all.
+ * Set with every outbox push and cleared by the relay once the document's outbox is empty, so the
+ * relay finds waiting events through an index: the `_outbox.0` existence filter cannot use one, and
+ * rescanning every document after each change slowed writes as a collection grew. Every collection
+ * using the outbox should declare an index on it, e.g.
+ * `{ collection, keys: { outbox_pending: 1 }, options: { name: 'outbox_pending' } }`.
  */
-export function pushToOutbox(entries: OutboxEntry[]): { $push: Record<string, { $each: OutboxEntry[] }> } {
-  return { $push: { [OUTBOX_FIELD]: { $each: entries } } };
+export const OUTBOX_PENDING_FIELD = 'outbox_pending';
+
+/**
+ * Update fragment that records events in the same single-document write as the state change,
+ * so the change and its events are stored together or not at all. The flag is raised with `$max`
+ * (true sorts above false and above a missing field) rather than `$set`, so a caller spreading the
+ * fragment next to its own `$set` keeps both.
+ */
+export function pushToOutbox(entries: OutboxEntry[]): { $push: Document; $max: Document } {
+  return { $push: { [OUTBOX_FIELD]: { $each: entries } }, $max: { [OUTBOX_PENDING_FIELD]: true } };
 }
 
 export type OutboxPublisher = (entry: OutboxEntry) => Promise<void>;
@@ -42,15 +53,28 @@ export function startOutboxRelay(options: { db: Db; collections: readonly string
   let running: Promise<number> | undefined;
   let wakeRequested = false;
 
+  /**
+   * Raises the flag on documents whose events were pushed before the flag existed; one unindexed
+   * scan per collection at start-up instead of one per pass.
+   */
+  const flagged = new Set<string>();
+  async function flagLegacyEntries(name: string): Promise<void> {
+    if (flagged.has(name)) return;
+    await options.db.collection(name).updateMany({ [`${OUTBOX_FIELD}.0`]: { $exists: true }, [OUTBOX_PENDING_FIELD]: { $ne: true } } as Filter<Document>, { $set: { [OUTBOX_PENDING_FIELD]: true } });
+    flagged.add(name);
+  }
+
   async function drainCollection(name: string): Promise<number> {
+    await flagLegacyEntries(name);
     const collection = options.db.collection(name);
     let published = 0;
     for (;;) {
       const documents = await collection
-        .find({ [`${OUTBOX_FIELD}.0`]: { $exists: true } } as Filter<Document>, { projection: { [OUTBOX_FIELD]: 1 } })
+        .find({ [OUTBOX_PENDING_FIELD]: true } as Filter<Document>, { projection: { [OUTBOX_FIELD]: 1 } })
         .limit(batchSize)
         .toArray();
       if (documents.length === 0) return published;
+      let progressed = false;
       for (const document of documents) {
         const entries = (document[OUTBOX_FIELD] ?? []) as OutboxEntry[];
         const done: string[] = [];
@@ -68,8 +92,13 @@ export function startOutboxRelay(options: { db: Db; collections: readonly string
           published += done.length;
         }
         if (done.length < entries.length) return published;
+        // Cleared only if nothing arrived since the read: the filter and the update apply
+        // atomically to the document, so a newer event keeps the flag for the next pass.
+        const cleared = await collection.updateOne({ _id: document._id, [`${OUTBOX_FIELD}.0`]: { $exists: false } } as Filter<Document>, { $set: { [OUTBOX_PENDING_FIELD]: false } });
+        progressed ||= done.length > 0 || cleared.modifiedCount > 0;
       }
-      if (documents.length < batchSize) return published;
+      // A full page that changed nothing (every document refilled meanwhile) waits for the next pass.
+      if (!progressed || documents.length < batchSize) return published;
     }
   }
 

@@ -92,4 +92,31 @@ describe('outbox relay against the MongoDB stand-in and RabbitMQ', () => {
     await relay.stop();
     await consumer.stop();
   });
+
+  it('when a document gets events, then it is flagged outbox_pending until the relay empties its outbox, and events pushed before the flag existed are relayed too', async () => {
+    const flags = db.collection('flags');
+    const legacy = entry(exchange, 'thing.legacy', { thing: 'legacy' });
+    await flags.insertOne({ _id: 'legacy' as never, _outbox: [legacy] });
+    const fresh = entry(exchange, 'thing.fresh', { thing: 'fresh' });
+    await flags.updateOne({ _id: 'fresh' as never }, { $set: { state: 'new' }, ...pushToOutbox([fresh]) }, { upsert: true });
+    expect(await flags.findOne({ _id: 'fresh' as never })).toMatchObject({ state: 'new', outbox_pending: true });
+
+    const published: string[] = [];
+    const relay = startOutboxRelay({ db, collections: ['flags'], logger, intervalMs: 10_000, publish: async (outboxEntry) => void published.push(outboxEntry.event_id) });
+    await waitFor(async () => (await flags.countDocuments({ outbox_pending: true })) === 0, 'the first pass to clear the flags');
+    expect(await relay.drain()).toBe(0);
+    expect([...new Set(published)].sort()).toEqual([legacy.event_id, fresh.event_id].sort());
+    expect(await flags.find({}, { sort: { _id: 1 } }).toArray()).toEqual([
+      { _id: 'fresh', state: 'new', _outbox: [], outbox_pending: false },
+      { _id: 'legacy', _outbox: [], outbox_pending: false },
+    ]);
+
+    const later = entry(exchange, 'thing.later', { thing: 'later' });
+    await flags.updateOne({ _id: 'fresh' as never }, pushToOutbox([later]));
+    expect(await flags.countDocuments({ outbox_pending: true })).toBe(1);
+    expect(await relay.drain()).toBe(1);
+    expect(published).toContain(later.event_id);
+    expect(await flags.countDocuments({ outbox_pending: true })).toBe(0);
+    await relay.stop();
+  });
 });

@@ -1,8 +1,7 @@
 import type { AnyBulkWriteOperation, Collection, Db, Document } from 'mongodb';
-import { pushToOutbox, type OutboxEntry } from '@destiny/platform';
+import { OUTBOX_PENDING_FIELD, pushToOutbox, type OutboxEntry } from '@destiny/platform';
 import type { ReferenceDocument } from '../domain/reference.model';
 import { COLLECTIONS } from './collections';
-import { OUTBOX_PENDING_FIELD } from './reference-outbox.relay';
 
 export interface IdentifierClaim {
   _id: string;

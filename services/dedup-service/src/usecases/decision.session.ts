@@ -1,8 +1,7 @@
 import { uuidv7 } from '@destiny/contracts';
-import { pushToOutbox, ServiceError, type OutboxEntry } from '@destiny/platform';
+import { OUTBOX_PENDING_FIELD, pushToOutbox, ServiceError, type OutboxEntry } from '@destiny/platform';
 import type { AnyBulkWriteOperation } from 'mongodb';
 import type { DecisionDocument, DecisionRepository } from '../data-access/decision.repository';
-import { OUTBOX_PENDING_FIELD } from '../data-access/reference-outbox.relay';
 import type { ReferenceRepository } from '../data-access/reference.repository';
 import type { ActiveRuleDecision, DeduplicationEnginePort, RuleOutcome } from '../domain/deduplication-engine.port';
 import { referenceChangedEntry } from '../domain/reference-changed.event-builder';
