@@ -26,3 +26,4 @@ export { createInProcessBus, type InProcessBusOptions } from './in-process.bus';
 export { MessageBusClosedError, PublishRejectedError, PublishTimeoutError, UnroutableMessageError } from './messaging.errors';
 export { deadQueueName, retryQueueName } from './topology';
 export { namespacedBus, namespacedTopology } from './namespaced.bus';
+export { consumeInBatches, type BatchConsumerOptions } from './batch.consumer';
