@@ -1,17 +1,8 @@
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { startApiGateway, type RunningApiGateway } from '@destiny/api-gateway';
-import { startDedupService } from '@destiny/dedup-service';
-import { requestDevelopmentToken, startIdentityProcess, type RunningIdentityProcess } from '@destiny/devstack/identity';
-import { startMongo } from '@destiny/devstack/mongo';
-import { createTestMessagingNamespace } from '@destiny/devstack/testing';
-import { startImportService } from '@destiny/import-service';
-import type { RunningBackendService } from '@destiny/platform';
-import { ensureDevstackBuilt } from '../../packages/devstack/test/identity/devstack.build';
+import { requestDevelopmentToken } from '@destiny/devstack/identity';
 import { startTestIssuer, type TestIssuer } from '../../services/api-gateway/test/support/test-issuer';
+import { startSystemUnderTest, type SystemUnderTest } from './support/system-under-test';
 
 // The gateway in front of the real import-service and dedup-service (MongoDB stand-in, real
 // RabbitMQ), with tokens from the identity stand-in's development clients: `admin` holds every
@@ -27,19 +18,13 @@ const batchFile = [
 ].join('\n');
 
 describe('api-gateway imports and reference reads end to end', () => {
-  let dataDir: string;
-  let mongo: Awaited<ReturnType<typeof startMongo>>;
-  let identity: RunningIdentityProcess;
+  let system: SystemUnderTest;
   let otherIssuer: TestIssuer;
   let files: http.Server;
   let filesUrl: string;
-  let dedup: RunningBackendService;
-  let imports: RunningBackendService;
-  let gateway: RunningApiGateway;
   let admin: Record<string, string>;
   let reader: Record<string, string>;
-  const messaging = createTestMessagingNamespace('gateway-imports');
-  const url = (route: string) => `${gateway.url}/v1${route}`;
+  const url = (route: string) => system.url(route);
   const json = (headers: Record<string, string>, method: string, body?: unknown): RequestInit => ({
     method,
     headers: { ...headers, 'content-type': 'application/json' },
@@ -47,39 +32,25 @@ describe('api-gateway imports and reference reads end to end', () => {
   });
 
   beforeAll(async () => {
-    ensureDevstackBuilt();
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'destiny-gateway-imports-'));
-    [mongo, identity, otherIssuer] = await Promise.all([startMongo({ port: 0, dataDir }), startIdentityProcess(), startTestIssuer()]);
     files = http.createServer((_request, response) => response.writeHead(200, { 'content-type': 'application/x-ndjson' }).end(batchFile));
     await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', () => resolve()));
     filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
-    const env = { ...messaging.env, MONGODB_URL: mongo.url, GRPC_PORT: '0', HEALTH_PORT: '0', LOG_LEVEL: 'silent', GRPC_HOST: '127.0.0.1' };
-    dedup = await startDedupService(env);
-    const dedupAddress = `127.0.0.1:${dedup.grpcPort}`;
-    imports = await startImportService({ ...env, DEDUP_SERVICE_GRPC_URL: dedupAddress, OUTBOUND_ALLOWLIST: '127.0.0.0/8', IMPORT_RETRY_BASE_MS: '50' });
-    gateway = await startApiGateway({
-      PORT: '0',
-      HEALTH_PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      AUTH_ISSUER: identity.issuer,
-      AUTH_JWKS_URL: identity.jwksUrl,
-      AUTH_AUDIENCE: identity.audience,
-      IMPORT_SERVICE_GRPC_URL: `127.0.0.1:${imports.grpcPort}`,
-      DEDUP_SERVICE_GRPC_URL: dedupAddress,
-    });
-    admin = { authorization: `Bearer ${await requestDevelopmentToken(identity.url, 'admin')}` };
-    reader = { authorization: `Bearer ${await requestDevelopmentToken(identity.url, 'reader')}` };
+    [system, otherIssuer] = await Promise.all([
+      startSystemUnderTest({
+        label: 'gateway-imports',
+        services: ['dedup-service', 'import-service'],
+        env: { 'import-service': { OUTBOUND_ALLOWLIST: '127.0.0.0/8', IMPORT_RETRY_BASE_MS: '50' } },
+      }),
+      startTestIssuer(),
+    ]);
+    admin = system.admin;
+    reader = { authorization: `Bearer ${await requestDevelopmentToken(system.identity.url, 'reader')}` };
   });
 
   afterAll(async () => {
-    await gateway?.stop();
-    await imports?.stop();
-    await dedup?.stop();
-    await Promise.all([mongo?.stop(), identity?.stop(), otherIssuer?.stop()]);
+    await system?.stop();
+    await otherIssuer?.stop();
     await new Promise<void>((resolve) => (files ? files.close(() => resolve()) : resolve()));
-    await messaging.remove();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('when the reader client calls import or robot routes, then 403', async () => {
@@ -91,7 +62,7 @@ describe('api-gateway imports and reference reads end to end', () => {
   });
 
   it('when a token comes from another issuer, then 401 Invalid token claims', async () => {
-    const foreign = otherIssuer.mint({ roles: ['reference.reader'], claims: { aud: identity.audience, resource_access: { [identity.audience]: { roles: ['reference.reader'] } } } });
+    const foreign = otherIssuer.mint({ roles: ['reference.reader'], claims: { aud: system.identity.audience, resource_access: { [system.identity.audience]: { roles: ['reference.reader'] } } } });
     const response = await fetch(url('/references/?identifier=doi:10.1/x'), { headers: { authorization: `Bearer ${foreign}` } });
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual({ detail: 'Invalid token claims: Invalid issuer' });
