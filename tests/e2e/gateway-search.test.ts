@@ -1,17 +1,6 @@
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { startApiGateway, type RunningApiGateway } from '@destiny/api-gateway';
-import { startDedupService } from '@destiny/dedup-service';
-import { startMongo } from '@destiny/devstack/mongo';
-import { startSearch } from '@destiny/devstack/search';
-import { createTestMessagingNamespace } from '@destiny/devstack/testing';
-import { startImportService } from '@destiny/import-service';
-import type { RunningBackendService } from '@destiny/platform';
-import { startSearchRequestService } from '@destiny/search-request-service';
-import { startTestIssuer, type TestIssuer } from '../../services/api-gateway/test/support/test-issuer';
+import { startSystemUnderTest, type SystemUnderTest } from './support/system-under-test';
 
 // Search through the gateway: references imported over HTTP reach the search index through
 // dedup-service's events, and search hits are redacted like every other reference read (§6.1).
@@ -26,52 +15,25 @@ const line = JSON.stringify({
 });
 
 describe('api-gateway reference search end to end', () => {
-  let dataDir: string;
-  let mongo: Awaited<ReturnType<typeof startMongo>>;
-  let search: Awaited<ReturnType<typeof startSearch>>;
-  let issuer: TestIssuer;
+  let system: SystemUnderTest;
   let files: http.Server;
-  const services: RunningBackendService[] = [];
-  let gateway: RunningApiGateway;
-  const messaging = createTestMessagingNamespace('gateway-search');
-  const url = (route: string) => `${gateway.url}/v1${route}`;
-  const bearer = (roles: string[]) => ({ authorization: `Bearer ${issuer.mint({ roles })}`, 'content-type': 'application/json' });
+  const url = (route: string) => system.url(route);
+  const bearer = (roles: string[]) => ({ authorization: `Bearer ${system.issuer.mint({ roles })}`, 'content-type': 'application/json' });
 
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'destiny-gateway-search-'));
-    for (const folder of ['mongo', 'search']) fs.mkdirSync(path.join(dataDir, folder));
-    [mongo, search, issuer] = await Promise.all([startMongo({ port: 0, dataDir: path.join(dataDir, 'mongo') }), startSearch({ port: 0, dataDir: path.join(dataDir, 'search') }), startTestIssuer()]);
     files = http.createServer((_request, response) => response.writeHead(200).end(`${line}\n`));
     await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', () => resolve()));
-    const env = { ...messaging.env, MONGODB_URL: mongo.url, ELASTICSEARCH_URL: search.url, GRPC_PORT: '0', HEALTH_PORT: '0', LOG_LEVEL: 'silent', GRPC_HOST: '127.0.0.1' };
-    const dedup = await startDedupService(env);
-    services.push(dedup);
-    const dedupAddress = `127.0.0.1:${dedup.grpcPort}`;
-    const imports = await startImportService({ ...env, DEDUP_SERVICE_GRPC_URL: dedupAddress, OUTBOUND_ALLOWLIST: '127.0.0.0/8' });
-    services.push(imports);
-    const searchService = await startSearchRequestService({ ...env, DEDUP_SERVICE_GRPC_URL: dedupAddress, INDEXING_BATCH_WAIT_MS: '10' });
-    services.push(searchService);
-    gateway = await startApiGateway({
-      PORT: '0',
-      HEALTH_PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      AUTH_ISSUER: issuer.issuer,
-      AUTH_JWKS_URL: issuer.jwksUrl,
-      AUTH_AUDIENCE: issuer.audience,
-      IMPORT_SERVICE_GRPC_URL: `127.0.0.1:${imports.grpcPort}`,
-      DEDUP_SERVICE_GRPC_URL: dedupAddress,
-      SEARCH_REQUEST_SERVICE_GRPC_URL: `127.0.0.1:${searchService.grpcPort}`,
+    system = await startSystemUnderTest({
+      label: 'gateway-search',
+      auth: 'test-issuer',
+      services: ['dedup-service', 'import-service', 'search-request-service'],
+      env: { 'import-service': { OUTBOUND_ALLOWLIST: '127.0.0.0/8' }, 'search-request-service': { INDEXING_BATCH_WAIT_MS: '10' } },
     });
   });
 
   afterAll(async () => {
-    await gateway?.stop();
-    for (const service of services.reverse()) await service.stop();
-    await Promise.all([mongo?.stop(), search?.stop(), issuer?.stop()]);
+    await system?.stop();
     await new Promise<void>((resolve) => (files ? files.close(() => resolve()) : resolve()));
-    await messaging.remove();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('when an imported reference is indexed, then search finds it through the gateway with full texts removed for a plain reader', async () => {

@@ -1,17 +1,6 @@
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { startApiGateway, type RunningApiGateway } from '@destiny/api-gateway';
-import { startDedupService } from '@destiny/dedup-service';
-import { startMongo } from '@destiny/devstack/mongo';
-import { startSearch } from '@destiny/devstack/search';
-import { createTestMessagingNamespace } from '@destiny/devstack/testing';
-import { startImportService } from '@destiny/import-service';
-import type { RunningBackendService } from '@destiny/platform';
-import { startSearchRequestService } from '@destiny/search-request-service';
-import { startTestIssuer, type TestIssuer } from '../../services/api-gateway/test/support/test-issuer';
+import { startSystemUnderTest, type SystemUnderTest } from './support/system-under-test';
 
 // Search through the gateway over real imports: dedup-service decides, its events reach the index,
 // a manual duplicate decision folds one reference into another, a merge import adds an
@@ -39,17 +28,11 @@ interface SearchResult {
 }
 
 describe('reference search end to end over imports and deduplication', () => {
-  let dataDir: string;
-  let mongo: Awaited<ReturnType<typeof startMongo>>;
-  let search: Awaited<ReturnType<typeof startSearch>>;
-  let issuer: TestIssuer;
+  let system: SystemUnderTest;
   let fileServer: http.Server;
   let filesUrl: string;
-  const services: RunningBackendService[] = [];
-  let gateway: RunningApiGateway;
-  const messaging = createTestMessagingNamespace('search-e2e');
-  const url = (route: string) => `${gateway.url}/v1${route}`;
-  const bearer = (roles: string[]) => ({ authorization: `Bearer ${issuer.mint({ roles })}`, 'content-type': 'application/json' });
+  const url = (route: string) => system.url(route);
+  const bearer = (roles: string[]) => ({ authorization: `Bearer ${system.issuer.mint({ roles })}`, 'content-type': 'application/json' });
 
   async function searchFor(query: string): Promise<SearchResult> {
     const response = await fetch(url(`/references/search/?${query}`), { headers: bearer(['reference.reader']) });
@@ -75,40 +58,20 @@ describe('reference search end to end over imports and deduplication', () => {
   }
 
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'destiny-search-e2e-'));
-    [mongo, search, issuer] = await Promise.all([startMongo({ port: 0, dataDir: path.join(dataDir, 'mongo') }), startSearch({ port: 0, dataDir: path.join(dataDir, 'search') }), startTestIssuer()]);
     fileServer = http.createServer((request, response) => response.writeHead(200).end(`${files[request.url ?? ''] ?? ''}\n`));
     await new Promise<void>((resolve) => fileServer.listen(0, '127.0.0.1', () => resolve()));
     filesUrl = `http://127.0.0.1:${(fileServer.address() as AddressInfo).port}`;
-    const env = { ...messaging.env, MONGODB_URL: mongo.url, ELASTICSEARCH_URL: search.url, GRPC_PORT: '0', HEALTH_PORT: '0', LOG_LEVEL: 'silent', GRPC_HOST: '127.0.0.1' };
-    const dedup = await startDedupService(env);
-    services.push(dedup);
-    const dedupAddress = `127.0.0.1:${dedup.grpcPort}`;
-    const imports = await startImportService({ ...env, DEDUP_SERVICE_GRPC_URL: dedupAddress, OUTBOUND_ALLOWLIST: '127.0.0.0/8' });
-    services.push(imports);
-    const searchService = await startSearchRequestService({ ...env, DEDUP_SERVICE_GRPC_URL: dedupAddress, INDEXING_BATCH_WAIT_MS: '10' });
-    services.push(searchService);
-    gateway = await startApiGateway({
-      PORT: '0',
-      HEALTH_PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
-      AUTH_ISSUER: issuer.issuer,
-      AUTH_JWKS_URL: issuer.jwksUrl,
-      AUTH_AUDIENCE: issuer.audience,
-      IMPORT_SERVICE_GRPC_URL: `127.0.0.1:${imports.grpcPort}`,
-      DEDUP_SERVICE_GRPC_URL: dedupAddress,
-      SEARCH_REQUEST_SERVICE_GRPC_URL: `127.0.0.1:${searchService.grpcPort}`,
+    system = await startSystemUnderTest({
+      label: 'search-e2e',
+      auth: 'test-issuer',
+      services: ['dedup-service', 'import-service', 'search-request-service'],
+      env: { 'import-service': { OUTBOUND_ALLOWLIST: '127.0.0.0/8' }, 'search-request-service': { INDEXING_BATCH_WAIT_MS: '10' } },
     });
   });
 
   afterAll(async () => {
-    await gateway?.stop();
-    for (const service of services.reverse()) await service.stop();
-    await Promise.all([mongo?.stop(), search?.stop(), issuer?.stop()]);
+    await system?.stop();
     await new Promise<void>((resolve) => (fileServer ? fileServer.close(() => resolve()) : resolve()));
-    await messaging.remove();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('when references are imported, deduplicated, folded, enhanced and the index repaired, then search follows each step', async () => {

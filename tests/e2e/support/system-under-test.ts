@@ -10,6 +10,7 @@ import { callUnary, createGrpcClient, type RunningBackendService } from '@destin
 import { startRobotBroker } from '@destiny/robot-broker';
 import { startSearchRequestService } from '@destiny/search-request-service';
 import { ensureDevstackBuilt } from '../../../packages/devstack/test/identity/devstack.build';
+import { startTestIssuer, type TestIssuer } from '../../../services/api-gateway/test/support/test-issuer';
 
 export type ServiceName = 'dedup-service' | 'robot-broker' | 'search-request-service' | 'percolator' | 'import-service';
 
@@ -20,6 +21,11 @@ export interface SystemUnderTestOptions {
   services: ServiceName[];
   /** Extra variables per service, on top of the infrastructure's and the other services' addresses. */
   env?: Partial<Record<ServiceName, Record<string, string>>>;
+  /**
+   * Who signs the gateway's tokens: the identity stand-in (default; gives `identity` and `admin`),
+   * or the api-gateway tests' issuer minting any roles (gives `issuer`).
+   */
+  auth?: 'identity' | 'test-issuer';
 }
 
 /** A robot as registration returns it. */
@@ -36,9 +42,12 @@ export interface SignOptions {
 
 export interface SystemUnderTest {
   gateway: RunningApiGateway;
+  /** Only with `auth: 'identity'` (throws otherwise). */
   identity: RunningIdentityProcess;
-  /** The admin's bearer header from the identity stand-in. */
+  /** The admin's bearer header from the identity stand-in; only with `auth: 'identity'`. */
   admin: Record<string, string>;
+  /** Only with `auth: 'test-issuer'` (throws otherwise). */
+  issuer: TestIssuer;
   /** `host:port` of a started service's gRPC server. */
   address(service: ServiceName): string;
   url(route: string): string;
@@ -75,19 +84,26 @@ const ADDRESS_VARIABLE: Record<ServiceName, string> = {
  * public API needs.
  */
 export async function startSystemUnderTest(options: SystemUnderTestOptions): Promise<SystemUnderTest> {
-  ensureDevstackBuilt();
+  const auth = options.auth ?? 'identity';
+  if (auth === 'identity') ensureDevstackBuilt();
   const started: RunningBackendService[] = [];
   const addresses: Record<string, string> = {};
   let infrastructure: TestInfrastructure | undefined;
   let identity: RunningIdentityProcess | undefined;
+  let issuer: TestIssuer | undefined;
   let gateway: RunningApiGateway | undefined;
   const stop = async () => {
     await gateway?.stop();
     for (const service of started.reverse()) await service.stop();
-    await Promise.all([infrastructure?.stop(), identity?.stop()]);
+    await Promise.all([infrastructure?.stop(), identity?.stop(), issuer?.stop()]);
   };
   try {
-    [infrastructure, identity] = await Promise.all([startTestInfrastructure(options.label), startIdentityProcess()]);
+    [infrastructure, identity, issuer] = await Promise.all([
+      startTestInfrastructure(options.label),
+      auth === 'identity' ? startIdentityProcess() : undefined,
+      auth === 'test-issuer' ? startTestIssuer() : undefined,
+    ]);
+    const signer = (identity ?? issuer)!;
     for (const name of START_ORDER.filter((service) => options.services.includes(service))) {
       const service = await STARTERS[name]({ ...infrastructure.env, ...addresses, ...options.env?.[name] });
       started.push(service);
@@ -98,12 +114,16 @@ export async function startSystemUnderTest(options: SystemUnderTestOptions): Pro
       HEALTH_PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'silent',
-      AUTH_ISSUER: identity.issuer,
-      AUTH_JWKS_URL: identity.jwksUrl,
-      AUTH_AUDIENCE: identity.audience,
+      AUTH_ISSUER: signer.issuer,
+      AUTH_JWKS_URL: signer.jwksUrl,
+      AUTH_AUDIENCE: signer.audience,
       ...addresses,
     });
-    const admin = { authorization: `Bearer ${await requestDevelopmentToken(identity.url, 'admin')}` };
+    const admin = identity ? { authorization: `Bearer ${await requestDevelopmentToken(identity.url, 'admin')}` } : undefined;
+    const only = <T>(value: T | undefined, what: string): T => {
+      if (value === undefined) throw new Error(`${what} is not available with auth: '${auth}'`);
+      return value;
+    };
     const running = gateway;
     const address = (service: ServiceName) => {
       const found = addresses[ADDRESS_VARIABLE[service]];
@@ -111,11 +131,18 @@ export async function startSystemUnderTest(options: SystemUnderTestOptions): Pro
       return found;
     };
     const url = (route: string) => `${running.url}/v1${route}`;
-    const bearer = (method: string, body?: unknown): RequestInit => ({ method, headers: { ...admin, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const bearer = (method: string, body?: unknown): RequestInit => ({ method, headers: { ...only(admin, 'admin'), 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
     return {
       gateway,
-      identity,
-      admin,
+      get identity() {
+        return only(identity, 'identity');
+      },
+      get admin() {
+        return only(admin, 'admin');
+      },
+      get issuer() {
+        return only(issuer, 'issuer');
+      },
       address,
       url,
       bearer,
