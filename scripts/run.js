@@ -143,6 +143,8 @@ async function main() {
       build();
       return;
     case 'lint':
+      // Type-checks tests and benchmarks too (the build leaves them out, and jest only strips types).
+      runOrExit(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json', '--noEmit'], toStderr);
       runOrExit(bin('eslint'), ['--max-warnings=0', '.', ...rest]);
       return;
     case 'test': {

@@ -92,7 +92,7 @@ describe('the embedded default (npm start)', () => {
 
   it('when no RabbitMQ is reachable, then it runs on the in-process bus and still serves the API', async () => {
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'destiny-embedded-inprocess-'));
-    const inProcessEnv = { ...(await launcherEnvironment(folder, messaging.namespace)), AMQP_URL: 'amqp://guest:guest@127.0.0.1:1' };
+    const inProcessEnv: Record<string, string> = { ...(await launcherEnvironment(folder, messaging.namespace)), AMQP_URL: 'amqp://guest:guest@127.0.0.1:1' };
     const launcher = await startLauncher('launcher.cli.js', inProcessEnv, 'Press Ctrl-C to stop');
     try {
       expect(launcher.output()).toContain('in-process (no RabbitMQ reachable)');

@@ -110,6 +110,8 @@ export const ROBOT_BROKER_INDEXES: IndexDeclaration[] = [
   { collection: COLLECTIONS.pending, keys: { enhancement_request_id: 1 }, options: { name: 'pending_request' } },
   { collection: COLLECTIONS.pending, keys: { reference_id: 1 }, options: { name: 'pending_reference' } },
   { collection: COLLECTIONS.batches, keys: { status: 1 }, options: { name: 'batch_status' } },
+  // The outbox relay selects batches with waiting jobs through this flag.
+  { collection: COLLECTIONS.batches, keys: { outbox_pending: 1 }, options: { name: 'batch_outbox_pending' } },
 ];
 
 export function isDuplicateKeyError(error: unknown): boolean {
