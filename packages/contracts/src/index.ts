@@ -50,3 +50,4 @@ export * from './http/routes';
 export * from './http/route-request.validator';
 
 export * from './openapi/openapi';
+export * from './enhancement-requests/request-status';

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startupBanner } from './banner';
-import { loadLauncherConfig } from './launcher.config';
+import { launcherPorts, loadLauncherConfig } from './launcher.config';
 import { assertPortsFree, freePort, tcpReachable } from './port-check';
 import { startStandIns } from './stand-ins';
 
@@ -58,16 +58,7 @@ async function main(): Promise<void> {
   if (!(await tcpReachable(amqp.hostname, Number(amqp.port || 5672)))) {
     throw new Error(`cluster mode needs RabbitMQ at ${amqp.host} (separate processes cannot share an in-process bus); start it with \`rabbitmq-server -detached\``);
   }
-  await assertPortsFree(
-    [
-      { port: config.DESTINY_PORT, variable: 'DESTINY_PORT' },
-      { port: config.DESTINY_MONGO_PORT, variable: 'DESTINY_MONGO_PORT' },
-      { port: config.DESTINY_SEARCH_PORT, variable: 'DESTINY_SEARCH_PORT' },
-      { port: config.DESTINY_BLOB_PORT, variable: 'DESTINY_BLOB_PORT' },
-      { port: config.DESTINY_IDENTITY_PORT, variable: 'DESTINY_IDENTITY_PORT' },
-    ],
-    config.DESTINY_HOST,
-  );
+  await assertPortsFree(launcherPorts(config), config.DESTINY_HOST);
   const standIns = await startStandIns(config);
   let stopping = false;
   const processes: ServiceProcess[] = [];

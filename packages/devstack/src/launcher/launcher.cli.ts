@@ -5,23 +5,14 @@ const telemetry = startTelemetryFromEnvironment('destiny-embedded');
 
 async function main(): Promise<void> {
   const fs = await import('node:fs');
-  const { loadLauncherConfig } = await import('./launcher.config.js');
+  const { launcherPorts, loadLauncherConfig } = await import('./launcher.config.js');
   const { assertPortsFree, tcpReachable } = await import('./port-check.js');
   const { startEmbeddedSystem } = await import('./embedded-system.js');
   const { startupBanner } = await import('./banner.js');
 
   const config = loadLauncherConfig();
   fs.mkdirSync(config.dataDir, { recursive: true });
-  await assertPortsFree(
-    [
-      { port: config.DESTINY_PORT, variable: 'DESTINY_PORT' },
-      { port: config.DESTINY_MONGO_PORT, variable: 'DESTINY_MONGO_PORT' },
-      { port: config.DESTINY_SEARCH_PORT, variable: 'DESTINY_SEARCH_PORT' },
-      { port: config.DESTINY_BLOB_PORT, variable: 'DESTINY_BLOB_PORT' },
-      { port: config.DESTINY_IDENTITY_PORT, variable: 'DESTINY_IDENTITY_PORT' },
-    ],
-    config.DESTINY_HOST,
-  );
+  await assertPortsFree(launcherPorts(config), config.DESTINY_HOST);
   const amqp = new URL(config.AMQP_URL);
   const useRabbitMq = await tcpReachable(amqp.hostname, Number(amqp.port || 5672));
   const system = await startEmbeddedSystem(config, useRabbitMq);

@@ -20,3 +20,14 @@ export function loadLauncherConfig(env: NodeJS.ProcessEnv = process.env): Launch
   const config = loadConfig(launcherConfig, env);
   return { ...config, dataDir: path.resolve(config.DESTINY_DATA_DIR) };
 }
+
+/** Every port the launcher listens on, with the variable that moves it (checked before starting). */
+export function launcherPorts(config: LauncherConfig): Array<{ port: number; variable: string }> {
+  return [
+    { port: config.DESTINY_PORT, variable: 'DESTINY_PORT' },
+    { port: config.DESTINY_MONGO_PORT, variable: 'DESTINY_MONGO_PORT' },
+    { port: config.DESTINY_SEARCH_PORT, variable: 'DESTINY_SEARCH_PORT' },
+    { port: config.DESTINY_BLOB_PORT, variable: 'DESTINY_BLOB_PORT' },
+    { port: config.DESTINY_IDENTITY_PORT, variable: 'DESTINY_IDENTITY_PORT' },
+  ];
+}

@@ -1,9 +1,8 @@
-import { EnhancementRequestIn, uuidv7, validate, type EnhancementRequestRead } from '@destiny/contracts';
+import { deriveRequestStatus, EnhancementRequestIn, uuidv7, validate, type EnhancementRequestRead } from '@destiny/contracts';
 import { ServiceError } from '@destiny/platform';
 import type { Collection, Db } from 'mongodb';
 import { COLLECTIONS, type EnhancementRequestDocument, type RobotDocument } from '../data-access/collections';
 import type { NewPendingEnhancement, PendingEnhancementRepository } from '../data-access/pending-enhancement.repository';
-import { deriveRequestStatus } from '../domain/request-status';
 import type { ReferenceStorePort } from './ports';
 
 // Enhancement requests by reference ids (§10) and pending enhancements for other producers.

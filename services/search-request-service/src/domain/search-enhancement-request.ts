@@ -1,5 +1,5 @@
 // Search-based enhancement requests (contract §11): the stored state and how a read is derived.
-import type { EnhancementRequestStatus, PendingEnhancementStatus, SearchEnhancementRequestRead } from '@destiny/contracts';
+import { deriveRequestStatus, type EnhancementRequestStatus, type PendingEnhancementStatus, type SearchEnhancementRequestRead } from '@destiny/contracts';
 
 export type SearchStatus = SearchEnhancementRequestRead['search_status'];
 
@@ -26,26 +26,13 @@ export interface SearchEnhancementRequest {
 /** Statuses a scan job may (re)claim: a re-delivered job finds its request still `searching`. */
 export const CLAIMABLE_STATUSES: readonly SearchStatus[] = ['pending', 'searching'];
 
-const TERMINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'discarded', 'indexing_failed']);
-
 /**
- * §10.3 from the request's pending-enhancement status counts (expired ones ignored: their
- * replacements carry the state); first matching rule wins. With none, §11.4's decision: a scan
+ * §10.3 from the request's pending-enhancement status counts. With none, §11.4's decision: a scan
  * that completed without matches is `completed`, otherwise the stored `received`.
  */
-export function deriveRequestStatus(counts: Readonly<Record<string, number>>, searchStatus: SearchStatus): EnhancementRequestStatus {
-  const set = new Set(Object.keys(counts).filter((status) => status !== 'expired' && (counts[status] ?? 0) > 0));
-  if (set.size === 0) return searchStatus === 'completed' ? 'completed' : 'received';
-  if (set.size === 1 && set.has('pending')) return 'received';
-  if (set.has('pending') || set.has('processing')) return 'processing';
-  if (set.has('importing')) return 'importing';
-  if (set.has('indexing')) return 'indexing';
-  if (set.size === 1) {
-    const only = [...set][0];
-    if (only === 'completed' || only === 'failed' || only === 'indexing_failed') return only;
-  }
-  if ([...set].every((status) => TERMINAL.has(status))) return 'partial_failed';
-  return 'processing';
+export function searchRequestStatus(counts: Readonly<Record<string, number>>, searchStatus: SearchStatus): EnhancementRequestStatus {
+  const present = Object.keys(counts).filter((status) => (counts[status] ?? 0) > 0);
+  return deriveRequestStatus(present, searchStatus === 'completed' ? 'completed' : 'received');
 }
 
 export function toSearchEnhancementRequestRead(request: SearchEnhancementRequest, counts: Readonly<Record<string, number>>): SearchEnhancementRequestRead {
@@ -55,7 +42,7 @@ export function toSearchEnhancementRequestRead(request: SearchEnhancementRequest
     robot_id: request.robot_id,
     source: request.source,
     search_status: request.search_status,
-    request_status: deriveRequestStatus(present, request.search_status),
+    request_status: searchRequestStatus(present, request.search_status),
     n_matched: request.n_matched,
     n_enhancements_requested: Object.values(present).reduce((sum, count) => sum + (count ?? 0), 0),
     enhancement_status_counts: present,

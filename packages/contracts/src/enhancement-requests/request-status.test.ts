@@ -1,4 +1,4 @@
-import type { PendingEnhancementStatus } from '@destiny/contracts';
+import type { PendingEnhancementStatus } from '../schemas/enums.schema';
 import { deriveRequestStatus } from './request-status';
 
 describe('deriveRequestStatus (§10.3)', () => {

@@ -1,14 +1,15 @@
-import type { EnhancementRequestStatus, PendingEnhancementStatus } from '@destiny/contracts';
+import type { EnhancementRequestStatus } from '../schemas/enums.schema';
 
 const TERMINAL: ReadonlySet<string> = new Set(['completed', 'failed', 'discarded', 'indexing_failed']);
 
 /**
- * §10.3: the request status from the set of its pending enhancements' statuses (expired ones
- * ignored: their replacements carry the state); first matching rule wins.
+ * §10.3: a request's status from the set of its pending enhancements' statuses (expired ones
+ * ignored: their replacements carry the state); first matching rule wins. `whenNone` is the
+ * answer while there are none (the stored status, or §11.4's decision for search requests).
  */
-export function deriveRequestStatus(statuses: Iterable<PendingEnhancementStatus>, stored: EnhancementRequestStatus): EnhancementRequestStatus {
+export function deriveRequestStatus(statuses: Iterable<string>, whenNone: EnhancementRequestStatus): EnhancementRequestStatus {
   const set = new Set([...statuses].filter((status) => status !== 'expired'));
-  if (set.size === 0) return stored;
+  if (set.size === 0) return whenNone;
   if (set.size === 1 && set.has('pending')) return 'received';
   if (set.has('pending') || set.has('processing')) return 'processing';
   if (set.has('importing')) return 'importing';
