@@ -50,6 +50,8 @@ export async function observeReferenceChanged(namespace: string) {
   return {
     events,
     async close() {
+      // The test's own queue is not part of the system topology that the namespace removal deletes.
+      await bus.deleteTopology({ exchanges: [], queues: [{ name: queue }] });
       await connection.close();
     },
   };

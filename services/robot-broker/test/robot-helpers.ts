@@ -94,6 +94,8 @@ export async function startIndexAnnouncer(namespace: string) {
       await announce(held.splice(0));
     },
     async close() {
+      // The test's own queue is not part of the system topology that the namespace removal deletes.
+      await bus.deleteTopology({ exchanges: [], queues: [{ name: queue }] });
       await connection.close();
     },
   };

@@ -116,6 +116,7 @@ describe('robot-broker single enhancement requests', () => {
   afterAll(async () => {
     await Promise.all(reports);
     await robot?.close();
+    if (amqp) await namespacedBus(amqp, infrastructure.env.AMQP_NAMESPACE).deleteTopology({ exchanges: [], queues: [{ name: 'test.single-changes' }] });
     await amqp?.close();
     client?.close();
     references?.close();
