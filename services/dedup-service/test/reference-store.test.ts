@@ -27,7 +27,7 @@ describe('dedup-service reference store through gRPC', () => {
     infrastructure = await startInfrastructure('dedup-store');
     service = await startDedupService({ ...infrastructure.env, DEDUP_PENDING_REQUEUE_MS: '1000' });
     client = dedupClient(service.grpcPort);
-    observer = await observeReferenceChanged(infrastructure.messaging.namespace);
+    observer = await observeReferenceChanged(infrastructure.env.AMQP_NAMESPACE);
   });
 
   afterAll(async () => {

@@ -52,6 +52,25 @@ export async function startFileServer() {
   };
 }
 
+/** A route that streams `lines` 25 at a time every 40 ms, so an import can be interrupted mid-file; counts requests. */
+export function slowFileRoute(lines: readonly string[]): { route: Route; requests: () => number } {
+  let requests = 0;
+  const route: Route = (_request, response) => {
+    requests += 1;
+    let next = 0;
+    const timer = setInterval(() => {
+      if (response.destroyed) return clearInterval(timer);
+      response.write(lines.slice(next, next + 25).join(''));
+      next += 25;
+      if (next >= lines.length) {
+        clearInterval(timer);
+        response.end();
+      }
+    }, 40);
+  };
+  return { route, requests: () => requests };
+}
+
 export async function waitFor<T>(probe: () => Promise<T | undefined | null | false> | T | undefined | null | false, what: string, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -3,7 +3,7 @@ import type { RunningBackendService } from '@destiny/platform';
 import { startDedupService } from '../../dedup-service/src/index';
 import { call as dedupCall, dedupClient, startInfrastructure, type DedupClient } from '../../dedup-service/test/dedup-helpers';
 import { startImportService } from '../src/index';
-import { call, importClient, startFileServer, waitFor, type ImportClient } from './import-helpers';
+import { call, importClient, slowFileRoute, startFileServer, waitFor, type ImportClient } from './import-helpers';
 
 // import-service stopped between chunks while a slow file is streaming, then started again: the
 // new instance resumes after the last recorded line and every line is processed exactly once.
@@ -30,20 +30,8 @@ describe('import-service restarted mid-file', () => {
   it('when the service stops after some chunks and starts again, then all 600 lines have one result and one reference each', async () => {
     const env = { ...infrastructure.env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}`, OUTBOUND_ALLOWLIST: '127.0.0.0/8', IMPORT_RETRY_BASE_MS: '20', IMPORT_CHUNK_SIZE: '50' };
     const lines = Array.from({ length: 600 }, (_, i) => `${JSON.stringify({ identifiers: [{ identifier: `10.7777/restart.${i}`, identifier_type: 'doi' }] })}\n`);
-    let requests = 0;
-    files.routes.set('/slow.jsonl', (_request, response) => {
-      requests += 1;
-      let next = 0;
-      const timer = setInterval(() => {
-        if (response.destroyed) return clearInterval(timer);
-        response.write(lines.slice(next, next + 25).join(''));
-        next += 25;
-        if (next >= lines.length) {
-          clearInterval(timer);
-          response.end();
-        }
-      }, 40);
-    });
+    const slow = slowFileRoute(lines);
+    files.routes.set('/slow.jsonl', slow.route);
 
     const first = await startImportService(env);
     let client: ImportClient = importClient(first.grpcPort);
@@ -62,7 +50,7 @@ describe('import-service restarted mid-file', () => {
         return current.import_batch_status === 'completed' && current;
       }, 'the batch to complete after the restart');
       // The second instance fetched the file again: the first had stopped before its end.
-      expect(requests).toBe(2);
+      expect(slow.requests()).toBe(2);
       expect(summary.results).toEqual({ created: 0, started: 0, completed: 600, partially_failed: 0, failed: 0, retrying: 0 });
       const results = (await call<{ json: string[] }>(client, 'ListImportResults', { import_record_id: record.id, import_batch_id: batch.id, result_status: '' })).json.map((item) => JSON.parse(item) as { reference_id: string });
       expect(new Set(results.map((result) => result.reference_id)).size).toBe(600);

@@ -5,7 +5,7 @@ import type { ImportBatchSummary } from '@destiny/contracts';
 import type { RunningBackendService } from '@destiny/platform';
 import { startDedupService } from '../../dedup-service/src/index';
 import { call as dedupCall, dedupClient, startInfrastructure, type DedupClient } from '../../dedup-service/test/dedup-helpers';
-import { call, importClient, startFileServer, waitFor } from './import-helpers';
+import { call, importClient, slowFileRoute, startFileServer, waitFor } from './import-helpers';
 
 // The built import-service process (dist/main.js, as `npm test` builds it) killed with SIGKILL
 // while it streams a slow file: RabbitMQ hands the unacknowledged job to the next process, which
@@ -66,20 +66,8 @@ describe('import-service process killed mid-file', () => {
 
   it('when the process is killed after some chunks, then the next process finishes the batch with every line processed once', async () => {
     const lines = Array.from({ length: 600 }, (_, i) => `${JSON.stringify({ identifiers: [{ identifier: `10.8888/kill.${i}`, identifier_type: 'doi' }] })}\n`);
-    let requests = 0;
-    files.routes.set('/slow-kill.jsonl', (_request, response) => {
-      requests += 1;
-      let next = 0;
-      const timer = setInterval(() => {
-        if (response.destroyed) return clearInterval(timer);
-        response.write(lines.slice(next, next + 25).join(''));
-        next += 25;
-        if (next >= lines.length) {
-          clearInterval(timer);
-          response.end();
-        }
-      }, 40);
-    });
+    const slow = slowFileRoute(lines);
+    files.routes.set('/slow-kill.jsonl', slow.route);
     const port = await freePort();
     const first = await startProcess(port);
     const client = importClient(port);
@@ -99,7 +87,7 @@ describe('import-service process killed mid-file', () => {
         const current = JSON.parse((await call<{ json: string }>(again, 'GetImportBatchSummary', { import_record_id: record.id, import_batch_id: batch.id })).json) as ImportBatchSummary;
         return current.import_batch_status === 'completed' && current;
       }, 'the batch to complete in the second process');
-      expect(requests).toBe(2);
+      expect(slow.requests()).toBe(2);
       expect(summary.results).toEqual({ created: 0, started: 0, completed: 600, partially_failed: 0, failed: 0, retrying: 0 });
       const all = (await call<{ json: string[] }>(again, 'ListImportResults', { import_record_id: record.id, import_batch_id: batch.id, result_status: '' })).json.map((item) => JSON.parse(item) as { reference_id: string });
       expect(all).toHaveLength(600);

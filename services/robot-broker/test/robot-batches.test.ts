@@ -52,8 +52,8 @@ describe('robot-broker enhancement requests and robot batches', () => {
     broker = await startRobotBroker({ ...infrastructure.env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}` });
     client = robotBrokerClient(broker.grpcPort);
     references = dedupClient(dedup.grpcPort);
-    announcer = await startIndexAnnouncer(infrastructure.messaging.namespace);
-    mongo = await MongoClient.connect(infrastructure.mongo.url);
+    announcer = await startIndexAnnouncer(infrastructure.env.AMQP_NAMESPACE);
+    mongo = await MongoClient.connect(infrastructure.env.MONGODB_URL);
     db = mongo.db('destiny_robot_broker');
   });
 
@@ -225,7 +225,7 @@ describe('robot-broker enhancement requests and robot batches', () => {
     const [ref, marker] = await ingestReferences(references, 2, 'automation');
     const robot = await newRobot('automation-bot');
     const event = { event_id: uuidv7(), automation_id: uuidv7(), robot_id: robot.id, reference_id: ref, source: `RobotEnhancementBatch:${uuidv7()}`, occurred_at: new Date().toISOString() };
-    const bus = namespacedBus(await createAmqpConnection({ url: TEST_AMQP_URL, logger: createLogger({ service: 'test', level: 'silent' }), name: 'automation-publisher' }), infrastructure.messaging.namespace);
+    const bus = namespacedBus(await createAmqpConnection({ url: TEST_AMQP_URL, logger: createLogger({ service: 'test', level: 'silent' }), name: 'automation-publisher' }), infrastructure.env.AMQP_NAMESPACE);
     try {
       await bus.publish(EVENTS_EXCHANGE, ROUTING_KEYS.automationMatched, event, { messageId: event.event_id });
       await bus.publish(EVENTS_EXCHANGE, ROUTING_KEYS.automationMatched, event, { messageId: event.event_id });

@@ -1,13 +1,7 @@
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { EVENTS_EXCHANGE, ROUTING_KEYS, uuidv7, type ReferenceChangedEvent, type ReferencesIndexedEvent } from '@destiny/contracts';
+import { ROUTING_KEYS, uuidv7, type ReferenceChangedEvent, type ReferencesIndexedEvent } from '@destiny/contracts';
 import { loadDestinyProtos } from '@destiny/contracts/grpc/proto-files';
-import { startBlob } from '@destiny/devstack/blob';
-import { startMongo } from '@destiny/devstack/mongo';
-import { createTestMessagingNamespace, TEST_AMQP_URL } from '@destiny/devstack/testing';
-import { callUnary, createAmqpConnection, createGrpcClient, createLogger, namespacedBus, type MessageBus } from '@destiny/platform';
+import { observeEvents, startTestInfrastructure, type TestInfrastructure } from '@destiny/devstack/testing';
+import { callUnary, createGrpcClient } from '@destiny/platform';
 
 export type RobotBrokerClient = InstanceType<ReturnType<typeof loadDestinyProtos>['destiny']['robot_broker']['RobotBroker']>;
 export type DedupClient = InstanceType<ReturnType<typeof loadDestinyProtos>['destiny']['dedup_service']['DedupService']>;
@@ -25,38 +19,11 @@ export async function call<T>(client: RobotBrokerClient | DedupClient, method: s
   return callUnary(client, fn, request as never) as Promise<T>;
 }
 
-/** MongoDB, blob storage and a RabbitMQ namespace, with the environment robot-broker needs. */
-export async function startInfrastructure(label: string) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `destiny-${label}-`));
-  const mongo = await startMongo({ port: 0, dataDir: path.join(dataDir, 'mongo') });
-  const blob = await startBlob({ port: 0, host: '127.0.0.1', dataDir: path.join(dataDir, 'blob') });
-  const messaging = createTestMessagingNamespace(label);
-  const env: Record<string, string> = {
-    ...messaging.env,
-    MONGODB_URL: mongo.url,
-    GRPC_PORT: '0',
-    HEALTH_PORT: '0',
-    LOG_LEVEL: 'silent',
-    GRPC_HOST: '127.0.0.1',
-    BLOB_ENDPOINT: blob.url,
-    BLOB_ACCESS_KEY: blob.accessKey,
-    BLOB_SECRET_KEY: blob.secretKey,
-    BLOB_BUCKET: 'destiny',
-    ROBOT_SECRET_ENCRYPTION_KEY: crypto.randomBytes(32).toString('hex'),
-    ROBOT_LEASE_SWEEP_MS: '200',
-  };
-  return {
-    env,
-    mongo,
-    blob,
-    messaging,
-    async stop() {
-      await blob.stop();
-      await mongo.stop();
-      await messaging.remove();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+/** The stand-ins and a RabbitMQ namespace, with a quick lease sweep for robot-broker's tests. */
+export async function startInfrastructure(label: string): Promise<TestInfrastructure> {
+  const infrastructure = await startTestInfrastructure(label);
+  infrastructure.env.ROBOT_LEASE_SWEEP_MS = '200';
+  return infrastructure;
 }
 
 /**
@@ -64,27 +31,23 @@ export async function startInfrastructure(label: string) {
  * back as `references.indexed` with its version (optionally held back until released).
  */
 export async function startIndexAnnouncer(namespace: string) {
-  const connection = await createAmqpConnection({ url: TEST_AMQP_URL, logger: createLogger({ service: 'test-indexer', level: 'silent' }), name: `indexer-${namespace}` });
-  const bus: MessageBus = namespacedBus(connection, namespace);
-  const queue = 'test.index-announcer';
-  await bus.declareTopology({ exchanges: [{ name: EVENTS_EXCHANGE, type: 'topic' }], queues: [{ name: queue, bindings: [{ exchange: EVENTS_EXCHANGE, routingKey: ROUTING_KEYS.referenceChanged }] }] });
   let holding = false;
   const held: Array<{ reference_id: string; version: number }> = [];
   const announce = async (items: Array<{ reference_id: string; version: number }>) => {
     if (items.length === 0) return;
     const event: ReferencesIndexedEvent = { event_id: uuidv7(), items, occurred_at: new Date().toISOString() };
-    await bus.publish(EVENTS_EXCHANGE, ROUTING_KEYS.referencesIndexed, event, { messageId: event.event_id });
+    await observer.publish(ROUTING_KEYS.referencesIndexed, event, event.event_id);
   };
-  await bus.consume<ReferenceChangedEvent>(
-    queue,
-    async (event) => {
+  const observer = await observeEvents<ReferenceChangedEvent>(namespace, {
+    queue: 'test.index-announcer',
+    routingKey: ROUTING_KEYS.referenceChanged,
+    prefetch: 50,
+    onEvent: async (event) => {
       const item = { reference_id: event.reference_id, version: event.version };
       if (holding) held.push(item);
       else await announce([item]);
-      return { outcome: 'ack' };
     },
-    { prefetch: 50 },
-  );
+  });
   return {
     hold() {
       holding = true;
@@ -93,11 +56,7 @@ export async function startIndexAnnouncer(namespace: string) {
       holding = false;
       await announce(held.splice(0));
     },
-    async close() {
-      // The test's own queue is not part of the system topology that the namespace removal deletes.
-      await bus.deleteTopology({ exchanges: [], queues: [{ name: queue }] });
-      await connection.close();
-    },
+    close: () => observer.close(),
   };
 }
 

@@ -49,7 +49,7 @@ describe('robot-broker killed while importing results', () => {
     infrastructure = await startInfrastructure('robot-import-restart');
     dedup = await startDedupService(infrastructure.env);
     references = dedupClient(dedup.grpcPort);
-    mongo = await MongoClient.connect(infrastructure.mongo.url);
+    mongo = await MongoClient.connect(infrastructure.env.MONGODB_URL);
     db = mongo.db('destiny_robot_broker');
   });
 

@@ -48,7 +48,7 @@ describe('robot-broker robot registry and signatures', () => {
     expect(Object.keys(robot).sort()).toEqual(['client_secret', 'description', 'entitlements', 'id', 'name', 'owner']);
     expect(robot.client_secret).toMatch(/^[0-9a-f]{64}$/);
     expect(robot.entitlements).toEqual([]);
-    const mongo = await MongoClient.connect(infrastructure.mongo.url);
+    const mongo = await MongoClient.connect(infrastructure.env.MONGODB_URL);
     try {
       const stored = await mongo.db('destiny_robot_broker').collection('robots').findOne({ _id: robot.id as never });
       expect(JSON.stringify(stored)).not.toContain(robot.client_secret);

@@ -1,23 +1,8 @@
 import { blockingKeys } from './blocking';
 import { type DedupRecord } from './record';
+import { dedupRecord } from './record.fixture';
 
-let counter = 0;
-function record(fields: Partial<DedupRecord> = {}): DedupRecord {
-  counter += 1;
-  return {
-    id: `r${counter}`,
-    title: 'Complement factor H mutations in atypical haemolytic uraemic syndrome: a cohort study',
-    authors: ['Zuber, J.', 'Le Quintrec, M.'],
-    year: 2011,
-    venue: 'Nature Reviews Nephrology',
-    volume: '7',
-    issue: '1',
-    pages: '23-35',
-    doi: null,
-    identifiers: [],
-    ...fields,
-  };
-}
+const record = (fields: Partial<DedupRecord> = {}): DedupRecord => dedupRecord({ authors: ['Zuber, J.', 'Le Quintrec, M.'], ...fields });
 
 function share(a: DedupRecord, b: DedupRecord): boolean {
   const keys = new Set(blockingKeys(a));

@@ -1,23 +1,7 @@
 import { applyDecisionRules, decideDuplicate, isSearchable, nonCanonicalTargetError, SELF_DUPLICATE_ERROR, type ActiveDecision, type ProposedDecision } from './decide';
-import { type DedupRecord } from './record';
+import { dedupRecord } from './record.fixture';
 
-let counter = 0;
-function record(fields: Partial<DedupRecord> = {}): DedupRecord {
-  counter += 1;
-  return {
-    id: `r${counter}`,
-    title: 'Complement factor H mutations in atypical haemolytic uraemic syndrome: a cohort study',
-    authors: ['Zuber, J.', 'Le Quintrec, M.', 'Loirat, C.'],
-    year: 2011,
-    venue: 'Nature Reviews Nephrology',
-    volume: '7',
-    issue: '1',
-    pages: '23-35',
-    doi: null,
-    identifiers: [],
-    ...fields,
-  };
-}
+const record = dedupRecord;
 
 describe('isSearchable', () => {
   it('when a record has a title and authors, year or journal, then it is searchable', () => {

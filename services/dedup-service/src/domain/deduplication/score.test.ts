@@ -1,23 +1,8 @@
 import { type DedupRecord } from './record';
+import { dedupRecord } from './record.fixture';
 import { scorePair } from './score';
 
-let counter = 0;
-function record(fields: Partial<DedupRecord> = {}): DedupRecord {
-  counter += 1;
-  return {
-    id: `r${counter}`,
-    title: 'Complement factor H mutations in atypical haemolytic uraemic syndrome: a cohort study',
-    authors: ['Zuber, J.', 'Le Quintrec, M.', 'Loirat, C.'],
-    year: 2011,
-    venue: 'Nature Reviews Nephrology',
-    volume: '7',
-    issue: '1',
-    pages: '23-35',
-    doi: null,
-    identifiers: [],
-    ...fields,
-  };
-}
+const record = dedupRecord;
 
 function verdict(a: Partial<DedupRecord>, b: Partial<DedupRecord>): string {
   return scorePair(record(a), record(b)).verdict;
