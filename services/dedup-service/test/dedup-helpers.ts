@@ -30,15 +30,7 @@ export async function observeReferenceChanged(namespace: string) {
   return { events, close: () => observer.close() };
 }
 
-export async function waitFor<T>(probe: () => Promise<T | undefined | null | false> | T | undefined | null | false, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+export { waitFor } from '@destiny/devstack/testing';
 
 export function bibliographic(title: string, authors: string[], year: number, venue = 'Journal of Tests', extra: Record<string, unknown> = {}) {
   return {

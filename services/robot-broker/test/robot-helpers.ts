@@ -60,15 +60,7 @@ export async function startIndexAnnouncer(namespace: string) {
   };
 }
 
-export async function waitFor<T>(probe: () => Promise<T | undefined | null | false> | T | undefined | null | false, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+export { waitFor } from '@destiny/devstack/testing';
 
 /** Ingests references with distinct DOIs and titles; answers their ids in order. */
 export async function ingestReferences(dedup: DedupClient, count: number, label: string): Promise<string[]> {

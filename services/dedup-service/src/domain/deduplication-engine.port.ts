@@ -1,44 +1,14 @@
 // What dedup-service needs from the pure deduplication engine (domain/deduplication), so the
 // use cases depend on this shape and the composition root supplies the module.
 
-export interface DedupRecord {
-  id: string;
-  title: string | null;
-  authors: string[];
-  year: number | null;
-  venue: string | null;
-  volume: string | null;
-  issue: string | null;
-  pages: string | null;
-  doi: string | null;
-  identifiers: Array<{ type: string; value: string; name: string | null }>;
-}
+import type { ActiveDecision, DecisionRuleOutcome, DedupRecord, DuplicateDetermination, ProposedDecision } from './deduplication';
 
-export interface EngineDecision {
-  determination: 'duplicate' | 'canonical' | 'decoupled' | 'unsearchable';
-  canonicalId: string | null;
-  candidateIds: string[];
-  detail: string;
-}
-
-export interface ActiveRuleDecision {
-  determination: 'duplicate' | 'exact_duplicate' | 'canonical' | 'unsearchable';
-  canonicalId: string | null;
-  authority: 'person' | 'system' | 'unclassified';
-}
-
-export interface ProposedRuleDecision {
-  determination: 'duplicate' | 'canonical' | 'unsearchable' | 'decoupled';
-  canonicalId: string | null;
-  authority: 'person' | 'system';
-}
-
-export interface RuleOutcome {
-  outcome: 'activate' | 'decoupled' | 'error';
-  changed: boolean;
-  error?: string;
-  reason?: string;
-}
+// The engine's own types, under the names the use cases speak.
+export type { DedupRecord };
+export type EngineDecision = DuplicateDetermination;
+export type ActiveRuleDecision = ActiveDecision;
+export type ProposedRuleDecision = ProposedDecision;
+export type RuleOutcome = DecisionRuleOutcome;
 
 export interface DeduplicationEnginePort {
   toDedupRecord(view: { id: string; identifiers: unknown[]; enhancements: unknown[] }): DedupRecord;
