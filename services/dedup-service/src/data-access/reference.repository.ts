@@ -56,8 +56,9 @@ export function createReferenceRepository(db: Db) {
       if (canonicalIds.length === 0) return map;
       const rows = (await references
         .find({ 'active_decision.canonical_reference_id': { $in: [...canonicalIds] }, 'active_decision.duplicate_determination': 'duplicate' }, { projection })
-        .sort({ _id: 1 })
         .toArray()) as ReferenceDocument[];
+      // Sorted here: asking the server to sort makes the MongoDB stand-in walk the whole collection.
+      rows.sort((a, b) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0));
       for (const row of rows) {
         const canonical = row.active_decision?.canonical_reference_id as string;
         map.set(canonical, [...(map.get(canonical) ?? []), row]);
@@ -84,6 +85,24 @@ export function createReferenceRepository(db: Db) {
       if (events.length > 0) update.$push = { ...(extra.$push as Document | undefined), ...pushToOutbox(events).$push };
       const result = await references.updateOne({ _id: id, version: expectedVersion }, update);
       if (result.matchedCount === 0) throw new ConcurrentChangeError(id);
+    },
+    /**
+     * `update` for many references in one bulk write; answers the ids another writer changed since
+     * their expected version (recognised by the absence of the write's `marker` enhancement id).
+     */
+    async updateVersionedMany(writes: ReadonlyArray<{ id: string; expectedVersion: number; set: Partial<ReferenceDocument>; events: OutboxEntry[]; push: Document; marker: string }>): Promise<string[]> {
+      if (writes.length === 0) return [];
+      const result = await references.bulkWrite(
+        writes.map((write) => {
+          const outbox = pushToOutbox(write.events);
+          return { updateOne: { filter: { _id: write.id, version: write.expectedVersion }, update: { $set: write.set, $push: { ...write.push, ...outbox.$push }, $max: outbox.$max } } };
+        }),
+        { ordered: false },
+      );
+      if (result.matchedCount === writes.length) return [];
+      const rows = await this.getMany(writes.map((write) => write.id));
+      const written = new Set(rows.filter((row) => row.enhancements.some((enhancement) => enhancement.id === writes.find((write) => write.id === row._id)?.marker)).map((row) => row._id));
+      return writes.map((write) => write.id).filter((id) => !written.has(id));
     },
     async bulk(operations: AnyBulkWriteOperation<ReferenceDocument>[]): Promise<void> {
       if (operations.length > 0) await references.bulkWrite(operations, { ordered: false });

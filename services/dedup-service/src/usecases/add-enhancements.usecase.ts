@@ -1,7 +1,7 @@
-import { Enhancement, enhancementFingerprint, uuidv7, validate, type ChangeOrigin } from '@destiny/contracts';
+import { canonicalUuid, Enhancement, enhancementFingerprint, uuidv7, validate, type ChangeOrigin } from '@destiny/contracts';
 import { ServiceError } from '@destiny/platform';
-import type { ReferenceRepository } from '../data-access/reference.repository';
-import { currentEnhancements, enhancementChangeset, isCanonicalLike, type StoredEnhancement } from '../domain/reference.model';
+import { ConcurrentChangeError, type ReferenceRepository } from '../data-access/reference.repository';
+import { currentEnhancements, enhancementChangeset, isCanonicalLike, type ReferenceDocument, type StoredEnhancement } from '../domain/reference.model';
 import { referenceChangedEntry } from '../domain/reference-changed.event-builder';
 
 export interface AddEnhancementOutcome {
@@ -10,70 +10,144 @@ export interface AddEnhancementOutcome {
   status: string;
   enhancement_id: string;
   error: string;
+  /** The reference's version holding the enhancement (its current version when discarded; 0 when failed). */
+  reference_version: number;
 }
 
-/** Stores enhancements append-only; an exact duplicate of a current one is discarded (§6.5). */
+export interface AddEnhancementsRequest {
+  enhancements_json: string[];
+  robot_id: string;
+  robot_enhancement_batch_id: string;
+  enhancement_request_id: string;
+  /** Caller-assigned ids, parallel to `enhancements_json`; empty: assigned here. */
+  enhancement_ids?: string[];
+}
+
+interface ParsedEnhancement {
+  index: number;
+  id: string;
+  /** The caller chose the id, so finding it stored means a retry of this very enhancement. */
+  assigned: boolean;
+  value: Enhancement;
+}
+
+/** Another writer (a second replica) may change a reference between the read and the bulk write. */
+const WRITE_ROUNDS = 5;
+
+export function missingParentsMessage(ids: readonly string[]): string {
+  return `Enhancements with ids [${ids.join(', ')}] do not exist.`;
+}
+
+function parseRequest(request: AddEnhancementsRequest): ParsedEnhancement[] {
+  const ids = request.enhancement_ids ?? [];
+  if (ids.length > 0 && ids.length !== request.enhancements_json.length) throw ServiceError.unprocessable('enhancement_ids must be empty or one per enhancement.');
+  return request.enhancements_json.map((text, index) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw ServiceError.unprocessable(`Enhancement ${index} is not JSON.`);
+    }
+    const result = validate(Enhancement, value, 'body');
+    if (!result.ok) throw ServiceError.unprocessable(result.errors);
+    const assigned = ids.length > 0 ? canonicalUuid(ids[index]) : null;
+    if (ids.length > 0 && !assigned) throw ServiceError.unprocessable(`Enhancement id ${ids[index]} is not a UUID.`);
+    return { index, id: assigned ?? uuidv7(), assigned: assigned !== null, value: result.value };
+  });
+}
+
+/**
+ * Stores enhancements append-only (§6.5), a chunk at a time: one read of the target references,
+ * one read of their duplicates, one bulk write of versioned updates each carrying its
+ * `reference.changed` event. An exact duplicate of a current enhancement is discarded; a
+ * `derived_from` id that is neither on the reference nor on one of its duplicates fails the item.
+ */
 export function createAddEnhancements(deps: { references: ReferenceRepository; exclusive<T>(work: () => Promise<T>): Promise<T>; onEvents(): void }) {
-  return async (request: { enhancements_json: string[]; robot_id: string; robot_enhancement_batch_id: string; enhancement_request_id: string }): Promise<AddEnhancementOutcome[]> => {
-    const parsed = request.enhancements_json.map((text, index) => {
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        throw ServiceError.unprocessable(`Enhancement ${index} is not JSON.`);
-      }
-      const result = validate(Enhancement, value, 'body');
-      if (!result.ok) throw ServiceError.unprocessable(result.errors);
-      return result.value;
-    });
+  return async (request: AddEnhancementsRequest): Promise<AddEnhancementOutcome[]> => {
+    const parsed = parseRequest(request);
     const origin: ChangeOrigin = {};
     if (request.robot_id) origin.robot_id = request.robot_id;
     if (request.robot_enhancement_batch_id) origin.robot_enhancement_batch_id = request.robot_enhancement_batch_id;
     if (request.enhancement_request_id) origin.enhancement_request_id = request.enhancement_request_id;
     return deps.exclusive(async () => {
-      const references = new Map((await deps.references.getMany(parsed.map((item) => item.reference_id))).map((row) => [row._id, row]));
-      const outcomes: AddEnhancementOutcome[] = [];
-      const added = new Map<string, StoredEnhancement[]>();
-      const now = new Date();
-      for (const item of parsed) {
-        const reference = references.get(item.reference_id);
-        if (!reference) {
-          outcomes.push({ reference_id: item.reference_id, status: 'failed', enhancement_id: '', error: `Reference with id ${item.reference_id} does not exist.` });
+      const outcomes: AddEnhancementOutcome[] = new Array(parsed.length);
+      let remaining = parsed;
+      for (let round = 0; remaining.length > 0; round += 1) {
+        if (round === WRITE_ROUNDS) throw new ConcurrentChangeError(remaining[0].value.reference_id);
+        remaining = await addOnce(remaining, outcomes, origin);
+      }
+      return outcomes;
+    });
+  };
+
+  /** One read-decide-write round; answers the items whose reference changed under it (to redo). */
+  async function addOnce(items: ParsedEnhancement[], outcomes: AddEnhancementOutcome[], origin: ChangeOrigin): Promise<ParsedEnhancement[]> {
+    const references = new Map((await deps.references.getMany([...new Set(items.map((item) => item.value.reference_id))])).map((row) => [row._id, row]));
+    const groups = await deps.references.duplicatesOf([...references.values()].filter(isCanonicalLike).map((row) => row._id));
+    const added = new Map<string, StoredEnhancement[]>();
+    const itemsOf = new Map<string, ParsedEnhancement[]>();
+    for (const item of items) itemsOf.set(item.value.reference_id, [...(itemsOf.get(item.value.reference_id) ?? []), item]);
+    const now = new Date();
+    for (const item of items) {
+      const referenceId = item.value.reference_id;
+      const reference = references.get(referenceId);
+      if (!reference) {
+        outcomes[item.index] = { reference_id: referenceId, status: 'failed', enhancement_id: '', error: `Reference with id ${referenceId} does not exist.`, reference_version: 0 };
+        continue;
+      }
+      const pendingHere = added.get(referenceId) ?? [];
+      if (item.assigned && reference.enhancements.some((enhancement) => enhancement.id === item.id)) {
+        outcomes[item.index] = { reference_id: referenceId, status: 'stored', enhancement_id: item.id, error: '', reference_version: reference.version };
+        continue;
+      }
+      const duplicates = isCanonicalLike(reference) ? (groups.get(referenceId) ?? []) : [];
+      const parents = item.value.derived_from ?? [];
+      if (parents.length > 0) {
+        const known = new Set([reference, ...duplicates].flatMap((row) => row.enhancements.map((enhancement) => enhancement.id)));
+        for (const enhancement of pendingHere) known.add(enhancement.id);
+        const missing = [...new Set(parents)].filter((id) => !known.has(id));
+        if (missing.length > 0) {
+          outcomes[item.index] = { reference_id: referenceId, status: 'failed', enhancement_id: '', error: missingParentsMessage(missing), reference_version: 0 };
           continue;
         }
-        const content = item.content as unknown as Record<string, unknown>;
-        const fingerprint = enhancementFingerprint({ source: item.source, visibility: item.visibility, robot_version: item.robot_version ?? null, derived_from: item.derived_from ?? null, content });
-        const pendingHere = added.get(reference._id) ?? [];
-        const existing = [...currentEnhancements(reference), ...pendingHere].find((enhancement) => enhancement.fingerprint === fingerprint);
-        if (existing) {
-          outcomes.push({ reference_id: reference._id, status: 'discarded', enhancement_id: existing.id, error: '' });
-          continue;
-        }
-        const stored: StoredEnhancement = {
-          id: uuidv7(),
-          reference_id: reference._id,
-          source: item.source,
-          visibility: item.visibility,
-          robot_version: item.robot_version ?? null,
-          derived_from: item.derived_from ?? null,
+      }
+      const content = item.value.content as unknown as Record<string, unknown>;
+      const fingerprint = enhancementFingerprint({ source: item.value.source, visibility: item.value.visibility, robot_version: item.value.robot_version ?? null, derived_from: item.value.derived_from ?? null, content });
+      const existing = [...currentEnhancements(reference), ...pendingHere].find((enhancement) => enhancement.fingerprint === fingerprint || enhancement.id === item.id);
+      if (existing) {
+        // The same assigned id twice in one call is one enhancement, stored once.
+        const status = existing.id === item.id ? 'stored' : 'discarded';
+        outcomes[item.index] = { reference_id: referenceId, status, enhancement_id: existing.id, error: '', reference_version: status === 'stored' ? reference.version + 1 : reference.version };
+        continue;
+      }
+      added.set(referenceId, [
+        ...pendingHere,
+        {
+          id: item.id,
+          reference_id: referenceId,
+          source: item.value.source,
+          visibility: item.value.visibility,
+          robot_version: item.value.robot_version ?? null,
+          derived_from: item.value.derived_from ?? null,
           content,
           created_at: now.toISOString(),
           superseded_by: null,
           fingerprint,
-        };
-        added.set(reference._id, [...pendingHere, stored]);
-        outcomes.push({ reference_id: reference._id, status: 'stored', enhancement_id: stored.id, error: '' });
-      }
-      for (const [id, enhancements] of added) {
-        const reference = references.get(id);
-        if (!reference) continue;
-        const after = { ...reference, enhancements: [...reference.enhancements, ...enhancements], version: reference.version + 1 };
-        const duplicates = isCanonicalLike(after) ? ((await deps.references.duplicatesOf([id])).get(id) ?? []) : [];
-        const event = referenceChangedEntry({ kind: 'enhanced', reference: after, duplicates, changeset: enhancementChangeset(enhancements), origin, now });
-        await deps.references.update(id, reference.version, { version: after.version }, [event], { $push: { enhancements: { $each: enhancements } } });
-      }
-      if (added.size > 0) deps.onEvents();
-      return outcomes;
+        },
+      ]);
+      outcomes[item.index] = { reference_id: referenceId, status: 'stored', enhancement_id: item.id, error: '', reference_version: reference.version + 1 };
+    }
+    const writes = [...added].map(([id, enhancements]) => {
+      const reference = references.get(id) as ReferenceDocument;
+      const after = { ...reference, enhancements: [...reference.enhancements, ...enhancements], version: reference.version + 1 };
+      const duplicates = isCanonicalLike(after) ? (groups.get(id) ?? []) : [];
+      const event = referenceChangedEntry({ kind: 'enhanced', reference: after, duplicates, changeset: enhancementChangeset(enhancements), origin, now });
+      return { id, expectedVersion: reference.version, set: { version: after.version }, events: [event], push: { enhancements: { $each: enhancements } }, marker: enhancements[0].id };
     });
-  };
+    if (writes.length === 0) return [];
+    const conflicts = await deps.references.updateVersionedMany(writes);
+    if (conflicts.length < writes.length) deps.onEvents();
+    // Not written: another writer changed those references first; their items are decided again.
+    return conflicts.flatMap((id) => itemsOf.get(id) ?? []);
+  }
 }

@@ -6,6 +6,7 @@ export interface AddEnhancementOutcome {
   'status'?: (string);
   'enhancement_id'?: (string);
   'error'?: (string);
+  'reference_version'?: (number);
 }
 
 export interface AddEnhancementOutcome__Output {
@@ -13,4 +14,5 @@ export interface AddEnhancementOutcome__Output {
   'status': (string);
   'enhancement_id': (string);
   'error': (string);
+  'reference_version': (number);
 }

@@ -6,6 +6,7 @@ export interface AddEnhancementsRequest {
   'robot_id'?: (string);
   'robot_enhancement_batch_id'?: (string);
   'enhancement_request_id'?: (string);
+  'enhancement_ids'?: (string)[];
 }
 
 export interface AddEnhancementsRequest__Output {
@@ -13,4 +14,5 @@ export interface AddEnhancementsRequest__Output {
   'robot_id': (string);
   'robot_enhancement_batch_id': (string);
   'enhancement_request_id': (string);
+  'enhancement_ids': (string)[];
 }

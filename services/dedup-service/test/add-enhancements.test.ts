@@ -1,0 +1,127 @@
+import { uuidv7 } from '@destiny/contracts';
+import type { RunningBackendService } from '@destiny/platform';
+import { startDedupService } from '../src/index';
+import { call, dedupClient, observeReferenceChanged, startInfrastructure, waitFor, type DedupClient } from './dedup-helpers';
+
+interface AddOutcome {
+  reference_id: string;
+  status: string;
+  enhancement_id: string;
+  error: string;
+  reference_version: number;
+}
+
+interface StoredView {
+  id: string;
+  enhancements: Array<{ id: string; content: { abstract?: string } }>;
+  duplicate_decision: { duplicate_determination: string; canonical_reference_id: string | null } | null;
+}
+
+describe('dedup-service AddEnhancements through gRPC', () => {
+  let infrastructure: Awaited<ReturnType<typeof startInfrastructure>>;
+  let service: RunningBackendService;
+  let client: DedupClient;
+  let observer: Awaited<ReturnType<typeof observeReferenceChanged>>;
+
+  beforeAll(async () => {
+    infrastructure = await startInfrastructure('dedup-add-enhancements');
+    service = await startDedupService(infrastructure.env);
+    client = dedupClient(service.grpcPort);
+    observer = await observeReferenceChanged(infrastructure.env.AMQP_NAMESPACE);
+  });
+
+  afterAll(async () => {
+    client?.close();
+    await observer?.close();
+    await service?.stop();
+    await infrastructure?.stop();
+  });
+
+  let line = 0;
+  async function ingest(dois: string[]): Promise<string[]> {
+    const lines = dois.map((value) => ({ line_number: ++line, reference_json: JSON.stringify({ identifiers: [{ identifier: value, identifier_type: 'doi' }] }), import_result_id: uuidv7() }));
+    const response = await call<{ outcomes: Array<{ reference_id: string }> }>(client, 'IngestReferences', { import_batch_id: uuidv7(), collision_strategy: 'fail', lines });
+    return response.outcomes.map((outcome) => outcome.reference_id);
+  }
+  const getReference = async (id: string) => JSON.parse((await call<{ json: string }>(client, 'GetReference', { id })).json) as StoredView;
+  const decided = (id: string) => waitFor(async () => (await getReference(id)).duplicate_decision, `a decision for ${id}`);
+  const abstract = (referenceId: string, text: string, derivedFrom?: string[]) => ({
+    reference_id: referenceId,
+    source: 'robot',
+    visibility: 'public',
+    ...(derivedFrom ? { derived_from: derivedFrom } : {}),
+    content: { enhancement_type: 'abstract', process: 'other', abstract: text },
+  });
+  const add = async (enhancements: unknown[], ids: string[] = []) =>
+    (
+      await call<{ outcomes: AddOutcome[] }>(client, 'AddEnhancements', {
+        enhancements_json: enhancements.map((item) => JSON.stringify(item)),
+        enhancement_ids: ids,
+        robot_id: '',
+        robot_enhancement_batch_id: uuidv7(),
+        enhancement_request_id: '',
+      })
+    ).outcomes;
+  const enhancedEvents = (id: string) => observer.events.filter((event) => event.reference_id === id && event.kind === 'enhanced');
+
+  it('when a chunk adds enhancements to several references, then each reference gets one versioned write and event, and outcomes follow the request order', async () => {
+    const [a, b] = await ingest(['10.1000/chunk.a', '10.1000/chunk.b']);
+    await Promise.all([decided(a), decided(b)]);
+    const before = (await getReference(a)).enhancements.length;
+    const missing = uuidv7();
+    const outcomes = await add([abstract(a, 'one'), abstract(b, 'two'), abstract(missing, 'none'), abstract(a, 'three'), abstract(b, 'two')]);
+    expect(outcomes.map((outcome) => [outcome.reference_id, outcome.status])).toEqual([
+      [a, 'stored'],
+      [b, 'stored'],
+      [missing, 'failed'],
+      [a, 'stored'],
+      [b, 'discarded'],
+    ]);
+    expect(outcomes[2].error).toBe(`Reference with id ${missing} does not exist.`);
+    expect(outcomes[4].enhancement_id).toBe(outcomes[1].enhancement_id);
+    const events = await waitFor(() => enhancedEvents(a).length === 1 && enhancedEvents(b).length === 1 && [enhancedEvents(a)[0], enhancedEvents(b)[0]], 'one enhanced event each');
+    expect(events[0].changeset.enhancements?.map((item) => (item.content as { abstract: string }).abstract)).toEqual(['one', 'three']);
+    expect(outcomes[0].reference_version).toBe(events[0].version);
+    expect(outcomes[3].reference_version).toBe(events[0].version);
+    expect(outcomes[1].reference_version).toBe(events[1].version);
+    expect((await getReference(a)).enhancements).toHaveLength(before + 2);
+  });
+
+  it('when a call with caller-assigned ids is retried, then the enhancements are answered as stored with their ids and stored once', async () => {
+    const [reference] = await ingest(['10.1000/retry.a']);
+    await decided(reference);
+    const ids = [uuidv7(), uuidv7()];
+    const enhancements = [abstract(reference, 'first'), abstract(reference, 'second')];
+    const first = await add(enhancements, ids);
+    const second = await add(enhancements, ids);
+    expect(first.map((outcome) => [outcome.status, outcome.enhancement_id])).toEqual([
+      ['stored', ids[0]],
+      ['stored', ids[1]],
+    ]);
+    expect(second.map((outcome) => [outcome.status, outcome.enhancement_id, outcome.reference_version])).toEqual(first.map((outcome) => [outcome.status, outcome.enhancement_id, outcome.reference_version]));
+    const stored = (await getReference(reference)).enhancements.filter((item) => ids.includes(item.id));
+    expect(stored.map((item) => item.content.abstract)).toEqual(['first', 'second']);
+    await expect(add([abstract(reference, 'third')], ['not-a-uuid'])).rejects.toMatchObject({ httpStatus: 422 });
+  });
+
+  it('when derived_from names enhancements, then parents on the reference or one of its duplicates are accepted and unknown or foreign ones fail the item', async () => {
+    const [canonical, other] = await ingest(['10.1000/Parent.X', '10.1000/parent.other']);
+    await Promise.all([decided(canonical), decided(other)]);
+    const [duplicate] = await ingest(['10.1000/parent.x']);
+    expect(await decided(duplicate)).toEqual({ duplicate_determination: 'duplicate', canonical_reference_id: canonical });
+    const [own, onDuplicate, foreign] = await add([abstract(canonical, 'own parent'), abstract(duplicate, 'duplicate parent'), abstract(other, 'foreign parent')]);
+    const unknown = uuidv7();
+    const outcomes = await add([
+      abstract(canonical, 'from own', [own.enhancement_id]),
+      abstract(canonical, 'from duplicate', [onDuplicate.enhancement_id]),
+      abstract(canonical, 'from unknown', [own.enhancement_id, unknown]),
+      abstract(canonical, 'from foreign', [foreign.enhancement_id]),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['stored', 'stored', 'failed', 'failed']);
+    expect(outcomes[2].error).toBe(`Enhancements with ids [${unknown}] do not exist.`);
+    expect(outcomes[3].error).toBe(`Enhancements with ids [${foreign.enhancement_id}] do not exist.`);
+    const abstracts = (await getReference(canonical)).enhancements.map((item) => item.content.abstract);
+    expect(abstracts).toEqual(expect.arrayContaining(['from own', 'from duplicate']));
+    expect(abstracts).not.toContain('from unknown');
+  });
+});
