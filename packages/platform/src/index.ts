@@ -10,6 +10,7 @@ export * from './mongo/mongo-connection';
 export * from './blob/blob-storage';
 export * from './outbound-http/address-policy';
 export * from './outbound-http/outbound-http';
+export * from './enhancement-content';
 export * from './lifecycle/health-server';
 export * from './lifecycle/service-runner';
 export * from './outbox/outbox';

@@ -14,11 +14,15 @@ export interface BlobStorageOptions {
 
 export interface BlobStorage {
   ensureBucket(): Promise<void>;
-  put(key: string, body: Buffer | Readable, contentType?: string): Promise<void>;
+  /** `size` (exact, or an upper bound for a stream) keeps the client's upload parts small. */
+  put(key: string, body: Buffer | Readable, contentType?: string, size?: number): Promise<void>;
   get(key: string): Promise<Readable>;
   exists(key: string): Promise<boolean>;
   remove(key: string): Promise<void>;
-  signedGetUrl(key: string, expirySeconds: number): Promise<string>;
+  /** Server-side copy within the bucket (no bytes through this process). */
+  copy(sourceKey: string, targetKey: string): Promise<void>;
+  /** `contentType` is what the download is served as (S3 `response-content-type`). */
+  signedGetUrl(key: string, expirySeconds: number, contentType?: string): Promise<string>;
   signedPutUrl(key: string, expirySeconds: number): Promise<string>;
   ping(): Promise<boolean>;
 }
@@ -53,8 +57,8 @@ export function createBlobStorage(options: BlobStorageOptions): BlobStorage {
         }
       }
     },
-    async put(key, body, contentType = 'application/octet-stream') {
-      await client.putObject(bucket, key, body, undefined, { 'Content-Type': contentType });
+    async put(key, body, contentType = 'application/octet-stream', size) {
+      await client.putObject(bucket, key, body, size, { 'Content-Type': contentType });
     },
     get: (key) => client.getObject(bucket, key),
     async exists(key) {
@@ -67,7 +71,10 @@ export function createBlobStorage(options: BlobStorageOptions): BlobStorage {
       }
     },
     remove: (key) => client.removeObject(bucket, key),
-    signedGetUrl: (key, expirySeconds) => signer.presignedGetObject(bucket, key, expirySeconds),
+    async copy(sourceKey, targetKey) {
+      await client.copyObject(bucket, targetKey, `/${bucket}/${sourceKey}`);
+    },
+    signedGetUrl: (key, expirySeconds, contentType) => signer.presignedGetObject(bucket, key, expirySeconds, contentType ? { 'response-content-type': contentType } : undefined),
     signedPutUrl: (key, expirySeconds) => signer.presignedPutObject(bucket, key, expirySeconds),
     async ping() {
       try {
