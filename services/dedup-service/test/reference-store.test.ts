@@ -241,16 +241,22 @@ describe('dedup-service reference store through gRPC', () => {
     for (const versions of byReference.values()) expect(versions).toEqual([...new Set(versions)].sort((a, b) => a - b));
   });
 
-  it('when every canonical-like view is streamed, then duplicates are folded and not listed on their own', async () => {
-    const chunks: string[][] = [];
+  it('when every canonical-like view is streamed, then duplicates are folded and not listed on their own, each view with its version', async () => {
+    const chunks: Array<{ json: string[]; versions: number[] }> = [];
     await new Promise<void>((resolve, reject) => {
       const stream = (client as unknown as { StreamDeduplicatedViews(request: unknown): NodeJS.ReadableStream }).StreamDeduplicatedViews({ chunk_size: 3 });
-      stream.on('data', (message: { json: string[] }) => chunks.push(message.json));
+      stream.on('data', (message: { json: string[]; versions: number[] }) => chunks.push(message));
       stream.on('end', resolve);
       stream.on('error', reject);
     });
-    const views = chunks.flat().map((item) => JSON.parse(item) as View);
+    const views = chunks.flatMap((chunk) => chunk.json).map((item) => JSON.parse(item) as View);
     expect(views.length).toBeGreaterThan(3);
     expect(views.every((view) => view.duplicate_decision?.duplicate_determination !== 'duplicate')).toBe(true);
+    for (const chunk of chunks) expect(chunk.versions).toHaveLength(chunk.json.length);
+    // A streamed version is that of the reference's latest reference.changed event.
+    const streamed = new Map(views.map((view, index) => [view.id, chunks.flatMap((chunk) => chunk.versions)[index]]));
+    const latestEvent = (id: string) => Math.max(0, ...eventsFor(id).map((event) => event.version));
+    await waitFor(() => [...streamed].every(([id, version]) => latestEvent(id) === version), 'every streamed version announced by an event');
+    expect([...streamed.values()].some((version) => version > 1)).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
-import { uuidv7, type ReferenceSearchResult } from '@destiny/contracts';
+import { uuidv7, type DeduplicatedReference, type ReferenceSearchResult } from '@destiny/contracts';
+import { waitFor } from '@destiny/devstack/testing';
 import { Client } from '@elastic/elasticsearch';
 import { MongoClient } from 'mongodb';
 import { bibliographic, changed, startSearchHarness, view, type SearchHarness } from './search-fixtures';
@@ -101,6 +102,50 @@ describe('search-request-service index rebuild', () => {
     expect(await mongo.db('destiny_search_request').collection('index_rebuilds').countDocuments()).toBe(0);
     await mongo.close();
     await es.close();
+  });
+
+  it('when a rebuild is interleaved with newer and replayed older live events, then every reference ends with its newest version', async () => {
+    const overtaken = uuidv7();
+    const replayed = uuidv7();
+    const removed = uuidv7();
+    const titled = (id: string, title: string, decision?: DeduplicatedReference['duplicate_decision']) => view(id, decision?.duplicate_determination === 'duplicate' ? [] : [bibliographic(id, { title })], decision);
+    await harness.index([changed(titled(overtaken, 'Sorrel meadow first'), 1), changed(titled(replayed, 'Sorrel meadow newest'), 5), changed(titled(removed, 'Sorrel meadow removed'), 1)]);
+    // dedup-service's stream, read before the events below: versions 1, 5 and 1.
+    harness.dedupViews.clear();
+    harness.dedupViews.set(overtaken, { ...titled(overtaken, 'Sorrel meadow first'), version: 1 });
+    harness.dedupViews.set(replayed, { ...titled(replayed, 'Sorrel meadow newest'), version: 5 });
+    harness.dedupViews.set(removed, { ...titled(removed, 'Sorrel meadow removed'), version: 1 });
+
+    let reached!: () => void;
+    let release!: () => void;
+    const streaming = new Promise<void>((resolve) => (reached = resolve));
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    harness.streamStarted = async () => {
+      reached();
+      await gate;
+    };
+    const rebuilding = harness.rebuild();
+    await streaming;
+    const mongo = new MongoClient(harness.mongoUrl);
+    const marker = await mongo.db('destiny_search_request').collection<{ _id: string; index: string }>('index_rebuilds').findOne({ _id: 'reference' });
+    await mongo.close();
+    const es = new Client({ node: harness.searchUrl });
+    // Newer events reach the new index before the stream's older views; a replayed older event
+    // (redelivered after its successor) reaches it before the stream's newer view.
+    await harness.index([changed(titled(overtaken, 'Sorrel meadow second'), 2, 'enhanced'), changed(titled(removed, '', { duplicate_determination: 'duplicate', canonical_reference_id: overtaken }), 2, 'duplicate_decision_changed')]);
+    await harness.publish([changed(titled(replayed, 'Sorrel meadow stale'), 4, 'enhanced')]);
+    await waitFor(async () => (await es.get({ index: marker!.index, id: replayed }, { ignore: [404] }))._version === 4, 'the replayed event in the new index');
+    release();
+    await rebuilding;
+    harness.streamStarted = undefined;
+    await es.close();
+
+    expect(new Set(await ids('sorrel'))).toEqual(new Set([overtaken, replayed]));
+    expect(await ids('second')).toEqual([overtaken]);
+    expect(await ids('first')).toEqual([]);
+    expect(await ids('newest')).toEqual([replayed]);
+    expect(await ids('stale')).toEqual([]);
+    expect(await ids('removed')).toEqual([]);
   });
 
   it('when Elasticsearch is unreachable, then search answers 503 instead of failing opaquely', async () => {

@@ -10,6 +10,7 @@ import { startMongo } from '@destiny/devstack/mongo';
 import { startSearch } from '@destiny/devstack/search';
 import { createTestMessagingNamespace } from '@destiny/devstack/testing';
 import { callUnary, createAmqpConnection, createGrpcClient, createGrpcServer, createLogger, namespacedBus, type GrpcServer, type MessageBus, type RunningBackendService } from '@destiny/platform';
+import type { DeduplicatedViewsChunk } from '@destiny/contracts/generated/grpc/destiny/dedup_service/DeduplicatedViewsChunk';
 import type { SearchRequestServiceClient } from '@destiny/contracts/generated/grpc/destiny/search_request_service/SearchRequestService';
 import { startSearchRequestService } from '../src/index';
 
@@ -53,7 +54,7 @@ export interface SearchHarness {
   searchUrl: string;
   mongoUrl: string;
   bus: MessageBus;
-  /** Views the dedup-service stand-in streams on a rebuild (id → view with version). */
+  /** Views the dedup-service stand-in streams on a rebuild (id → view, with the version it sends alongside). */
   dedupViews: Map<string, DeduplicatedReference & { version?: number }>;
   /** Awaited by the dedup-service stand-in before it streams anything (to act during a rebuild). */
   streamStarted?: () => Promise<void>;
@@ -80,11 +81,15 @@ export async function startSearchHarness(label: string): Promise<SearchHarness> 
   const dedup: GrpcServer = createGrpcServer({ host: '127.0.0.1', port: 0, logger });
   dedup.addService(loadDestinyProtos().destiny.dedup_service.DedupService.service, {
     StreamDeduplicatedViews: {
-      stream: async (request: { chunk_size: number }, write: (message: { json: string[] }) => Promise<void>) => {
+      stream: async (request: { chunk_size: number }, write: (message: DeduplicatedViewsChunk) => Promise<void>) => {
         await harness.streamStarted?.();
-        const all = [...dedupViews.values()].map((entry) => JSON.stringify(entry));
+        const all = [...dedupViews.values()];
         const size = request.chunk_size || 100;
-        for (let start = 0; start < all.length; start += size) await write({ json: all.slice(start, start + size) });
+        for (let start = 0; start < all.length; start += size) {
+          const chunk = all.slice(start, start + size);
+          // As dedup-service sends them: the view as JSON, its version alongside (0: none).
+          await write({ json: chunk.map(({ version: _version, ...reference }) => JSON.stringify(reference)), versions: chunk.map((entry) => entry.version ?? 0) });
+        }
       },
     },
   });

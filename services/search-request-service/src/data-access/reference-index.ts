@@ -91,9 +91,6 @@ function isTransient(status: number): boolean {
   return status === 429 || status >= 500;
 }
 
-/** Version of a rebuild view that carries none: older than any event, so any event replaces it. */
-export const UNVERSIONED = 0;
-
 /**
  * One `_bulk` per call over every target, all with external versioning: a replayed or older
  * event is refused (409) and counted as stale, and so is an unversioned rebuild view wherever an

@@ -3,6 +3,7 @@
 import { EVENTS_EXCHANGE, ROUTING_KEYS, uuidv7, type IndexedReference, type ReferenceChangedEvent, type ReferencesIndexedEvent } from '@destiny/contracts';
 import type { MessageBus } from '@destiny/platform';
 import type { Client } from '@elastic/elasticsearch';
+import { isOlderThanRemoval } from '../domain/index-order';
 import { isIndexable, projectReference } from '../domain/reference-projection';
 import type { IndexStateRepository } from '../data-access/index-state.repository';
 import { bulkApply, REFERENCE_ALIAS, type BulkOutcome, type IndexOperation } from '../data-access/reference-index';
@@ -44,7 +45,7 @@ export async function indexReferenceChanges(deps: IndexReferenceChangesDeps, eve
       continue;
     }
     const removedAt = removedVersions.get(id);
-    if (removedAt !== undefined && removedAt >= event.version) continue;
+    if (isOlderThanRemoval(event.version, removedAt)) continue;
     operations.push({ kind: 'index', id, version: event.version, document: projectReference(view) });
     if (removedAt !== undefined) reindexed.push({ id, version: event.version });
   }
@@ -56,8 +57,9 @@ export async function indexReferenceChanges(deps: IndexReferenceChangesDeps, eve
   const accepted = (entry: { id: string }) => !outcome.rejected.has(entry.id);
   await deps.state.record(removals.filter(accepted), reindexed.filter(accepted));
   const indexed = latest.filter((event) => !outcome.rejected.has(event.reference_id)).map((event) => ({ reference_id: event.reference_id, version: event.version }));
-  if (indexed.length > 0) {
-    const announcement: ReferencesIndexedEvent = { event_id: uuidv7(), items: indexed, occurred_at: new Date().toISOString() };
+  const failed = latest.filter((event) => outcome.rejected.has(event.reference_id)).map((event) => ({ reference_id: event.reference_id, version: event.version }));
+  if (indexed.length > 0 || failed.length > 0) {
+    const announcement: ReferencesIndexedEvent = { event_id: uuidv7(), items: indexed, ...(failed.length > 0 ? { failed } : {}), occurred_at: new Date().toISOString() };
     // Resolves on the broker's confirm; the consumed events are acked only after it.
     await deps.bus.publish(EVENTS_EXCHANGE, ROUTING_KEYS.referencesIndexed, announcement, { messageId: announcement.event_id });
   }

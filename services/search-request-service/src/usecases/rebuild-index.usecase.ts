@@ -5,10 +5,11 @@ import { DeduplicatedReference, validate } from '@destiny/contracts';
 import { ServiceError } from '@destiny/platform';
 import type { Client } from '@elastic/elasticsearch';
 import type { Logger } from '@destiny/platform';
+import { isOlderThanRemoval, streamedViewVersion } from '../domain/index-order';
 import { isIndexable, projectReference } from '../domain/reference-projection';
-import type { DedupViewsSource } from '../data-access/dedup-views.client';
+import type { DedupViewsSource, StreamedView } from '../data-access/dedup-views.client';
 import type { IndexStateRepository } from '../data-access/index-state.repository';
-import { aliasIndices, bulkApply, createVersionedIndex, newIndexName, switchAlias, UNVERSIONED, type IndexOperation } from '../data-access/reference-index';
+import { aliasIndices, bulkApply, createVersionedIndex, newIndexName, switchAlias, type IndexOperation } from '../data-access/reference-index';
 
 export interface RebuildIndexDeps {
   es: Client;
@@ -28,14 +29,11 @@ const DEFAULT_CHUNK_SIZE = 1000;
 export const REBUILD_STALE_AFTER_MS = 10 * 60_000;
 
 /**
- * A streamed view carrying `version` (the reference's event version) is ordered like an event;
- * one without is written at version 0, so whatever an event wrote during the rebuild (at least
- * as new as the stream, including a removal) wins over it.
+ * A streamed view is ordered like an event, at the reference's version as dedup-service sent it
+ * (one sent without is written at UNVERSIONED, so whatever an event wrote wins over it).
  */
-function operationFor(raw: unknown, logger: Logger): IndexOperation | undefined {
-  const version = (raw as { version?: unknown }).version;
-  const candidate = { ...(raw as Record<string, unknown>) };
-  delete candidate.version;
+function operationFor(streamed: StreamedView, logger: Logger): IndexOperation | undefined {
+  const candidate = { ...(streamed.view as Record<string, unknown>) };
   candidate.duplicate_decision ??= null;
   const result = validate(DeduplicatedReference, candidate, 'body');
   if (!result.ok) {
@@ -45,8 +43,13 @@ function operationFor(raw: unknown, logger: Logger): IndexOperation | undefined 
   }
   const view = result.value as DeduplicatedReference;
   if (!isIndexable(view)) return undefined;
-  const document = projectReference(view);
-  return { kind: 'index', id: view.id, version: typeof version === 'number' && Number.isInteger(version) && version > 0 ? version : UNVERSIONED, document };
+  return { kind: 'index', id: view.id, version: streamedViewVersion(streamed.version), document: projectReference(view) };
+}
+
+/** Live indexing's rule: a state no newer than the reference's recorded removal stays out. */
+async function withoutRemoved(state: IndexStateRepository, operations: IndexOperation[]): Promise<IndexOperation[]> {
+  const removedAt = await state.removedVersions(operations.map((operation) => operation.id));
+  return operations.filter((operation) => !isOlderThanRemoval(operation.version, removedAt.get(operation.id)));
 }
 
 export async function rebuildIndex(deps: RebuildIndexDeps): Promise<RebuildReport> {
@@ -67,7 +70,7 @@ export async function rebuildIndex(deps: RebuildIndexDeps): Promise<RebuildRepor
   try {
     let indexed = 0;
     for await (const chunk of deps.views.streamViews(deps.chunkSize ?? DEFAULT_CHUNK_SIZE)) {
-      const operations = chunk.map((raw) => operationFor(raw, deps.logger)).filter((operation): operation is IndexOperation => operation !== undefined);
+      const operations = await withoutRemoved(deps.state, chunk.map((streamed) => operationFor(streamed, deps.logger)).filter((operation): operation is IndexOperation => operation !== undefined));
       const outcome = await bulkApply(deps.es, [index], operations, false);
       indexed += outcome.applied;
       await deps.state.heartbeat(index);

@@ -11,6 +11,7 @@ import type { AddEnhancementOutcome as _destiny_dedup_service_AddEnhancementOutc
 import type { AddEnhancementsRequest as _destiny_dedup_service_AddEnhancementsRequest, AddEnhancementsRequest__Output as _destiny_dedup_service_AddEnhancementsRequest__Output } from './destiny/dedup_service/AddEnhancementsRequest';
 import type { AddEnhancementsResponse as _destiny_dedup_service_AddEnhancementsResponse, AddEnhancementsResponse__Output as _destiny_dedup_service_AddEnhancementsResponse__Output } from './destiny/dedup_service/AddEnhancementsResponse';
 import type { DedupServiceClient as _destiny_dedup_service_DedupServiceClient, DedupServiceDefinition as _destiny_dedup_service_DedupServiceDefinition } from './destiny/dedup_service/DedupService';
+import type { DeduplicatedViewsChunk as _destiny_dedup_service_DeduplicatedViewsChunk, DeduplicatedViewsChunk__Output as _destiny_dedup_service_DeduplicatedViewsChunk__Output } from './destiny/dedup_service/DeduplicatedViewsChunk';
 import type { IngestLine as _destiny_dedup_service_IngestLine, IngestLine__Output as _destiny_dedup_service_IngestLine__Output } from './destiny/dedup_service/IngestLine';
 import type { IngestOutcome as _destiny_dedup_service_IngestOutcome, IngestOutcome__Output as _destiny_dedup_service_IngestOutcome__Output } from './destiny/dedup_service/IngestOutcome';
 import type { IngestReferencesRequest as _destiny_dedup_service_IngestReferencesRequest, IngestReferencesRequest__Output as _destiny_dedup_service_IngestReferencesRequest__Output } from './destiny/dedup_service/IngestReferencesRequest';
@@ -37,6 +38,7 @@ export interface ProtoGrpcType {
       AddEnhancementsRequest: MessageTypeDefinition<_destiny_dedup_service_AddEnhancementsRequest, _destiny_dedup_service_AddEnhancementsRequest__Output>
       AddEnhancementsResponse: MessageTypeDefinition<_destiny_dedup_service_AddEnhancementsResponse, _destiny_dedup_service_AddEnhancementsResponse__Output>
       DedupService: SubtypeConstructor<typeof grpc.Client, _destiny_dedup_service_DedupServiceClient> & { service: _destiny_dedup_service_DedupServiceDefinition }
+      DeduplicatedViewsChunk: MessageTypeDefinition<_destiny_dedup_service_DeduplicatedViewsChunk, _destiny_dedup_service_DeduplicatedViewsChunk__Output>
       IngestLine: MessageTypeDefinition<_destiny_dedup_service_IngestLine, _destiny_dedup_service_IngestLine__Output>
       IngestOutcome: MessageTypeDefinition<_destiny_dedup_service_IngestOutcome, _destiny_dedup_service_IngestOutcome__Output>
       IngestReferencesRequest: MessageTypeDefinition<_destiny_dedup_service_IngestReferencesRequest, _destiny_dedup_service_IngestReferencesRequest__Output>

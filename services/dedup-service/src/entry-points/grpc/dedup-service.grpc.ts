@@ -3,6 +3,7 @@ import type { GrpcServer } from '@destiny/platform';
 import type { AddEnhancementsRequest__Output } from '@destiny/contracts/generated/grpc/destiny/dedup_service/AddEnhancementsRequest';
 import type { IngestReferencesRequest__Output } from '@destiny/contracts/generated/grpc/destiny/dedup_service/IngestReferencesRequest';
 import type { LookupReferencesRequest__Output } from '@destiny/contracts/generated/grpc/destiny/dedup_service/LookupReferencesRequest';
+import type { DeduplicatedViewsChunk } from '@destiny/contracts/generated/grpc/destiny/dedup_service/DeduplicatedViewsChunk';
 import type { StreamDeduplicatedViewsRequest__Output } from '@destiny/contracts/generated/grpc/destiny/dedup_service/StreamDeduplicatedViewsRequest';
 import type { ReferenceRepository } from '../../data-access/reference.repository';
 import { deduplicatedView, isCanonicalLike, type ReferenceDocument } from '../../domain/reference.model';
@@ -46,7 +47,7 @@ export function registerDedupGrpc(
     },
     EvaluateDeduplicationCandidates: async (request: { json: string }) => ({ json: (await deps.decisions.candidates(parseJson(request.json))).map((item) => JSON.stringify(item)) }),
     StreamDeduplicatedViews: {
-      stream: async (request: StreamDeduplicatedViewsRequest__Output, write: (message: { json: string[] }) => Promise<void>) => {
+      stream: async (request: StreamDeduplicatedViewsRequest__Output, write: (message: DeduplicatedViewsChunk) => Promise<void>) => {
         const size = request.chunk_size > 0 ? Math.min(request.chunk_size, 5000) : 500;
         let after = '';
         for (;;) {
@@ -59,7 +60,9 @@ export function registerDedupGrpc(
           after = page[page.length - 1]._id;
           const heads = page.filter(isCanonicalLike);
           const groups = await deps.references.duplicatesOf(heads.map((row) => row._id));
-          if (heads.length > 0) await write({ json: heads.map((row) => JSON.stringify(deduplicatedView(row, groups.get(row._id) ?? []))) });
+          // Each view goes with the version of the document it was built from, so the rebuild can
+          // order it against live events exactly as the indexer orders events.
+          if (heads.length > 0) await write({ json: heads.map((row) => JSON.stringify(deduplicatedView(row, groups.get(row._id) ?? []))), versions: heads.map((row) => row.version) });
         }
       },
     },

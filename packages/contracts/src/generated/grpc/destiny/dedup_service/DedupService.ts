@@ -4,6 +4,7 @@ import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
 import type { AddEnhancementsRequest as _destiny_dedup_service_AddEnhancementsRequest, AddEnhancementsRequest__Output as _destiny_dedup_service_AddEnhancementsRequest__Output } from '../../destiny/dedup_service/AddEnhancementsRequest';
 import type { AddEnhancementsResponse as _destiny_dedup_service_AddEnhancementsResponse, AddEnhancementsResponse__Output as _destiny_dedup_service_AddEnhancementsResponse__Output } from '../../destiny/dedup_service/AddEnhancementsResponse';
+import type { DeduplicatedViewsChunk as _destiny_dedup_service_DeduplicatedViewsChunk, DeduplicatedViewsChunk__Output as _destiny_dedup_service_DeduplicatedViewsChunk__Output } from '../../destiny/dedup_service/DeduplicatedViewsChunk';
 import type { Empty as _destiny_common_Empty, Empty__Output as _destiny_common_Empty__Output } from '../../destiny/common/Empty';
 import type { IdRequest as _destiny_common_IdRequest, IdRequest__Output as _destiny_common_IdRequest__Output } from '../../destiny/common/IdRequest';
 import type { IdsRequest as _destiny_common_IdsRequest, IdsRequest__Output as _destiny_common_IdsRequest__Output } from '../../destiny/common/IdsRequest';
@@ -87,10 +88,10 @@ export interface DedupServiceClient extends grpc.Client {
   makeDuplicateDecisions(argument: _destiny_common_JsonDocument, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
   makeDuplicateDecisions(argument: _destiny_common_JsonDocument, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
   
-  StreamDeduplicatedViews(argument: _destiny_dedup_service_StreamDeduplicatedViewsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_destiny_common_JsonDocuments__Output>;
-  StreamDeduplicatedViews(argument: _destiny_dedup_service_StreamDeduplicatedViewsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_destiny_common_JsonDocuments__Output>;
-  streamDeduplicatedViews(argument: _destiny_dedup_service_StreamDeduplicatedViewsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_destiny_common_JsonDocuments__Output>;
-  streamDeduplicatedViews(argument: _destiny_dedup_service_StreamDeduplicatedViewsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_destiny_common_JsonDocuments__Output>;
+  StreamDeduplicatedViews(argument: _destiny_dedup_service_StreamDeduplicatedViewsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_destiny_dedup_service_DeduplicatedViewsChunk__Output>;
+  StreamDeduplicatedViews(argument: _destiny_dedup_service_StreamDeduplicatedViewsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_destiny_dedup_service_DeduplicatedViewsChunk__Output>;
+  streamDeduplicatedViews(argument: _destiny_dedup_service_StreamDeduplicatedViewsRequest, metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientReadableStream<_destiny_dedup_service_DeduplicatedViewsChunk__Output>;
+  streamDeduplicatedViews(argument: _destiny_dedup_service_StreamDeduplicatedViewsRequest, options?: grpc.CallOptions): grpc.ClientReadableStream<_destiny_dedup_service_DeduplicatedViewsChunk__Output>;
   
 }
 
@@ -111,7 +112,7 @@ export interface DedupServiceHandlers extends grpc.UntypedServiceImplementation 
   
   MakeDuplicateDecisions: grpc.handleUnaryCall<_destiny_common_JsonDocument__Output, _destiny_common_JsonDocuments>;
   
-  StreamDeduplicatedViews: grpc.handleServerStreamingCall<_destiny_dedup_service_StreamDeduplicatedViewsRequest__Output, _destiny_common_JsonDocuments>;
+  StreamDeduplicatedViews: grpc.handleServerStreamingCall<_destiny_dedup_service_StreamDeduplicatedViewsRequest__Output, _destiny_dedup_service_DeduplicatedViewsChunk>;
   
 }
 
@@ -124,5 +125,5 @@ export interface DedupServiceDefinition extends grpc.ServiceDefinition {
   InvokeDeduplication: MethodDefinition<_destiny_common_IdsRequest, _destiny_common_Empty, _destiny_common_IdsRequest__Output, _destiny_common_Empty__Output>
   LookupReferences: MethodDefinition<_destiny_dedup_service_LookupReferencesRequest, _destiny_common_JsonDocuments, _destiny_dedup_service_LookupReferencesRequest__Output, _destiny_common_JsonDocuments__Output>
   MakeDuplicateDecisions: MethodDefinition<_destiny_common_JsonDocument, _destiny_common_JsonDocuments, _destiny_common_JsonDocument__Output, _destiny_common_JsonDocuments__Output>
-  StreamDeduplicatedViews: MethodDefinition<_destiny_dedup_service_StreamDeduplicatedViewsRequest, _destiny_common_JsonDocuments, _destiny_dedup_service_StreamDeduplicatedViewsRequest__Output, _destiny_common_JsonDocuments__Output>
+  StreamDeduplicatedViews: MethodDefinition<_destiny_dedup_service_StreamDeduplicatedViewsRequest, _destiny_dedup_service_DeduplicatedViewsChunk, _destiny_dedup_service_StreamDeduplicatedViewsRequest__Output, _destiny_dedup_service_DeduplicatedViewsChunk__Output>
 }
