@@ -28,7 +28,7 @@ function option(name, fallback) {
 }
 
 const EVENTS = option('events', 20_000);
-// --stub-broker: a gRPC stand-in that only counts CreatePendingEnhancements calls replaces
+// --stub-broker: a gRPC stand-in that only counts CreatePendingEnhancementItems calls replaces
 // robot-broker, to measure the percolator without robot-broker's MongoDB writes.
 const STUB_BROKER = process.argv.includes('--stub-broker');
 const BATCH = option('batch', 500);
@@ -149,9 +149,9 @@ async function startStubBroker(logger) {
   server.addService(loadDestinyProtos().destiny.robot_broker.RobotBroker.service, {
     RegisterRobot: async () => ({ json: JSON.stringify({ id: uuidv7() }) }),
     GetRobot: async (request) => ({ json: JSON.stringify({ id: request.id }) }),
-    CreatePendingEnhancements: async (request) => {
-      stub.created += request.reference_ids.length;
-      return { created: request.reference_ids.length };
+    CreatePendingEnhancementItems: async (request) => {
+      stub.created += request.items.length;
+      return { created: request.items.length };
     },
   });
   stub.grpcPort = await server.start();

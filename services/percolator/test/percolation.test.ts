@@ -1,5 +1,4 @@
 import { uuidv7, type RobotAutomation } from '@destiny/contracts';
-import { chunkKeyOf } from '../src/usecases/percolate-reference-changes.usecase';
 import { abstractOf, decided, deduplicated, doi, enhanced, inclusionOf, reference, startPercolatorHarness, titled, type PercolatorHarness } from './percolator-harness';
 
 // The spec's two example queries in contract form (§13.3, lowercase values).
@@ -51,7 +50,7 @@ describe('percolation of reference.changed (§13.2, §13.4)', () => {
     const [outcome] = await harness.percolate([event]);
     expect(outcome.percolated).toBeGreaterThanOrEqual(1);
     const rows = await pendingFor(canonical.id);
-    expect(rows).toEqual([expect.objectContaining({ robot_id: robotA, reference_id: canonical.id, enhancement_request_id: null, status: 'pending', source: expect.stringMatching(/^DuplicateDecision:[0-9a-f-]{36}$/) })]);
+    expect(rows).toEqual([expect.objectContaining({ robot_id: robotA, reference_id: canonical.id, enhancement_request_id: null, status: 'pending', source: `DuplicateDecision:${event.duplicate_decision_id}` })]);
   });
 
   test('when a decided reference already has an abstract, then the missing-abstract automation does not fire, and the received-abstract one does (its changeset is the whole reference)', async () => {
@@ -72,7 +71,7 @@ describe('percolation of reference.changed (§13.2, §13.4)', () => {
     const { ofDuplicate, ofCanonical } = deduplicated(canonical, duplicate);
     await harness.percolate([ofDuplicate, ofCanonical]);
     // D listens for duplicates arriving; A does not fire: the canonical's view holds an abstract.
-    expect(await robotsOf(canonical.id)).toEqual([robotD]);
+    expect(await pendingFor(canonical.id)).toEqual([expect.objectContaining({ robot_id: robotD, source: `DuplicateDecision:${ofCanonical.duplicate_decision_id}` })]);
     expect(await pendingFor(duplicate.id)).toEqual([]);
   });
 
@@ -149,7 +148,20 @@ describe('percolation of reference.changed (§13.2, §13.4)', () => {
     const [second] = await harness.percolate([event]);
     expect(second.dispatched).toBeGreaterThanOrEqual(1);
     const rows = await pendingFor(target.id);
-    expect(rows).toEqual([expect.objectContaining({ robot_id: robotA, dedup_key: `chunk:${chunkKeyOf(rows[0].source as string, robotA)}:${target.id}` })]);
+    expect(rows).toEqual([expect.objectContaining({ robot_id: robotA, source: `DuplicateDecision:${event.duplicate_decision_id}` })]);
+  });
+
+  test('when several events of one batch match several robots, then robot-broker is called once for the whole batch', async () => {
+    const targets = Array.from({ length: 5 }, (_, index) => reference([doi(`10.1234/one-call-${index}`)]));
+    const batch = uuidv7();
+    const events = [
+      ...targets.map((target) => decided(target, 'canonical')),
+      ...targets.map((target) => enhanced(target, [abstractOf(target.id, 'Found.', 'robot-a')], { robot_id: robotA, robot_enhancement_batch_id: batch })),
+    ];
+    const batches = [...new Set(await harness.percolate(events))];
+    expect(batches.map((outcome) => outcome.calls)).toEqual(batches.map(() => 1));
+    expect(batches.reduce((sum, outcome) => sum + outcome.created, 0)).toBe(10);
+    for (const target of targets) expect(await robotsOf(target.id)).toEqual([robotA, robotB].sort());
   });
 
   test('when many events arrive together, then they are percolated in shared batches and each reference gets its robots', async () => {

@@ -219,16 +219,18 @@ function event(input: Omit<ReferenceChangedEvent, 'event_id' | 'occurred_at' | '
 /** A reference's first decision (canonical or another non-duplicate value): reference and changeset alike. */
 export function decided(own: StoredReference, determination: Determination, duplicates: StoredReference[] = []): ReferenceChangedEvent {
   const view = viewOf(own, duplicates, determination);
-  return event({ reference_id: own.id, kind: 'duplicate_decision_changed', reference: view, changeset: storedDoc([own], determination), duplicate_decision: view.duplicate_decision, origin: {} });
+  return event({ reference_id: own.id, kind: 'duplicate_decision_changed', reference: view, changeset: storedDoc([own], determination), duplicate_decision: view.duplicate_decision, duplicate_decision_id: uuidv7(), origin: {} });
 }
 
 /** The two events dedup-service emits when `duplicate` becomes a duplicate of `canonical`. */
 export function deduplicated(canonical: StoredReference, duplicate: StoredReference, otherDuplicates: StoredReference[] = []): { ofDuplicate: ReferenceChangedEvent; ofCanonical: ReferenceChangedEvent } {
   const duplicateView = viewOf(duplicate, [], 'duplicate', canonical.id);
   const canonicalView = viewOf(canonical, [...otherDuplicates, duplicate], 'canonical');
+  // Both events report the duplicate's decision: it is what changed the canonical's group.
+  const decisionId = uuidv7();
   return {
-    ofDuplicate: event({ reference_id: duplicate.id, kind: 'duplicate_decision_changed', reference: duplicateView, changeset: storedDoc([duplicate], 'duplicate'), duplicate_decision: duplicateView.duplicate_decision, origin: {} }),
-    ofCanonical: event({ reference_id: canonical.id, kind: 'duplicate_decision_changed', reference: canonicalView, changeset: storedDoc([duplicate], 'duplicate'), duplicate_decision: canonicalView.duplicate_decision, origin: {} }),
+    ofDuplicate: event({ reference_id: duplicate.id, kind: 'duplicate_decision_changed', reference: duplicateView, changeset: storedDoc([duplicate], 'duplicate'), duplicate_decision: duplicateView.duplicate_decision, duplicate_decision_id: decisionId, origin: {} }),
+    ofCanonical: event({ reference_id: canonical.id, kind: 'duplicate_decision_changed', reference: canonicalView, changeset: storedDoc([duplicate], 'duplicate'), duplicate_decision: canonicalView.duplicate_decision, duplicate_decision_id: decisionId, origin: {} }),
   };
 }
 

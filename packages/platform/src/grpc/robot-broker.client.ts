@@ -3,6 +3,7 @@
 import { loadDestinyProtos } from '@destiny/contracts/grpc/proto-files';
 import type { IdRequest } from '@destiny/contracts/generated/grpc/destiny/common/IdRequest';
 import type { JsonDocument__Output } from '@destiny/contracts/generated/grpc/destiny/common/JsonDocument';
+import type { CreatePendingEnhancementItemsRequest } from '@destiny/contracts/generated/grpc/destiny/robot_broker/CreatePendingEnhancementItemsRequest';
 import type { CreatePendingEnhancementsRequest } from '@destiny/contracts/generated/grpc/destiny/robot_broker/CreatePendingEnhancementsRequest';
 import type { CreatePendingEnhancementsResponse__Output } from '@destiny/contracts/generated/grpc/destiny/robot_broker/CreatePendingEnhancementsResponse';
 import { ServiceError } from '../errors/service-error';
@@ -17,10 +18,20 @@ export interface PendingEnhancementsRequest {
   chunk_key: string;
 }
 
+/** One pending enhancement of a batched call; without a request it is keyed by (source, robot, reference). */
+export interface PendingEnhancementItem {
+  reference_id: string;
+  robot_id: string;
+  enhancement_request_id?: string;
+  source: string;
+}
+
 export interface RobotBrokerPort {
   robotExists(robotId: string): Promise<boolean>;
   /** Returns how many pending enhancements were created (0 when the chunk was already recorded). */
   createPendingEnhancements(request: PendingEnhancementsRequest): Promise<number>;
+  /** Many items in one call and one write; answers how many were new (repeated items add nothing). */
+  createPendingEnhancementItems(items: readonly PendingEnhancementItem[]): Promise<number>;
   statusCounts(requestId: string): Promise<Record<string, number>>;
   close(): void;
 }
@@ -47,6 +58,15 @@ export function createRobotBrokerClient(address: string, options: RobotBrokerCli
         client,
         client.CreatePendingEnhancements.bind(client) as never,
         { ...request, enhancement_request_id: request.enhancement_request_id ?? '' },
+        { deadlineMs },
+      );
+      return response.created ?? 0;
+    },
+    async createPendingEnhancementItems(items) {
+      const response = await callUnary<CreatePendingEnhancementItemsRequest, CreatePendingEnhancementsResponse__Output>(
+        client,
+        client.CreatePendingEnhancementItems.bind(client) as never,
+        { items: items.map((item) => ({ ...item, enhancement_request_id: item.enhancement_request_id ?? '' })) },
         { deadlineMs },
       );
       return response.created ?? 0;

@@ -68,11 +68,10 @@ describe('which events percolate, and as what (§13.2)', () => {
     expect(plan.percolate && plan.task.source).toMatch(/^DuplicateDecision:/);
   });
 
-  test('when the decision event carries a decision id, then it is the source', () => {
+  test('when the decision event carries its duplicate decision id, then it is the source', () => {
     const reference = view([]);
-    const withDecision = event('duplicate_decision_changed', reference, referenceDocOf(reference, { visibility: 'public' }));
     const decisionId = uuidv7();
-    (withDecision.duplicate_decision as Record<string, unknown>).decision_id = decisionId;
+    const withDecision = { ...event('duplicate_decision_changed', reference, referenceDocOf(reference, { visibility: 'public' })), duplicate_decision_id: decisionId };
     const plan = planPercolation(withDecision);
     expect(plan.percolate && plan.task.source).toBe(`DuplicateDecision:${decisionId}`);
   });

@@ -115,10 +115,9 @@ function normaliseChangeset(changeset: ReferenceDoc, decisionCase: boolean): Ref
   return doc as ReferenceDoc;
 }
 
-/** The id of the decision behind a decision event (dedup-service may carry it; the event id stands in otherwise). */
+/** The decision behind a decision event; events of producers that predate the field fall back to the event id. */
 function decisionIdOf(event: ReferenceChangedEvent): string {
-  const decision = event.duplicate_decision as (ReferenceChangedEvent['duplicate_decision'] & { decision_id?: unknown }) | null;
-  return typeof decision?.decision_id === 'string' ? decision.decision_id : event.event_id;
+  return event.duplicate_decision_id ?? event.event_id;
 }
 
 /** Whether (and how) an event percolates, per the trigger table of §13.2. */

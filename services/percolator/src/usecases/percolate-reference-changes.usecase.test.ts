@@ -21,7 +21,7 @@ describe('the enable_percolation feature flag (§13.2)', () => {
     const calls: unknown[] = [];
     // An address nothing listens on: any request would fail the call.
     const es = new Client({ node: 'http://127.0.0.1:9', maxRetries: 0, requestTimeout: 1000 });
-    const robots = { createPendingEnhancements: async (request: unknown) => (calls.push(request), 1) };
+    const robots = { createPendingEnhancementItems: async (items: readonly unknown[]) => (calls.push(items), items.length) };
     const outcome = await percolateReferenceChanges({ es, robots, logger: createLogger({ service: 'test', level: 'silent' }), enabled: false }, [event]);
     expect(outcome).toMatchObject({ percolated: 0, dispatched: 0, created: 0 });
     expect(calls).toEqual([]);

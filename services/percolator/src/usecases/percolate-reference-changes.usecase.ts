@@ -1,17 +1,17 @@
 // Percolation of a batch of `reference.changed` events (§13.2, §13.4): the documents of every
 // event that triggers automations go to Elasticsearch in one `_search` (`percolate.documents`);
 // matches are merged per robot, a robot's matches on changes its own batch caused are skipped
-// (cycle check), and robot-broker creates the pending enhancements, one call per (robot, source)
-// with a chunk key that makes a repeated call (a redelivered event) create nothing again.
+// (cycle check), and robot-broker creates the pending enhancements of the whole batch in one call,
+// keyed per (source, robot, reference) so a redelivered event creates nothing again.
 import type { ReferenceChangedEvent } from '@destiny/contracts';
-import type { Logger, RobotBrokerPort } from '@destiny/platform';
+import type { Logger, PendingEnhancementItem, RobotBrokerPort } from '@destiny/platform';
 import type { Client } from '@elastic/elasticsearch';
 import { planPercolation, type PercolationTask } from '../domain/percolation-document';
 import { percolate, TooManyMatchesError, type PercolatorMatch } from '../data-access/percolator-index';
 
 export interface PercolationDeps {
   es: Client;
-  robots: Pick<RobotBrokerPort, 'createPendingEnhancements'>;
+  robots: Pick<RobotBrokerPort, 'createPendingEnhancementItems'>;
   logger: Logger;
   /** The `enable_percolation` feature flag (§13.2); false matches nothing. */
   enabled?: boolean;
@@ -22,17 +22,15 @@ export interface PercolationOutcome {
   /** Pending enhancements asked for: (robot, reference) pairs after merging. */
   dispatched: number;
   created: number;
+  /** robot-broker calls made (one per batch unless it exceeds MAX_ITEMS_PER_CALL items). */
+  calls: number;
   skippedByCycleCheck: number;
   percolateMs: number;
   dispatchMs: number;
 }
 
-/** Calls to robot-broker in flight at once. */
-const DISPATCH_CONCURRENCY = 16;
-
-export function chunkKeyOf(source: string, robotId: string): string {
-  return `automation:${source}:${robotId}`;
-}
+/** Items per robot-broker call: keeps a call well below gRPC's 4 MB message limit (~150 bytes an item). */
+const MAX_ITEMS_PER_CALL = 5000;
 
 /** Percolates the documents, halving a part whose matches exceed one response (slots stay batch positions). */
 async function percolateInParts(es: Client, documents: PercolationTask['document'][], offset = 0): Promise<PercolatorMatch[]> {
@@ -53,7 +51,7 @@ export async function percolateReferenceChanges(deps: PercolationDeps, events: r
     if (plan.percolate) tasks.push(plan.task);
     else deps.logger.trace({ event_id: event.event_id, reference_id: event.reference_id, reason: plan.reason }, 'no percolation');
   }
-  const outcome: PercolationOutcome = { percolated: tasks.length, dispatched: 0, created: 0, skippedByCycleCheck: 0, percolateMs: 0, dispatchMs: 0 };
+  const outcome: PercolationOutcome = { percolated: tasks.length, dispatched: 0, created: 0, calls: 0, skippedByCycleCheck: 0, percolateMs: 0, dispatchMs: 0 };
   if (tasks.length === 0) {
     deps.logger.debug({ events: events.length, percolated: 0, calls: 0, created: 0, percolate_ms: 0, dispatch_ms: 0 }, 'percolated a batch');
     return outcome;
@@ -62,8 +60,8 @@ export async function percolateReferenceChanges(deps: PercolationDeps, events: r
   const matches = await percolateInParts(deps.es, tasks.map((task) => task.document));
   outcome.percolateMs = performance.now() - percolateStarted;
 
-  // (robot, source) → references; a Set merges several automations of one robot.
-  const groups = new Map<string, { robot_id: string; source: string; references: Set<string> }>();
+  // (robot, source, reference) once: several automations of one robot matching one change merge.
+  const items = new Map<string, PendingEnhancementItem>();
   for (const match of matches) {
     for (const slot of match.slots) {
       const task = tasks[slot];
@@ -73,26 +71,18 @@ export async function percolateReferenceChanges(deps: PercolationDeps, events: r
         deps.logger.info({ robot_id: match.robot_id, automation_id: match.automation_id, reference_id: task.reference_id, source: task.source }, 'cycle check: a robot is not triggered by its own enhancement');
         continue;
       }
-      const key = `${match.robot_id}\u0000${task.source}`;
-      let group = groups.get(key);
-      if (!group) {
-        group = { robot_id: match.robot_id, source: task.source, references: new Set() };
-        groups.set(key, group);
-      }
-      group.references.add(task.reference_id);
+      const key = `${match.robot_id}\u0000${task.source}\u0000${task.reference_id}`;
+      if (!items.has(key)) items.set(key, { reference_id: task.reference_id, robot_id: match.robot_id, source: task.source });
     }
   }
-  const queue = [...groups.values()];
-  const worker = async () => {
-    for (let group = queue.shift(); group; group = queue.shift()) {
-      const referenceIds = [...group.references];
-      outcome.dispatched += referenceIds.length;
-      outcome.created += await deps.robots.createPendingEnhancements({ robot_id: group.robot_id, reference_ids: referenceIds, source: group.source, chunk_key: chunkKeyOf(group.source, group.robot_id) });
-    }
-  };
+  const list = [...items.values()];
+  outcome.dispatched = list.length;
   const dispatchStarted = performance.now();
-  await Promise.all(Array.from({ length: Math.min(DISPATCH_CONCURRENCY, queue.length) }, worker));
+  for (let start = 0; start < list.length; start += MAX_ITEMS_PER_CALL) {
+    outcome.calls += 1;
+    outcome.created += await deps.robots.createPendingEnhancementItems(list.slice(start, start + MAX_ITEMS_PER_CALL));
+  }
   outcome.dispatchMs = performance.now() - dispatchStarted;
-  deps.logger.debug({ events: events.length, percolated: outcome.percolated, calls: groups.size, created: outcome.created, percolate_ms: Math.round(outcome.percolateMs), dispatch_ms: Math.round(outcome.dispatchMs) }, 'percolated a batch');
+  deps.logger.debug({ events: events.length, percolated: outcome.percolated, calls: outcome.calls, created: outcome.created, percolate_ms: Math.round(outcome.percolateMs), dispatch_ms: Math.round(outcome.dispatchMs) }, 'percolated a batch');
   return outcome;
 }

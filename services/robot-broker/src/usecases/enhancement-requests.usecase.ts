@@ -105,6 +105,24 @@ export function createEnhancementRequestUsecases(deps: { db: Db; pending: Pendin
       }));
       return deps.pending.createMany(rows);
     },
+
+    /**
+     * Pending enhancements of many (robot, reference, source) items in one bulk write (automation
+     * matches of a percolation batch): one per (request, reference) when a request is given, else
+     * one per (source, robot, reference), so a redelivered event adds nothing.
+     */
+    async createPendingItems(items: ReadonlyArray<{ reference_id: string; robot_id: string; enhancement_request_id: string; source: string }>): Promise<number> {
+      const rows = new Map<string, NewPendingEnhancement>();
+      for (const item of items) {
+        if (!item.robot_id || !item.reference_id) throw ServiceError.unprocessable('robot_id and reference_id are required.');
+        const requestId = item.enhancement_request_id || null;
+        const source = item.source || null;
+        if (!requestId && !source) throw ServiceError.unprocessable('Either enhancement_request_id or source is required.');
+        const key = requestId ? `${requestId}:${item.reference_id}` : `source:${source}:${item.robot_id}:${item.reference_id}`;
+        rows.set(key, { reference_id: item.reference_id, robot_id: item.robot_id, enhancement_request_id: requestId, source, dedup_key: key });
+      }
+      return deps.pending.createMany([...rows.values()]);
+    },
   };
 }
 

@@ -8,8 +8,10 @@ import type { IdsRequest as _destiny_common_IdsRequest, IdsRequest__Output as _d
 import type { JsonDocument as _destiny_common_JsonDocument, JsonDocument__Output as _destiny_common_JsonDocument__Output } from './destiny/common/JsonDocument';
 import type { JsonDocuments as _destiny_common_JsonDocuments, JsonDocuments__Output as _destiny_common_JsonDocuments__Output } from './destiny/common/JsonDocuments';
 import type { CallerJsonRequest as _destiny_robot_broker_CallerJsonRequest, CallerJsonRequest__Output as _destiny_robot_broker_CallerJsonRequest__Output } from './destiny/robot_broker/CallerJsonRequest';
+import type { CreatePendingEnhancementItemsRequest as _destiny_robot_broker_CreatePendingEnhancementItemsRequest, CreatePendingEnhancementItemsRequest__Output as _destiny_robot_broker_CreatePendingEnhancementItemsRequest__Output } from './destiny/robot_broker/CreatePendingEnhancementItemsRequest';
 import type { CreatePendingEnhancementsRequest as _destiny_robot_broker_CreatePendingEnhancementsRequest, CreatePendingEnhancementsRequest__Output as _destiny_robot_broker_CreatePendingEnhancementsRequest__Output } from './destiny/robot_broker/CreatePendingEnhancementsRequest';
 import type { CreatePendingEnhancementsResponse as _destiny_robot_broker_CreatePendingEnhancementsResponse, CreatePendingEnhancementsResponse__Output as _destiny_robot_broker_CreatePendingEnhancementsResponse__Output } from './destiny/robot_broker/CreatePendingEnhancementsResponse';
+import type { PendingEnhancementItem as _destiny_robot_broker_PendingEnhancementItem, PendingEnhancementItem__Output as _destiny_robot_broker_PendingEnhancementItem__Output } from './destiny/robot_broker/PendingEnhancementItem';
 import type { PollRequest as _destiny_robot_broker_PollRequest, PollRequest__Output as _destiny_robot_broker_PollRequest__Output } from './destiny/robot_broker/PollRequest';
 import type { RenewLeaseRequest as _destiny_robot_broker_RenewLeaseRequest, RenewLeaseRequest__Output as _destiny_robot_broker_RenewLeaseRequest__Output } from './destiny/robot_broker/RenewLeaseRequest';
 import type { RobotBrokerClient as _destiny_robot_broker_RobotBrokerClient, RobotBrokerDefinition as _destiny_robot_broker_RobotBrokerDefinition } from './destiny/robot_broker/RobotBroker';
@@ -31,8 +33,10 @@ export interface ProtoGrpcType {
     }
     robot_broker: {
       CallerJsonRequest: MessageTypeDefinition<_destiny_robot_broker_CallerJsonRequest, _destiny_robot_broker_CallerJsonRequest__Output>
+      CreatePendingEnhancementItemsRequest: MessageTypeDefinition<_destiny_robot_broker_CreatePendingEnhancementItemsRequest, _destiny_robot_broker_CreatePendingEnhancementItemsRequest__Output>
       CreatePendingEnhancementsRequest: MessageTypeDefinition<_destiny_robot_broker_CreatePendingEnhancementsRequest, _destiny_robot_broker_CreatePendingEnhancementsRequest__Output>
       CreatePendingEnhancementsResponse: MessageTypeDefinition<_destiny_robot_broker_CreatePendingEnhancementsResponse, _destiny_robot_broker_CreatePendingEnhancementsResponse__Output>
+      PendingEnhancementItem: MessageTypeDefinition<_destiny_robot_broker_PendingEnhancementItem, _destiny_robot_broker_PendingEnhancementItem__Output>
       PollRequest: MessageTypeDefinition<_destiny_robot_broker_PollRequest, _destiny_robot_broker_PollRequest__Output>
       RenewLeaseRequest: MessageTypeDefinition<_destiny_robot_broker_RenewLeaseRequest, _destiny_robot_broker_RenewLeaseRequest__Output>
       RobotBroker: SubtypeConstructor<typeof grpc.Client, _destiny_robot_broker_RobotBrokerClient> & { service: _destiny_robot_broker_RobotBrokerDefinition }

@@ -2,6 +2,7 @@ import { canonicalUuid } from '@destiny/contracts';
 import { loadDestinyProtos } from '@destiny/contracts/grpc/proto-files';
 import type { Caller__Output } from '@destiny/contracts/generated/grpc/destiny/common/Caller';
 import type { CallerJsonRequest__Output } from '@destiny/contracts/generated/grpc/destiny/robot_broker/CallerJsonRequest';
+import type { CreatePendingEnhancementItemsRequest__Output } from '@destiny/contracts/generated/grpc/destiny/robot_broker/CreatePendingEnhancementItemsRequest';
 import type { CreatePendingEnhancementsRequest__Output } from '@destiny/contracts/generated/grpc/destiny/robot_broker/CreatePendingEnhancementsRequest';
 import type { PollRequest__Output } from '@destiny/contracts/generated/grpc/destiny/robot_broker/PollRequest';
 import type { RenewLeaseRequest__Output } from '@destiny/contracts/generated/grpc/destiny/robot_broker/RenewLeaseRequest';
@@ -48,6 +49,7 @@ export function registerRobotBrokerGrpc(grpc: GrpcServer, deps: RobotBrokerGrpcD
     CreateEnhancementRequest: async (request: CallerJsonRequest__Output) => one(await deps.requests.create(request.json)),
     GetEnhancementRequest: async (request: { id: string }) => one(await deps.requests.get(pathId(request.id, 'EnhancementRequest'))),
     CreatePendingEnhancements: async (request: CreatePendingEnhancementsRequest__Output) => ({ created: await deps.requests.createPending(request) }),
+    CreatePendingEnhancementItems: async (request: CreatePendingEnhancementItemsRequest__Output) => ({ created: await deps.requests.createPendingItems(request.items) }),
     GetRequestStatusCounts: async (request: { id: string }) => one(await deps.requests.statusCounts(pathId(request.id, 'EnhancementRequest'))),
 
     CreateSingleEnhancementRequest: async (request: CallerJsonRequest__Output) => one(await deps.singles.create(request.json)),

@@ -4,6 +4,7 @@ import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
 import type { Caller as _destiny_common_Caller, Caller__Output as _destiny_common_Caller__Output } from '../../destiny/common/Caller';
 import type { CallerJsonRequest as _destiny_robot_broker_CallerJsonRequest, CallerJsonRequest__Output as _destiny_robot_broker_CallerJsonRequest__Output } from '../../destiny/robot_broker/CallerJsonRequest';
+import type { CreatePendingEnhancementItemsRequest as _destiny_robot_broker_CreatePendingEnhancementItemsRequest, CreatePendingEnhancementItemsRequest__Output as _destiny_robot_broker_CreatePendingEnhancementItemsRequest__Output } from '../../destiny/robot_broker/CreatePendingEnhancementItemsRequest';
 import type { CreatePendingEnhancementsRequest as _destiny_robot_broker_CreatePendingEnhancementsRequest, CreatePendingEnhancementsRequest__Output as _destiny_robot_broker_CreatePendingEnhancementsRequest__Output } from '../../destiny/robot_broker/CreatePendingEnhancementsRequest';
 import type { CreatePendingEnhancementsResponse as _destiny_robot_broker_CreatePendingEnhancementsResponse, CreatePendingEnhancementsResponse__Output as _destiny_robot_broker_CreatePendingEnhancementsResponse__Output } from '../../destiny/robot_broker/CreatePendingEnhancementsResponse';
 import type { Empty as _destiny_common_Empty, Empty__Output as _destiny_common_Empty__Output } from '../../destiny/common/Empty';
@@ -23,6 +24,15 @@ export interface RobotBrokerClient extends grpc.Client {
   createEnhancementRequest(argument: _destiny_robot_broker_CallerJsonRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_destiny_common_JsonDocument__Output>): grpc.ClientUnaryCall;
   createEnhancementRequest(argument: _destiny_robot_broker_CallerJsonRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_common_JsonDocument__Output>): grpc.ClientUnaryCall;
   createEnhancementRequest(argument: _destiny_robot_broker_CallerJsonRequest, callback: grpc.requestCallback<_destiny_common_JsonDocument__Output>): grpc.ClientUnaryCall;
+  
+  CreatePendingEnhancementItems(argument: _destiny_robot_broker_CreatePendingEnhancementItemsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_robot_broker_CreatePendingEnhancementsResponse__Output>): grpc.ClientUnaryCall;
+  CreatePendingEnhancementItems(argument: _destiny_robot_broker_CreatePendingEnhancementItemsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_destiny_robot_broker_CreatePendingEnhancementsResponse__Output>): grpc.ClientUnaryCall;
+  CreatePendingEnhancementItems(argument: _destiny_robot_broker_CreatePendingEnhancementItemsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_robot_broker_CreatePendingEnhancementsResponse__Output>): grpc.ClientUnaryCall;
+  CreatePendingEnhancementItems(argument: _destiny_robot_broker_CreatePendingEnhancementItemsRequest, callback: grpc.requestCallback<_destiny_robot_broker_CreatePendingEnhancementsResponse__Output>): grpc.ClientUnaryCall;
+  createPendingEnhancementItems(argument: _destiny_robot_broker_CreatePendingEnhancementItemsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_robot_broker_CreatePendingEnhancementsResponse__Output>): grpc.ClientUnaryCall;
+  createPendingEnhancementItems(argument: _destiny_robot_broker_CreatePendingEnhancementItemsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_destiny_robot_broker_CreatePendingEnhancementsResponse__Output>): grpc.ClientUnaryCall;
+  createPendingEnhancementItems(argument: _destiny_robot_broker_CreatePendingEnhancementItemsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_robot_broker_CreatePendingEnhancementsResponse__Output>): grpc.ClientUnaryCall;
+  createPendingEnhancementItems(argument: _destiny_robot_broker_CreatePendingEnhancementItemsRequest, callback: grpc.requestCallback<_destiny_robot_broker_CreatePendingEnhancementsResponse__Output>): grpc.ClientUnaryCall;
   
   CreatePendingEnhancements(argument: _destiny_robot_broker_CreatePendingEnhancementsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_robot_broker_CreatePendingEnhancementsResponse__Output>): grpc.ClientUnaryCall;
   CreatePendingEnhancements(argument: _destiny_robot_broker_CreatePendingEnhancementsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_destiny_robot_broker_CreatePendingEnhancementsResponse__Output>): grpc.ClientUnaryCall;
@@ -173,6 +183,8 @@ export interface RobotBrokerClient extends grpc.Client {
 export interface RobotBrokerHandlers extends grpc.UntypedServiceImplementation {
   CreateEnhancementRequest: grpc.handleUnaryCall<_destiny_robot_broker_CallerJsonRequest__Output, _destiny_common_JsonDocument>;
   
+  CreatePendingEnhancementItems: grpc.handleUnaryCall<_destiny_robot_broker_CreatePendingEnhancementItemsRequest__Output, _destiny_robot_broker_CreatePendingEnhancementsResponse>;
+  
   CreatePendingEnhancements: grpc.handleUnaryCall<_destiny_robot_broker_CreatePendingEnhancementsRequest__Output, _destiny_robot_broker_CreatePendingEnhancementsResponse>;
   
   CreateSingleEnhancementRequest: grpc.handleUnaryCall<_destiny_robot_broker_CallerJsonRequest__Output, _destiny_common_JsonDocument>;
@@ -209,6 +221,7 @@ export interface RobotBrokerHandlers extends grpc.UntypedServiceImplementation {
 
 export interface RobotBrokerDefinition extends grpc.ServiceDefinition {
   CreateEnhancementRequest: MethodDefinition<_destiny_robot_broker_CallerJsonRequest, _destiny_common_JsonDocument, _destiny_robot_broker_CallerJsonRequest__Output, _destiny_common_JsonDocument__Output>
+  CreatePendingEnhancementItems: MethodDefinition<_destiny_robot_broker_CreatePendingEnhancementItemsRequest, _destiny_robot_broker_CreatePendingEnhancementsResponse, _destiny_robot_broker_CreatePendingEnhancementItemsRequest__Output, _destiny_robot_broker_CreatePendingEnhancementsResponse__Output>
   CreatePendingEnhancements: MethodDefinition<_destiny_robot_broker_CreatePendingEnhancementsRequest, _destiny_robot_broker_CreatePendingEnhancementsResponse, _destiny_robot_broker_CreatePendingEnhancementsRequest__Output, _destiny_robot_broker_CreatePendingEnhancementsResponse__Output>
   CreateSingleEnhancementRequest: MethodDefinition<_destiny_robot_broker_CallerJsonRequest, _destiny_common_JsonDocument, _destiny_robot_broker_CallerJsonRequest__Output, _destiny_common_JsonDocument__Output>
   CycleRobotSecret: MethodDefinition<_destiny_common_IdRequest, _destiny_common_JsonDocument, _destiny_common_IdRequest__Output, _destiny_common_JsonDocument__Output>
