@@ -48,6 +48,13 @@ describe('reference.changed', () => {
     expect(validate(ReferenceChangedEvent, withoutDecision, 'body').ok).toBe(true);
   });
 
+  it('when a decision event names its duplicate decision, then the id must be a UUID', () => {
+    const event = { ...referenceChanged(), kind: 'duplicate_decision_changed', origin: {} };
+    expect(validate(ReferenceChangedEvent, { ...event, duplicate_decision_id: CANON }, 'body').ok).toBe(true);
+    const result = validate(ReferenceChangedEvent, { ...event, duplicate_decision_id: 'decision-1' }, 'body');
+    expect(!result.ok && result.errors.map((issue) => issue.loc.join('.'))).toEqual(['body.duplicate_decision_id']);
+  });
+
   it('when kind is unknown, version is 0 or event_id is missing, then each is reported', () => {
     const { event_id: _eventId, ...event } = { ...referenceChanged(), kind: 'deleted', version: 0 };
     const result = validate(ReferenceChangedEvent, event, 'body');

@@ -51,6 +51,12 @@ export const ReferenceChangedEvent = Type.Object(
     reference: DeduplicatedReference,
     changeset: ReferenceDoc,
     duplicate_decision: Nullable(ActiveDuplicateDecision),
+    /**
+     * On `duplicate_decision_changed`: the duplicate decision whose activation this event reports
+     * (for a canonical whose group changed, the joining or leaving duplicate's), the
+     * `DuplicateDecision:<id>` source of the pending enhancements automations create (§13.4).
+     */
+    duplicate_decision_id: Type.Optional(Uuid()),
     origin: ChangeOrigin,
     occurred_at: DateTime(),
   },

@@ -9,6 +9,8 @@ export function referenceChangedEntry(input: {
   duplicates: ReferenceDocument[];
   changeset: ReferenceDoc;
   origin?: ChangeOrigin;
+  /** The duplicate decision a `duplicate_decision_changed` event reports (percolation source, §13.4). */
+  duplicateDecisionId?: string;
   now?: Date;
 }): OutboxEntry {
   const now = input.now ?? new Date();
@@ -20,6 +22,7 @@ export function referenceChangedEntry(input: {
     reference: deduplicatedView(input.reference, input.duplicates),
     changeset: input.changeset,
     duplicate_decision: duplicateDecisionOut(input.reference),
+    ...(input.duplicateDecisionId ? { duplicate_decision_id: input.duplicateDecisionId } : {}),
     origin: input.origin ?? {},
     occurred_at: now.toISOString(),
   };

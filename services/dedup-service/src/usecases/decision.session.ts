@@ -168,14 +168,17 @@ export class DecisionSession {
         version += 1;
         const reference = { ...working.after, version };
         const duplicates = determination === 'duplicate' ? [] : this.duplicatesFor(id);
-        entries.push(referenceChangedEntry({ kind: 'duplicate_decision_changed', reference, duplicates, changeset: referenceDoc([{ reference }], reference.visibility, determination), now: this.now }));
+        const duplicateDecisionId = working.after.active_decision?.decision_id;
+        entries.push(referenceChangedEntry({ kind: 'duplicate_decision_changed', reference, duplicates, changeset: referenceDoc([{ reference }], reference.visibility, determination), duplicateDecisionId, now: this.now }));
       }
       if (groupChanged && determination !== 'duplicate') {
         version += 1;
         const reference = { ...working.after, version };
         const movers = [...(this.groupChanges.get(id) ?? [])].map((mover) => this.working.get(mover)?.after).filter((item): item is ReferenceDocument => item !== undefined);
         const changeset = referenceDoc(movers.map((mover) => ({ reference: mover })), reference.visibility, 'duplicate');
-        entries.push(referenceChangedEntry({ kind: 'duplicate_decision_changed', reference, duplicates: this.duplicatesFor(id), changeset, now: this.now }));
+        // One event for the whole group change: it reports the latest mover's decision.
+        const duplicateDecisionId = movers.at(-1)?.active_decision?.decision_id;
+        entries.push(referenceChangedEntry({ kind: 'duplicate_decision_changed', reference, duplicates: this.duplicatesFor(id), changeset, duplicateDecisionId, now: this.now }));
       }
       events += entries.length;
       const update: Record<string, unknown> = { $set: { active_decision: working.after.active_decision, version, ...(entries.length > 0 ? { [OUTBOX_PENDING_FIELD]: true } : {}) } };
