@@ -283,6 +283,7 @@ describe('docker-compose.yml application services', () => {
         AUTH_ISSUER: 'http://keycloak:8080/realms/destiny',
         AUTH_JWKS_URL: 'http://keycloak:8080/realms/destiny/protocol/openid-connect/certs',
         AUTH_AUDIENCE: API_CLIENT,
+        ...blob,
       },
       'import-service': { ...backend('import-service'), ...blob },
       'dedup-service': backend('dedup-service'),

@@ -9,13 +9,11 @@ import { startSystemUnderTest, type SystemUnderTest } from './support/system-und
 // role, `reader` only reference.reader.
 
 const DOI = `10.5555/gateway-${Date.now()}`;
-const fullText = { source: 'importer', visibility: 'public', content: { enhancement_type: 'full_text', file_url: 'https://example.org/paper.pdf' } };
+// The full text is served by the test's own file server: import-service downloads it.
+const fullText = (filesUrl: string) => ({ source: 'importer', visibility: 'public', content: { enhancement_type: 'full_text', file_url: `${filesUrl}/paper.pdf` } });
 const abstract = { source: 'importer', visibility: 'public', content: { enhancement_type: 'abstract', process: 'other', abstract: 'What the paper found.' } };
-const batchFile = [
-  JSON.stringify({ visibility: 'public', identifiers: [{ identifier_type: 'doi', identifier: DOI }], enhancements: [abstract, fullText] }),
-  '',
-  '{"identifiers": "not a list"}',
-].join('\n');
+const batchFile = (filesUrl: string) =>
+  [JSON.stringify({ visibility: 'public', identifiers: [{ identifier_type: 'doi', identifier: DOI }], enhancements: [abstract, fullText(filesUrl)] }), '', '{"identifiers": "not a list"}'].join('\n');
 
 describe('api-gateway imports and reference reads end to end', () => {
   let system: SystemUnderTest;
@@ -32,7 +30,9 @@ describe('api-gateway imports and reference reads end to end', () => {
   });
 
   beforeAll(async () => {
-    files = http.createServer((_request, response) => response.writeHead(200, { 'content-type': 'application/x-ndjson' }).end(batchFile));
+    files = http.createServer((request, response) =>
+      request.url === '/paper.pdf' ? response.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1.7 a paper') : response.writeHead(200, { 'content-type': 'application/x-ndjson' }).end(batchFile(filesUrl)),
+    );
     await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', () => resolve()));
     filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
     [system, otherIssuer] = await Promise.all([

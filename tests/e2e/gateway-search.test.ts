@@ -6,13 +6,15 @@ import { startSystemUnderTest, type SystemUnderTest } from './support/system-und
 // dedup-service's events, and search hits are redacted like every other reference read (§6.1).
 
 const MARKER = `zanzibarium${Date.now()}`;
-const line = JSON.stringify({
-  identifiers: [{ identifier_type: 'doi', identifier: `10.5555/${MARKER}` }],
-  enhancements: [
-    { source: 'importer', visibility: 'public', content: { enhancement_type: 'bibliographic', title: `On ${MARKER} in coastal wetlands`, publication_year: 2024 } },
-    { source: 'importer', visibility: 'public', content: { enhancement_type: 'full_text', file_url: 'https://example.org/paper.pdf' } },
-  ],
-});
+// The full text is served by the test's own file server: import-service downloads it.
+const line = (filesUrl: string) =>
+  JSON.stringify({
+    identifiers: [{ identifier_type: 'doi', identifier: `10.5555/${MARKER}` }],
+    enhancements: [
+      { source: 'importer', visibility: 'public', content: { enhancement_type: 'bibliographic', title: `On ${MARKER} in coastal wetlands`, publication_year: 2024 } },
+      { source: 'importer', visibility: 'public', content: { enhancement_type: 'full_text', file_url: `${filesUrl}/paper.pdf` } },
+    ],
+  });
 
 describe('api-gateway reference search end to end', () => {
   let system: SystemUnderTest;
@@ -21,7 +23,9 @@ describe('api-gateway reference search end to end', () => {
   const bearer = (roles: string[]) => ({ authorization: `Bearer ${system.issuer.mint({ roles })}`, 'content-type': 'application/json' });
 
   beforeAll(async () => {
-    files = http.createServer((_request, response) => response.writeHead(200).end(`${line}\n`));
+    files = http.createServer((request, response) =>
+      request.url === '/paper.pdf' ? response.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1.7 a paper') : response.writeHead(200).end(`${line(`http://127.0.0.1:${(files.address() as AddressInfo).port}`)}\n`),
+    );
     await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', () => resolve()));
     system = await startSystemUnderTest({
       label: 'gateway-search',

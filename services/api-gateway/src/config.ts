@@ -1,4 +1,4 @@
-import { commonConfig, defineConfig } from '@destiny/platform';
+import { commonConfig, defineConfig, fullTextBlobConfig } from '@destiny/platform';
 
 // The defaults name the development realm of the embedded identity server on its default port,
 // so a gateway started without these variables trusts exactly what `npm start` runs.
@@ -17,5 +17,6 @@ export const apiGatewayConfig = defineConfig({
   AUTH_ISSUER: { kind: 'url', default: DEVELOPMENT_ISSUER, description: 'the `iss` every bearer token must carry (Keycloak: `<url>/realms/<realm>`)' },
   AUTH_JWKS_URL: { kind: 'url', default: `${DEVELOPMENT_ISSUER}/protocol/openid-connect/certs`, description: "the identity provider's JWKS (signing keys, cached 24 h)" },
   AUTH_AUDIENCE: { kind: 'string', default: 'destiny-repository-client-development', description: "the repository's client id: required in `aud`, roles read from `resource_access[<it>].roles`" },
+  ...fullTextBlobConfig,
   MAX_BODY_BYTES: { kind: 'integer', default: 16 * 1024 * 1024, min: 1024, description: 'largest request body accepted (413 above)' },
 });

@@ -1,14 +1,14 @@
 // Composition root of api-gateway: the only public HTTP surface, calling the services over gRPC.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLogger, loadConfig, startHealthServer } from '@destiny/platform';
+import { createFullTextLinks, createLogger, fullTextBlobStorage, loadConfig, startHealthServer } from '@destiny/platform';
 import { apiGatewayConfig } from './config';
 import { BearerTokenVerifier } from './auth/bearer-token.verifier';
 import { RequestAuthenticator, type Caller } from './auth/request.authenticator';
 import { SigningKeyStore } from './auth/signing-key.store';
 import { createApp } from './entry-points/http/app';
 import { createUpstreams } from './upstreams/upstream-clients';
-import { routeHandlers } from './upstreams/route-dispatch';
+import { FULL_TEXT_URL_SECONDS, routeHandlers } from './upstreams/route-dispatch';
 import { upstreamAddresses } from './upstreams/upstream-services';
 
 export const SERVICE_NAME = 'api-gateway';
@@ -33,7 +33,7 @@ export async function startApiGateway(env: NodeJS.ProcessEnv = process.env): Pro
     verifyBearer: (token) => bearer.verify(token),
     verifyRobotSignature: (input) => upstreams['robot-broker'].call<Caller>('VerifyRobotSignature', input),
   });
-  const app = createApp({ logger, upstreams: addresses, authenticator, handlers: routeHandlers(upstreams), maxBodyBytes: config.MAX_BODY_BYTES });
+  const app = createApp({ logger, upstreams: addresses, authenticator, handlers: routeHandlers(upstreams, createFullTextLinks(fullTextBlobStorage(config), FULL_TEXT_URL_SECONDS)), maxBodyBytes: config.MAX_BODY_BYTES });
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;
   const closeUpstreams = () => Object.values(upstreams).forEach((upstream) => upstream.close());

@@ -1,4 +1,4 @@
-import { backendConfig, defineConfig } from '@destiny/platform';
+import { backendConfig, defineConfig, enhancementContentConfig, fullTextBlobConfig } from '@destiny/platform';
 
 export const importServiceConfig = defineConfig({
   ...backendConfig,
@@ -11,5 +11,7 @@ export const importServiceConfig = defineConfig({
   IMPORT_MAX_FILE_BYTES: { kind: 'integer', default: 2 * 1024 * 1024 * 1024, min: 1, description: 'largest batch file accepted' },
   IMPORT_MAX_LINE_BYTES: { kind: 'integer', default: 10 * 1024 * 1024, min: 1, description: 'longest batch file line accepted' },
   IMPORT_CHUNK_SIZE: { kind: 'integer', default: 500, min: 1, max: 5000, description: 'lines ingested per dedup-service call' },
+  ...enhancementContentConfig,
+  ...fullTextBlobConfig,
   IMPORT_RETRY_BASE_MS: { kind: 'integer', default: 1000, min: 0, description: 'first back-off of download and callback retries (doubles, capped at 30 s)' },
 });

@@ -1,6 +1,6 @@
 // Composition root of import-service: Imports: records, batches, per-line results, background batch processing.
 import { loadDestinyProtos } from '@destiny/contracts/grpc/proto-files';
-import { callUnary, createGrpcClient, createOutboundHttpClient, loadConfig, startBackendService, type BackendOverrides, type RunningBackendService } from '@destiny/platform';
+import { callUnary, createGrpcClient, createOutboundHttpClient, enhancementContentPreparerFor, fullTextBlobStorage, loadConfig, startBackendService, type BackendOverrides, type RunningBackendService } from '@destiny/platform';
 import type { IngestReferencesRequest } from '@destiny/contracts/generated/grpc/destiny/dedup_service/IngestReferencesRequest';
 import type { IngestReferencesResponse__Output } from '@destiny/contracts/generated/grpc/destiny/dedup_service/IngestReferencesResponse';
 import { importServiceConfig } from './config';
@@ -8,6 +8,7 @@ import { createImportRepository, IMPORT_INDEXES } from './data-access/import.rep
 import { startImportBatchConsumer } from './entry-points/amqp/import-batch.consumer';
 import { registerImportGrpc } from './entry-points/grpc/import-service.grpc';
 import { createImportRecordUsecases } from './usecases/import-records.usecase';
+import { createPrepareEnhancementContent } from './usecases/prepare-enhancement-content.usecase';
 import { createProcessImportBatch, type IngestPort } from './usecases/process-import-batch.usecase';
 import { createSendBatchCallback } from './usecases/send-batch-callback.usecase';
 
@@ -42,6 +43,7 @@ export async function startImportService(env: NodeJS.ProcessEnv = process.env, o
         logger,
         isStopping: () => stopping,
         afterBatch: sendCallback,
+        prepareEnhancementContent: createPrepareEnhancementContent(enhancementContentPreparerFor(config, outbound, fullTextBlobStorage(config))),
         limits: {
           maxFileBytes: config.IMPORT_MAX_FILE_BYTES,
           maxLineBytes: config.IMPORT_MAX_LINE_BYTES,

@@ -1,4 +1,4 @@
-import { backendConfig, defineConfig } from '@destiny/platform';
+import { backendConfig, defineConfig, enhancementContentConfig } from '@destiny/platform';
 
 export const robotBrokerConfig = defineConfig({
   ...backendConfig,
@@ -14,7 +14,8 @@ export const robotBrokerConfig = defineConfig({
   BLOB_BUCKET: { kind: 'string', default: 'destiny', description: 'bucket holding robot reference, result and validation files' },
   ROBOT_LEASE_SWEEP_MS: { kind: 'integer', default: 2000, min: 50, description: 'interval of the sweep that expires passed robot batch leases' },
   ROBOT_RESULT_IMPORT_CHUNK_SIZE: { kind: 'integer', default: 1000, min: 1, max: 1000, description: 'enhancements per dedup-service AddEnhancements call while importing robot results' },
-  OUTBOUND_ALLOWLIST: { kind: 'list', default: [], description: 'hosts or CIDRs robot base_urls may use although private (and over plain http)' },
+  OUTBOUND_ALLOWLIST: { kind: 'list', default: [], description: 'hosts or CIDRs robot base_urls, full texts and linked-data documents may use although private (and over plain http)' },
+  ...enhancementContentConfig,
   ROBOT_CALL_TIMEOUT_MS: { kind: 'integer', default: 10_000, min: 100, description: 'time limit of the call to a robot for a single enhancement request' },
   ROBOT_CALL_ATTEMPTS: { kind: 'integer', default: 3, min: 1, max: 10, description: 'attempts of that call when the robot cannot be connected to' },
 });

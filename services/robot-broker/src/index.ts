@@ -10,8 +10,10 @@ import type { JsonDocuments__Output } from '@destiny/contracts/generated/grpc/de
 import {
   callUnary,
   createBlobStorage,
+  createFullTextLinks,
   createGrpcClient,
   createOutboundHttpClient,
+  enhancementContentPreparerFor,
   loadConfig,
   ServiceError,
   startBackendService,
@@ -31,7 +33,7 @@ import { startRobotResultImportConsumer } from './entry-points/amqp/robot-result
 import { registerRobotBrokerGrpc } from './entry-points/grpc/robot-broker.grpc';
 import { createEnhancementRequestUsecases } from './usecases/enhancement-requests.usecase';
 import { createImportRobotResults } from './usecases/import-robot-results.usecase';
-import type { ReferenceStorePort } from './usecases/ports';
+import { SIGNED_URL_SECONDS, type ReferenceStorePort } from './usecases/ports';
 import { createRobotBatchUsecases } from './usecases/robot-batches.usecase';
 import { createRobotUsecases } from './usecases/robots.usecase';
 import { createSingleRequestUsecases } from './usecases/single-requests.usecase';
@@ -95,7 +97,9 @@ export async function startRobotBroker(env: NodeJS.ProcessEnv = process.env, ove
         logger,
         publish: (entry) => (entry.exchange === '' ? bus.sendToQueue(entry.routing_key, entry.payload, { messageId: entry.event_id }) : bus.publish(entry.exchange || EVENTS_EXCHANGE, entry.routing_key, entry.payload, { messageId: entry.event_id })),
       });
-      const batchUsecases = createRobotBatchUsecases({ pending, batches, blob, references, notifyOutbox: () => relay.notify() });
+      const content = enhancementContentPreparerFor(config, createOutboundHttpClient({ allowlist: config.OUTBOUND_ALLOWLIST, maxBytes: config.FULL_TEXT_MAX_BYTES, timeoutMs: config.FULL_TEXT_TIMEOUT_MS }), blob);
+      const fullTextLinks = createFullTextLinks(blob, SIGNED_URL_SECONDS);
+      const batchUsecases = createRobotBatchUsecases({ pending, batches, blob, references, notifyOutbox: () => relay.notify(), fullTextLinks });
       registerRobotBrokerGrpc(grpc, {
         robots: createRobotUsecases({ db, cipher }),
         signatures: createVerifyRobotSignature({ db, cipher }),
@@ -109,9 +113,12 @@ export async function startRobotBroker(env: NodeJS.ProcessEnv = process.env, ove
           outbound: createOutboundHttpClient({ allowlist: config.OUTBOUND_ALLOWLIST, maxBytes: 64 * 1024, timeoutMs: config.ROBOT_CALL_TIMEOUT_MS }),
           callTimeoutMs: config.ROBOT_CALL_TIMEOUT_MS,
           callAttempts: config.ROBOT_CALL_ATTEMPTS,
+          content,
+          fullTextLinks,
         }),
       });
-      const importer = createImportRobotResults({ db, batches, pending, indexed, blob, references, logger, chunkSize: config.ROBOT_RESULT_IMPORT_CHUNK_SIZE, afterChunk: afterImportChunk });
+      const importer = createImportRobotResults({ db, batches, pending, indexed, blob, references, logger, chunkSize: config.ROBOT_RESULT_IMPORT_CHUNK_SIZE,
+        content, afterChunk: afterImportChunk });
       const importConsumer = await startRobotResultImportConsumer(bus, importer, logger, 2000);
       const indexedConsumer = await startReferencesIndexedConsumer(bus, { indexed, pending }, logger);
       const automationConsumer = await startAutomationMatchedConsumer(bus, pending, logger);

@@ -117,6 +117,10 @@ export async function startSystemUnderTest(options: SystemUnderTestOptions): Pro
       AUTH_ISSUER: signer.issuer,
       AUTH_JWKS_URL: signer.jwksUrl,
       AUTH_AUDIENCE: signer.audience,
+      // Signs full-text download URLs for the stand-in blob store.
+      BLOB_ENDPOINT: infrastructure.env.BLOB_ENDPOINT,
+      BLOB_ACCESS_KEY: infrastructure.env.BLOB_ACCESS_KEY,
+      BLOB_SECRET_KEY: infrastructure.env.BLOB_SECRET_KEY,
       ...addresses,
     });
     const admin = identity ? { authorization: `Bearer ${await requestDevelopmentToken(identity.url, 'admin')}` } : undefined;

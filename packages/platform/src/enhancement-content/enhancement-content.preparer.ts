@@ -18,6 +18,25 @@ export interface EnhancementContentPreparer {
 
 const NEEDS_PREPARATION = new Set(['full_text', 'linked_data']);
 const CONCURRENCY = 4;
+/** Full-text downloads in flight at once across all callers (each may be up to FULL_TEXT_MAX_BYTES). */
+const FULL_TEXT_DOWNLOADS = 8;
+
+function createLimiter(limit: number) {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return async function limited<T>(task: () => Promise<T>): Promise<T> {
+    // A finishing task hands its slot straight to the next waiter, so the limit is never exceeded.
+    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    else active += 1;
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else active -= 1;
+    }
+  };
+}
 
 /** Whether any of these enhancements needs the network before it can be stored (cheap; no await needed otherwise). */
 export function needsContentPreparation(enhancements: ReadonlyArray<{ content?: unknown }> | null | undefined): boolean {
@@ -25,9 +44,11 @@ export function needsContentPreparation(enhancements: ReadonlyArray<{ content?: 
 }
 
 export function createEnhancementContentPreparer(deps: { fullTexts: FullTextStore; linkedData: LinkedDataValidator }): EnhancementContentPreparer {
+  const downloads = createLimiter(FULL_TEXT_DOWNLOADS);
+
   async function prepare(content: Record<string, unknown>): Promise<PreparedContent> {
     try {
-      if (content.enhancement_type === 'full_text') return { ok: true, content: await deps.fullTexts.store(content as FullTextContent) };
+      if (content.enhancement_type === 'full_text') return { ok: true, content: await downloads(() => deps.fullTexts.store(content as FullTextContent)) };
       if (content.enhancement_type === 'linked_data') await deps.linkedData.validate(content as unknown as LinkedDataContent);
       return { ok: true, content };
     } catch (error) {

@@ -43,6 +43,15 @@ function downloadFailure(url: string, error: unknown, maxBytes: number): Enhance
 
 export function createFullTextStore(options: FullTextStoreOptions): FullTextStore {
   const { blob, maxBytes } = options;
+  // The bucket is usually made by robot-broker or the deployment; a fresh store makes it once here too.
+  let bucketReady: Promise<void> | undefined;
+  const ensureBucket = () => {
+    bucketReady ??= blob!.ensureBucket().catch((error: unknown) => {
+      bucketReady = undefined;
+      throw error;
+    });
+    return bucketReady;
+  };
 
   async function keep(incomingKey: string, sha256: string): Promise<void> {
     const key = storedFullTextKey(sha256);
@@ -78,6 +87,12 @@ export function createFullTextStore(options: FullTextStoreOptions): FullTextStor
         throw new EnhancementContentRejected(`Full text at ${url} has ${announced} bytes, but byte_size declares ${declaredSize}.`);
       }
 
+      try {
+        await ensureBucket();
+      } catch (error) {
+        response.body.destroy();
+        throw error;
+      }
       const hash = createHash('sha256');
       let size = 0;
       const upload = new PassThrough();

@@ -1,5 +1,5 @@
 import { lookupIdentifiersFromQuery, parseIdentifierLookup, ROUTES, type ValidatedRouteRequest } from '@destiny/contracts';
-import { ServiceError } from '@destiny/platform';
+import { createFullTextLinks, ServiceError, type FullTextLinks } from '@destiny/platform';
 import { redactFullText, redactFullTextAll } from '../domain/full-text-redaction';
 import type { Caller } from '../auth/request.authenticator';
 import { NOT_IMPLEMENTED_DETAIL, type Upstreams } from './upstream-clients';
@@ -63,7 +63,11 @@ function lookupIdentifiers(query: Record<string, unknown>): string[] {
 }
 
 /** Every route of the contract mapped to its upstream call (operationId → handler). */
-export function routeHandlers(upstreams: Upstreams): Record<string, RouteHandler> {
+/** Lifetime of full-text download URLs in responses (§16 presigned_url_expiry_seconds). */
+export const FULL_TEXT_URL_SECONDS = 3600;
+
+/** `fullTextLinks` signs stored full texts; by default there is no blob store, so they are left out. */
+export function routeHandlers(upstreams: Upstreams, fullTextLinks: FullTextLinks = createFullTextLinks(null, FULL_TEXT_URL_SECONDS)): Record<string, RouteHandler> {
   const imports = upstreams['import-service'];
   const dedup = upstreams['dedup-service'];
   const robots = upstreams['robot-broker'];
@@ -141,7 +145,7 @@ export function routeHandlers(upstreams: Upstreams): Record<string, RouteHandler
     // References (§7, §15)
     searchReferences: async (call) => {
       const result = parseDocument(await search.call<JsonDocument>('SearchReferences', { json: JSON.stringify(call.query) })) as { references?: unknown[] };
-      const references = Array.isArray(result.references) ? redactFullTextAll(result.references, call.caller.entitlements) : result.references;
+      const references = Array.isArray(result.references) ? await fullTextLinks.presentAll(redactFullTextAll(result.references, call.caller.entitlements)) : result.references;
       return json(call.status, { ...result, references });
     },
     searchReferenceIds: (call) => single(() => search.call('SearchReferenceIds', { json: JSON.stringify(call.query) }), call.status),
@@ -161,11 +165,11 @@ export function routeHandlers(upstreams: Upstreams): Record<string, RouteHandler
     lookupReferences: async (call) => {
       const identifiers = lookupIdentifiers(call.query);
       const references = parseDocuments(await dedup.call<JsonDocuments>('LookupReferences', { identifiers }));
-      return json(call.status, redactFullTextAll(references, call.caller.entitlements));
+      return json(call.status, await fullTextLinks.presentAll(redactFullTextAll(references, call.caller.entitlements)));
     },
     getReference: async (call) => {
       const reference = parseDocument(await dedup.call<JsonDocument>('GetReference', { id: param(call, 'reference_id') }));
-      return json(call.status, redactFullText(reference, call.caller.entitlements));
+      return json(call.status, await fullTextLinks.present(redactFullText(reference, call.caller.entitlements)));
     },
 
     // System (§3.3): healthcheck and ping are served by the healthcheck router.

@@ -60,6 +60,8 @@ export function createProcessImportBatch(deps: {
   logger: Logger;
   isStopping(): boolean;
   afterBatch(batch: ImportBatchDocument): Promise<void>;
+  /** Downloads full texts and validates linked data of the lines about to be ingested (§6.6). */
+  prepareEnhancementContent(items: Array<{ line: FileLine; json: string; partial: string | null }>): Promise<void>;
 }) {
   const { repository, limits } = deps;
 
@@ -103,6 +105,7 @@ export function createProcessImportBatch(deps: {
       if (validated.kind === 'failed') terminal(line, 'failed', null, validated.failureDetails);
       else toIngest.push({ line, json: JSON.stringify(validated.reference), partial: validated.partialFailureDetails });
     }
+    await deps.prepareEnhancementContent(toIngest);
     const ingesting = performance.now();
     if (toIngest.length > 0) {
       let outcomes;

@@ -1,7 +1,7 @@
 import readline from 'node:readline';
 import type { Readable } from 'node:stream';
 import { parseRobotResultLine, serialiseJsonLine, type RobotResultValidationEntry } from '@destiny/contracts';
-import { ServiceError, type BlobStorage, type Logger } from '@destiny/platform';
+import { ServiceError, type BlobStorage, type EnhancementContentPreparer, type Logger } from '@destiny/platform';
 import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
 import type { BatchRepository } from '../data-access/batch.repository';
 import { COLLECTIONS, type ImportAttempt, type PendingEnhancementDocument, type RobotBatchDocument, type RobotDocument } from '../data-access/collections';
@@ -46,6 +46,8 @@ export function createImportRobotResults(deps: {
   references: ReferenceStorePort;
   logger: Logger;
   chunkSize: number;
+  /** Full texts downloaded and stored, linked data validated (§6.6); a rejection is that reference's error. */
+  content: EnhancementContentPreparer;
   /** Test hook: runs after each recorded chunk. */
   afterChunk?(batchId: string, throughLine: number): Promise<void>;
 }) {
@@ -178,9 +180,15 @@ export function createImportRobotResults(deps: {
         entries.push({ reference_id: referenceId, error: IMPORT_MESSAGES.rawNotEntitled });
         continue;
       }
+      const prepared = await deps.content.prepare(enhancement.content as Record<string, unknown>);
+      if (!prepared.ok) {
+        attempts[referenceId] = { status: 'failed' };
+        entries.push({ reference_id: referenceId, error: prepared.message });
+        continue;
+      }
       // The service assigns id and created_at (§12.6).
       const { id: _id, created_at: _created, ...input } = enhancement as typeof enhancement & { id?: unknown; created_at?: unknown };
-      queued.push({ reference_id: referenceId, json: JSON.stringify(input), entryIndex: entries.length });
+      queued.push({ reference_id: referenceId, json: JSON.stringify({ ...input, content: prepared.content }), entryIndex: entries.length });
       entries.push({ reference_id: referenceId });
       if (queued.length >= deps.chunkSize) await flush(lineNumber);
     }

@@ -12,7 +12,7 @@ import {
   type RobotEnhancementBatchRead,
   type RobotResultImportJob,
 } from '@destiny/contracts';
-import { pushToOutbox, ServiceError, type BlobStorage } from '@destiny/platform';
+import { pushToOutbox, ServiceError, type BlobStorage, type FullTextLinks } from '@destiny/platform';
 import type { BatchRepository } from '../data-access/batch.repository';
 import type { PendingEnhancementDocument, RobotBatchDocument } from '../data-access/collections';
 import type { PendingEnhancementRepository } from '../data-access/pending-enhancement.repository';
@@ -52,7 +52,7 @@ function transitionError(from: string, to: string): ServiceError {
   return ServiceError.unprocessable(`Cannot process results: Cannot transition from status '${from}' to '${to}'`);
 }
 
-export function createRobotBatchUsecases(deps: { pending: PendingEnhancementRepository; batches: BatchRepository; blob: BlobStorage; references: ReferenceStorePort; notifyOutbox(): void }) {
+export function createRobotBatchUsecases(deps: { pending: PendingEnhancementRepository; batches: BatchRepository; blob: BlobStorage; references: ReferenceStorePort; notifyOutbox(): void; fullTextLinks: FullTextLinks }) {
   const { pending, batches, blob } = deps;
 
   async function urls(batch: RobotBatchDocument) {
@@ -135,10 +135,8 @@ export function createRobotBatchUsecases(deps: { pending: PendingEnhancementRepo
       let signed: Awaited<ReturnType<typeof urls>>;
       try {
         const mine = new Set(batch.reference_ids);
-        const file = (await views)
-          .filter((view) => mine.has(view.id))
-          .map((view) => `${serialiseJsonLine(referenceFileRecord(view, caller.entitlements))}\n`)
-          .join('');
+        const records = await deps.fullTextLinks.presentAll((await views).filter((view) => mine.has(view.id)).map((view) => referenceFileRecord(view, caller.entitlements)));
+        const file = records.map((record) => `${serialiseJsonLine(record)}\n`).join('');
         [signed] = await Promise.all([urls(batch), blob.put(batch.reference_key, Buffer.from(file, 'utf8'), 'application/x-ndjson')]);
         await batches.insert(batch);
       } catch (error) {

@@ -1,5 +1,5 @@
 import { robotAuthHeaders, SingleEnhancementRequestIn, SingleRobotResult, uuidv7, validate, type SingleEnhancementRequestRead, type SingleEnhancementRequestStatus } from '@destiny/contracts';
-import { OutboundRequestError, ServiceError, type Logger, type OutboundHttpClient, type OutboundResponse } from '@destiny/platform';
+import { OutboundRequestError, ServiceError, type EnhancementContentPreparer, type FullTextLinks, type Logger, type OutboundHttpClient, type OutboundResponse } from '@destiny/platform';
 import type { Collection, Db } from 'mongodb';
 import { COLLECTIONS, type RobotDocument, type SingleRequestDocument } from '../data-access/collections';
 import { referenceFileRecord } from '../domain/full-text-redaction';
@@ -20,6 +20,10 @@ export interface SingleRequestDeps {
   logger: Logger;
   callTimeoutMs: number;
   callAttempts: number;
+  /** Full texts downloaded and stored, linked data validated before a result is stored (§6.6). */
+  content: EnhancementContentPreparer;
+  /** Signs stored full texts in the reference sent to the robot. */
+  fullTextLinks: FullTextLinks;
 }
 
 function parseBody(json: string): unknown {
@@ -98,7 +102,8 @@ export function createSingleRequestUsecases(deps: SingleRequestDeps) {
         updated_at: now,
       };
       await requests.insertOne(request);
-      const robotRequest = JSON.stringify({ id: request._id, reference: referenceFileRecord(reference, robot.entitlements), extra_fields: request.enhancement_parameters });
+      const shown = await deps.fullTextLinks.present(referenceFileRecord(reference, robot.entitlements));
+      const robotRequest = JSON.stringify({ id: request._id, reference: shown, extra_fields: request.enhancement_parameters });
       const answer = await callRobot(robot, `${robot.base_url.replace(/\/+$/, '')}/single/`, robotRequest);
       const outcome = outcomeOfRobotAnswer(robot._id, answer);
       // A robot may report back before its 202 arrives here; its report wins.
@@ -133,7 +138,9 @@ export function createSingleRequestUsecases(deps: SingleRequestDeps) {
         const enhancement = result.enhancement as NonNullable<typeof result.enhancement>;
         if (enhancement.reference_id !== request.reference_id) throw ServiceError.unprocessable('Enhancement is for a different reference than requested.');
         await checkDerivedFrom(request.reference_id, enhancement.derived_from ?? []);
-        const [outcome] = await deps.references.addEnhancements({ enhancements_json: [JSON.stringify(enhancement)], robot_id: request.robot_id, robot_enhancement_batch_id: '', enhancement_request_id: request._id });
+        const prepared = await deps.content.prepare(enhancement.content as Record<string, unknown>);
+        if (!prepared.ok) throw ServiceError.unprocessable(prepared.message);
+        const [outcome] = await deps.references.addEnhancements({ enhancements_json: [JSON.stringify({ ...enhancement, content: prepared.content })], robot_id: request.robot_id, robot_enhancement_batch_id: '', enhancement_request_id: request._id });
         if (!outcome || outcome.status === 'failed') throw ServiceError.unprocessable(outcome?.error || 'Enhancement could not be stored.');
         status = 'completed';
         error = null;
