@@ -59,25 +59,35 @@ describe('adversarial synthetic sets', () => {
     expect(trueMerges).toBe(JOURNALS.length);
   });
 
-  it('when errata, corrections, retractions and comments accompany their originals, then none merges with an original', () => {
+  it('when errata, corrections, retractions and comments accompany their originals, then only an erratum the original\'s record names by place joins it', () => {
     const set: Labelled[] = [];
     for (let n = 0; n < 12; n++) {
       const title = `Long-term outcome of eculizumab treatment in cohort ${String.fromCharCode(65 + n)} of atypical haemolytic uraemic syndrome patients`;
       const base = { authors: ['Hillmen, P.', 'Elebute, M.', 'Kelly, R.'], venue: 'American Journal of Hematology', volume: '85', year: 2010 };
       const start = 100 + n * 20;
+      // Even cohorts: the original's note names its erratum's place, so the erratum (indexed two ways)
+      // is part of that work. Odd cohorts: the note is cut off before the place, so it stays apart.
+      const named = n % 2 === 0;
+      const note = named ? `[Erratum appears in Am J Hematol. 2010 Nov;85(11):${900 + n}]` : '[Erratum appears in Am J Hematol. 2010 Nov';
+      set.push(item(`orig-${n}`, { ...base, title: `${title}.${note}`, issue: '8', pages: `${start}-${start + 9}` }));
       set.push(item(`orig-${n}`, { ...base, title, issue: '8', pages: `${start}-${start + 9}` }));
-      set.push(item(`orig-${n}`, { ...base, title: `${title}.[Erratum appears in Am J Hematol. 2010 Nov;85(11):911]`, issue: '8', pages: `${start}-${start + 9}` }));
-      set.push(item(`err-${n}`, { ...base, title: `Erratum: ${title}`, issue: '11', pages: `${900 + n}` }));
+      set.push(item(named ? `orig-${n}` : `err-${n}`, { ...base, title: `Erratum: ${title}`, issue: '11', pages: `${900 + n}` }));
+      // The same notice indexed under the bare title, on the same page.
+      set.push(item(named ? `orig-${n}` : `err-${n}`, { ...base, title, issue: '11', pages: `${900 + n}` }));
       set.push(item(`err2-${n}`, { ...base, title: `${title} (vol 85, pg ${start}, 2010)`, authors: ['Hillmen,'], issue: '12', pages: `${950 + n}` }));
-      set.push(item(`notice-${n}`, { ...base, title, issue: '11', pages: `${900 + n}` }));
       set.push(item(`corr-${n}`, { ...base, title: `Correction to: ${title}`, issue: '12', pages: `${980 + n}` }));
       set.push(item(`retr-${n}`, { ...base, title: `Retraction notice to: ${title}`, issue: '12', pages: `${990 + n}` }));
       set.push(item(`comm-${n}`, { ...base, title: `Comment on: ${title}`, authors: ['Critic, C.'], issue: '10', pages: `${800 + n}` }));
       set.push(item(`reply-${n}`, { ...base, title: `${title} - Reply`, issue: '10', pages: `${810 + n}` }));
+      // A reply printed in the very issue the note names is still not the erratum.
+      set.push(item(`reply-in-erratum-issue-${n}`, { ...base, title: `${title} - Reply`, authors: ['Critic, C.'], issue: '11', pages: `${920 + n}` }));
     }
     const { falseMerges, trueMerges } = replay(set);
     expect(falseMerges).toEqual([]);
-    expect(trueMerges).toBe(12);
+    // Per cohort at least two merges in any order: the erratum's two labels, and either the two
+    // records of the original or (when the noted record meets the erratum first) that record and
+    // the erratum; all three in the orders where the noted record arrives in between.
+    expect(trueMerges).toBeGreaterThanOrEqual(24);
   });
 
   it('when titles are missing, then no title-less record is merged, even with every other field agreeing', () => {

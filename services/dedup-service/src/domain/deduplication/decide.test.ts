@@ -37,6 +37,16 @@ describe('decideDuplicate', () => {
     expect([...decision.candidateIds].sort()).toEqual([first.id, second.id].sort());
   });
 
+  it('when one candidate describes the same item and another is only its named erratum, then the same item wins; alone, the erratum decides', () => {
+    const original = 'Long-term effect of the complement inhibitor eculizumab on kidney function in paroxysmal nocturnal hemoglobinuria';
+    const base = { venue: 'American Journal of Hematology', volume: '85' };
+    const withNote = record({ ...base, title: `${original}.[Erratum appears in Am J Hematol. 2010 Nov;85(11):911]`, issue: '8', pages: '553-559' });
+    const sameArticle = record({ ...base, title: original, issue: '8', pages: '553-559' });
+    const erratum = record({ ...base, title: `Erratum: ${original}`, issue: '11', pages: '911' });
+    expect(decideDuplicate(withNote, [erratum, sameArticle])).toMatchObject({ determination: 'duplicate', canonicalId: sameArticle.id, candidateIds: [sameArticle.id, erratum.id] });
+    expect(decideDuplicate(withNote, [erratum])).toMatchObject({ determination: 'duplicate', canonicalId: erratum.id });
+  });
+
   it('when no candidate is a duplicate, then the searchable record is canonical', () => {
     const decision = decideDuplicate(record(), [record({ title: 'An unrelated study of platelet counts in dialysis' })]);
     expect(decision).toMatchObject({ determination: 'canonical', canonicalId: null, candidateIds: [] });

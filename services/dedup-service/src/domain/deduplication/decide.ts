@@ -31,9 +31,13 @@ export function decideDuplicate(record: DedupRecord, candidates: DedupRecord[]):
     .map((candidate) => ({ id: candidate.id, score: scorePair(record, candidate) }))
     // Highest score first; ties by id so the outcome never depends on the candidates' order.
     .sort((a, b) => b.score.score - a.score.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const duplicates = scored.filter((entry) => entry.score.verdict === 'duplicate');
+  // A candidate that describes the same item outranks one only cross-referenced (an erratum, a
+  // combined letters record), which decides only when no candidate matches directly.
+  const direct = scored.filter((entry) => entry.score.verdict === 'duplicate' && !entry.score.linked);
+  const linked = scored.filter((entry) => entry.score.verdict === 'duplicate' && entry.score.linked);
+  const duplicates = direct.length > 0 ? direct : linked;
   const uncertain = scored.filter((entry) => entry.score.verdict === 'uncertain');
-  const candidateIds = [...duplicates, ...uncertain].map((entry) => entry.id);
+  const candidateIds = [...direct, ...linked, ...uncertain].map((entry) => entry.id);
   const review = uncertain.length > 0 ? ` Possible duplicates for review: ${uncertain.map((entry) => summarise(entry.id, entry.score)).join('; ')}.` : '';
 
   if (!isSearchable(record)) {

@@ -7,13 +7,19 @@ import { replayStream, scoreAgainstKey, seededShuffle, labelledLineToView, type 
 import { toDedupRecord } from './record';
 
 /**
- * Recall floor this method reaches without a false merge (123 of 135, 0.911). The brief's target
- * of 0.97 is not reachable without merging pairs the stated rules forbid: see bench/README.md,
- * "Deduplication", for the twelve missed merges and why each is left apart.
+ * Recall this method reaches in file order without a false merge (127 of 135, 0.941). The target
+ * of 0.97 (131) is not reachable without merging pairs the key itself labels as different works
+ * in structurally identical cases: see bench/README.md, "Deduplication", for each missed merge.
  */
-const RECALL_FLOOR = 0.91;
-/** The same outcome with false negatives counted per record (a missed pair counts twice): 0.848. */
-const RECALL_PER_RECORD_FLOOR = 0.84;
+const RECALL_FLOOR = 0.94;
+/** The same outcome with false negatives counted per record (a missed pair counts twice): 0.901. */
+const RECALL_PER_RECORD_FLOOR = 0.9;
+/**
+ * Any order (125 of 135, 0.926): an erratum named by an article's note, or a reply inside a
+ * "(multiple letters)" record, joins only if the record carrying the cross-reference meets the
+ * other item while that item is canonical, so 0–3 of these merges depend on the arrival order.
+ */
+const SHUFFLED_RECALL_FLOOR = 0.925;
 
 function findRepositoryRoot(start: string): string {
   for (let dir = start; ; dir = path.dirname(dir)) {
@@ -55,11 +61,11 @@ describe('haematology labelled sample', () => {
     expect(score.recallPerRecord).toBeGreaterThanOrEqual(RECALL_PER_RECORD_FLOOR);
   });
 
-  it('when replayed in shuffled orders, then precision and recall do not depend on the order', () => {
-    const fileOrder = scoreAgainstKey(replayStream(records).decisions, groupOf);
+  it('when replayed in shuffled orders, then no two different works are merged and recall stays above the any-order floor', () => {
     for (const seed of [1, 2, 3, 4, 5]) {
       const score = scoreAgainstKey(replayStream(seededShuffle(records, seed)).decisions, groupOf);
-      expect({ seed, precision: score.precision, truePositives: score.truePositives }).toEqual({ seed, precision: 1, truePositives: fileOrder.truePositives });
+      expect({ seed, falseMerges: score.falseMerges, precision: score.precision }).toEqual({ seed, falseMerges: [], precision: 1 });
+      expect(score.recall).toBeGreaterThanOrEqual(SHUFFLED_RECALL_FLOOR);
     }
   });
 

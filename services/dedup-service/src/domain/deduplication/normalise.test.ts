@@ -53,6 +53,19 @@ describe('title normalisation', () => {
     expect(title?.key).toBe(key('Severe deficiency of ADAMTS 13 activity in children with atypical hemolytic uremic syndrome'));
   });
 
+  it('when an "[Erratum appears in …]" note cites volume, issue and page, then that place is kept; a note cut off before it names none', () => {
+    expect(normaliseTitle('Eculizumab for aHUS.[Erratum appears in N Engl J Med. 2009 Jun 4;360(23):2487 Note: Philipp, Thomas [added]]')?.erratumPlaces).toEqual([{ volume: '360', issue: '23', page: '2487' }]);
+    expect(normaliseTitle('Long-term effect of eculizumab.[Erratum appears in Am J Hematol. 2010 Nov;85(11):911]')?.erratumPlaces).toEqual([{ volume: '85', issue: '11', page: '911' }]);
+    expect(normaliseTitle('Severe deficiency of ADAMTS 13 in children.[Erratum appears in J Pediatr. 2003 Jun')?.erratumPlaces).toEqual([]);
+    expect(normaliseTitle('Predisposition to atypical hemolytic uremic syndrome.[Erratum appears in Hu')?.erratumPlaces).toEqual([]);
+  });
+
+  it('when a title carries EMBASE\'s "(multiple letters)", then the record is marked as combined letters and the marker removed', () => {
+    const title = normaliseTitle('Atypical hemolytic uremic syndrome associated with group A beta hemolytic streptococcus (multiple letters) [1]');
+    expect(title).toMatchObject({ combinedLetters: true, kind: 'article', key: key('Atypical hemolytic uremic syndrome associated with group A beta hemolytic streptococcus') });
+    expect(normaliseTitle('Atypical hemolytic uremic syndrome associated with group A beta hemolytic streptococcus')?.combinedLetters).toBe(false);
+  });
+
   it('when a title announces an erratum (prefix, Web of Science or EMBASE citation suffix), then its kind is erratum and the marker is removed', () => {
     const original = key('Eculizumab for atypical hemolytic-uremic syndrome');
     for (const title of [

@@ -63,6 +63,32 @@ export interface NormalisedTitle {
   numbers: string[];
   /** Title is a generic label ("Editorial", "Reply", …) or has fewer than three content words. */
   weak: boolean;
+  /** Printed places of this article's errata named by a MEDLINE "[Erratum appears in …]" note. */
+  erratumPlaces: CitedPlace[];
+  /** EMBASE "(multiple letters)": one record for a letter and the replies printed with it. */
+  combinedLetters: boolean;
+}
+
+/** A journal volume and issue and/or page cited in a note. */
+export interface CitedPlace {
+  volume: string;
+  issue: string | null;
+  page: string | null;
+}
+
+// "[Erratum appears in Am J Hematol. 2010 Nov;85(11):911]": the citation after the date's ";".
+// A note cut off before its volume ("[Erratum appears in J Pediatr. 2003 Jun") names no place.
+const ERRATUM_NOTE = /erratum appears in\b([^\]]*)/gi;
+const NOTE_CITATION = /;\s*(\d+)\s*(?:\(\s*([^()]*?)\s*\))?\s*(?::\s*[a-z]{0,3}(\d+))?/i;
+
+function erratumPlacesOf(text: string): CitedPlace[] {
+  const places: CitedPlace[] = [];
+  for (const note of text.matchAll(ERRATUM_NOTE)) {
+    const citation = NOTE_CITATION.exec(note[1]);
+    if (!citation || (citation[2] === undefined && citation[3] === undefined)) continue;
+    places.push({ volume: citation[1].replace(/^0+(?=\d)/, ''), issue: citation[2] ? normaliseNumbering(citation[2]) : null, page: citation[3] ? citation[3].replace(/^0+(?=\d)/, '') : null });
+  }
+  return places;
 }
 
 const LANGUAGES =
@@ -143,6 +169,8 @@ export function normaliseTitle(raw: string | null | undefined): NormalisedTitle 
   let text = foldToAscii(decodeHtml(raw)).replace(/\s+/g, ' ').trim();
   if (text === '') return null;
   let kind: TitleKind = 'article';
+  const erratumPlaces = erratumPlacesOf(text);
+  const combinedLetters = /\(\s*multiple letters\s*\)/i.test(text);
 
   text = text.replace(NOTE_BRACKETS, ' ');
   text = text.replace(ELLIPSIS_CITATION, '');
@@ -193,12 +221,12 @@ export function normaliseTitle(raw: string | null | undefined): NormalisedTitle 
     // Nothing but a label ("Erratum", "Reply"): keep the label as the title so kinds still compare.
     const label = kind === 'article' ? '' : kind;
     if (label === '') return null;
-    return { kind, part, words: [label], contentWords: [label], key: label, numbers: [], weak: true };
+    return { kind, part, words: [label], contentWords: [label], key: label, numbers: [], weak: true, erratumPlaces, combinedLetters };
   }
   const contentWords = words.filter((word) => !STOP_WORDS.has(word));
   const numbers = words.filter((word) => /^\d+$/.test(word));
   const weak = GENERIC_TITLES.has(full) || GENERIC_TITLES.has(words.join(' ')) || contentWords.length < 3;
-  return { kind, part, words, contentWords, key: words.join(''), numbers, weak };
+  return { kind, part, words, contentWords, key: words.join(''), numbers, weak, erratumPlaces, combinedLetters };
 }
 
 /** Surname particles that do not identify a person on their own. */

@@ -161,6 +161,66 @@ describe('scorePair rule D (generic and short titles)', () => {
   });
 });
 
+describe('scorePair rule E (an item named by its printed place)', () => {
+  const original = 'Long-term effect of the complement inhibitor eculizumab on kidney function in paroxysmal nocturnal hemoglobinuria';
+  const article = { title: `${original}.[Erratum appears in Am J Hematol. 2010 Nov;85(11):911]`, venue: 'American Journal of Hematology', volume: '85', issue: '8', pages: '553-559' };
+  const erratum = { title: `${original} (vol 85, pg 553, 2010)`, authors: ['Zuber,'], venue: 'American Journal of Hematology', volume: '85', issue: '11', pages: '911' };
+
+  it('when an article\'s "[Erratum appears in …]" note names the erratum\'s volume, issue and page, then they are one work, marked as linked', () => {
+    const result = scorePair(record(article), record(erratum));
+    expect(result).toMatchObject({ verdict: 'duplicate', linked: true });
+    expect(result.reasons[0]).toMatch(/^rule E: erratum note/);
+  });
+
+  it('when the note names the issue but the erratum record carries a garbled page, then the issue identifies it', () => {
+    expect(verdict(article, { ...erratum, pages: '19' })).toBe('duplicate');
+  });
+
+  it('when the article record has no note, or the note is cut off before the place, then the erratum stays apart', () => {
+    expect(verdict({ ...article, title: original }, erratum)).toBe('distinct');
+    expect(verdict({ ...article, title: `${original}.[Erratum appears in Am J Hematol. 2010 Nov` }, erratum)).toBe('distinct');
+  });
+
+  it('when the note names another volume or issue, then the erratum stays apart', () => {
+    expect(verdict({ ...article, title: `${original}.[Erratum appears in Am J Hematol. 2010 Dec;85(12):1001]` }, erratum)).toBe('distinct');
+  });
+
+  it('when an item under the original title sits at the cited page, then it is the erratum notice; elsewhere in that issue it is not', () => {
+    expect(verdict(article, { ...erratum, title: original, authors: ['Zuber, J.'] })).toBe('duplicate');
+    expect(verdict(article, { ...erratum, title: original, authors: ['Zuber, J.'], pages: '915' })).not.toBe('duplicate');
+  });
+
+  it('when a reply or retraction sits at the cited place, then it is not the erratum', () => {
+    expect(verdict(article, { ...erratum, title: `${original} - Reply` })).toBe('distinct');
+    expect(verdict(article, { ...erratum, title: `Retraction notice to: ${original}` })).toBe('distinct');
+  });
+
+  const letters = { title: 'Atypical hemolytic uremic syndrome associated with group A beta hemolytic streptococcus (multiple letters) [1]', authors: ['Yildiz, B.', 'Kural, N.', 'Shepherd, A. B.', 'Palmer, A. L.'], venue: 'Pediatric Nephrology', volume: '19', issue: '8', pages: '943-945' };
+  const reply = { title: 'Atypical hemolytic uremic syndrome associated with group A beta hemolytic streptococcus - Reply', authors: ['Shepherd, A. B.', 'Palmer, A. L.'], venue: 'Pediatric Nephrology', volume: '19', issue: '8', pages: '945' };
+
+  it('when a "(multiple letters)" record spans a reply\'s page and lists all its authors, then the reply is part of it, marked as linked', () => {
+    expect(scorePair(record(letters), record(reply))).toMatchObject({ verdict: 'duplicate', linked: true });
+  });
+
+  it('when the reply lies outside the combined page range, or has an author the combined record lacks, then distinct', () => {
+    expect(verdict(letters, { ...reply, pages: '946' })).toBe('distinct');
+    expect(verdict(letters, { ...reply, authors: ['Shepherd, A. B.', 'Other, O.'] })).toBe('distinct');
+    expect(verdict({ ...letters, title: letters.title.replace(' (multiple letters) [1]', '') }, reply)).toBe('distinct');
+  });
+});
+
+describe('scorePair with fields shifted by a lost volume', () => {
+  const abstract = { title: 'The treatment of atypical HUS', authors: ['Loirat, C.'], venue: 'Pediatric Nephrology', year: 2011 };
+
+  it('when one record has no volume and its issue and pages are the other\'s volume and issue, then it is read that way', () => {
+    expect(verdict({ ...abstract, volume: null, issue: '26', pages: '9' }, { ...abstract, volume: '26', issue: '9', pages: '1746' })).toBe('duplicate');
+  });
+
+  it('when the shifted reading does not match both numbers, then the fields are compared as given', () => {
+    expect(verdict({ ...abstract, volume: null, issue: '26', pages: '10' }, { ...abstract, volume: '26', issue: '9', pages: '1746' })).not.toBe('duplicate');
+  });
+});
+
 describe('scorePair with missing titles', () => {
   it('when a title is missing but authors, year, journal, volume and pages all agree, then uncertain (a person decides)', () => {
     expect(verdict({ title: null }, {})).toBe('uncertain');

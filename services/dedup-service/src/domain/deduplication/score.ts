@@ -16,6 +16,7 @@ import {
   normaliseVenue,
   parsePages,
   sameAuthor,
+  type CitedPlace,
   type NormalisedAuthor,
   type NormalisedTitle,
   type NormalisedVenue,
@@ -28,6 +29,12 @@ export interface PairScore {
   score: number;
   verdict: 'duplicate' | 'distinct' | 'uncertain';
   reasons: string[];
+  /**
+   * The duplicate verdict rests on a cross-reference between two different items (an erratum the
+   * article's record names, a combined letters record), not on the records describing one item:
+   * weaker evidence, used only where no candidate matches directly.
+   */
+  linked: boolean;
 }
 
 /** Identifier types that name one work each: two different values mean two different works. */
@@ -191,11 +198,67 @@ export interface PairFeatures {
    * volume: the position of an erratum notice or a comment on that article.
    */
   singlePageAfterRange: boolean;
+  /**
+   * One record names the other by its printed place: an article's "[Erratum appears in …]" note
+   * citing the other's volume and issue or page, or a "(multiple letters)" record whose page range
+   * and author list contain the other's.
+   */
+  crossReference: 'erratum note' | 'combined letters' | null;
+  /**
+   * One is indexed as an erratum, the other under the bare title, both on the same single page: the
+   * two labels an erratum notice gets (a notice takes one page; the article it corrects a range).
+   */
+  erratumAndArticleOnOnePage: boolean;
 }
 
 function singlePageAfterRange(single: PageRange | null, range: PageRange | null): boolean {
   if (!single || !range || single.last !== null || range.last === null) return false;
   return Number(single.first) > Number(range.first);
+}
+
+/**
+ * The other record is the erratum a note names: an erratum notice in the cited volume and issue
+ * (one notice per article per issue), or an item under the article's own title at the cited volume
+ * and page (how some databases index the notice). Letters, replies and retractions never are.
+ */
+function atCitedPlace(places: CitedPlace[], other: Prepared, place: { volume: string | null; issue: string | null; pages: PageRange | null }): boolean {
+  const kind = other.title?.kind;
+  return places.some((cited) => {
+    if (cited.volume !== place.volume) return false;
+    const samePage = cited.page !== null && cited.page === place.pages?.first;
+    if (kind === 'erratum') return samePage || (cited.issue !== null && cited.issue === place.issue);
+    return kind === 'article' && samePage && (cited.issue === null || place.issue === null || cited.issue === place.issue);
+  });
+}
+
+/** A combined letters record covers the other: its page range holds the other's pages, its authors all the other's. */
+function coversLetter(combined: Prepared, letter: Prepared): boolean {
+  if (!combined.title?.combinedLetters || letter.title?.combinedLetters || !combined.pages?.last || !letter.pages || letter.authors.length === 0) return false;
+  const first = Number(letter.pages.first);
+  const last = Number(letter.pages.last ?? letter.pages.first);
+  if (!(first >= Number(combined.pages.first) && last <= Number(combined.pages.last))) return false;
+  const used = new Array<boolean>(combined.authors.length).fill(false);
+  return letter.authors.every((author) => {
+    const index = combined.authors.findIndex((candidate, i) => !used[i] && sameAuthor(author, candidate));
+    if (index >= 0) used[index] = true;
+    return index >= 0;
+  });
+}
+
+/**
+ * An export that dropped the volume shifts the next fields left: no volume, the volume as issue,
+ * the issue as pages. When exactly that reading makes both records agree, compare it instead.
+ */
+function realignShifted(own: Prepared, other: Prepared): { volume: string | null; issue: string | null; pages: PageRange | null } {
+  const shifted =
+    own.volume === null &&
+    own.issue !== null &&
+    own.issue === other.volume &&
+    other.issue !== null &&
+    own.pages !== null &&
+    own.pages.last === null &&
+    own.pages.first === other.issue;
+  return shifted ? { volume: other.volume, issue: other.issue, pages: null } : { volume: own.volume, issue: own.issue, pages: own.pages };
 }
 
 export function pairFeatures(a: Prepared, b: Prepared): PairFeatures {
@@ -213,8 +276,16 @@ export function pairFeatures(a: Prepared, b: Prepared): PairFeatures {
     }
   }
   const authors = compareAuthors(a.authors, b.authors);
-  const pages = comparePages(a.pages, b.pages);
-  const volume = a.volume === null || b.volume === null ? 'missing' : a.volume === b.volume ? 'same' : 'conflict';
+  const placeA = realignShifted(a, b);
+  const placeB = realignShifted(b, a);
+  const pages = comparePages(placeA.pages, placeB.pages);
+  const volume = placeA.volume === null || placeB.volume === null ? 'missing' : placeA.volume === placeB.volume ? 'same' : 'conflict';
+  const crossReference =
+    (a.title && atCitedPlace(a.title.erratumPlaces, b, placeB)) || (b.title && atCitedPlace(b.title.erratumPlaces, a, placeA))
+      ? 'erratum note'
+      : coversLetter(a, b) || coversLetter(b, a)
+        ? 'combined letters'
+        : null;
   return {
     identifiers,
     conflictingIdentifier,
@@ -231,10 +302,16 @@ export function pairFeatures(a: Prepared, b: Prepared): PairFeatures {
     year: compareYears(a.record.year, b.record.year),
     venue: compareVenues(a.venue, b.venue),
     volume,
-    issue: compareNumbering(a.issue, b.issue),
+    issue: compareNumbering(placeA.issue, placeB.issue),
     pages,
-    sameRange: pages === 'same' && a.pages?.last != null && a.pages.last === b.pages?.last,
-    singlePageAfterRange: singlePageAfterRange(a.pages, b.pages) || singlePageAfterRange(b.pages, a.pages),
+    sameRange: pages === 'same' && placeA.pages?.last != null && placeA.pages.last === placeB.pages?.last,
+    singlePageAfterRange: singlePageAfterRange(placeA.pages, placeB.pages) || singlePageAfterRange(placeB.pages, placeA.pages),
+    crossReference,
+    erratumAndArticleOnOnePage:
+      ((a.title?.kind === 'erratum' && b.title?.kind === 'article') || (a.title?.kind === 'article' && b.title?.kind === 'erratum')) &&
+      pages === 'same' &&
+      placeA.pages?.last === null &&
+      placeB.pages?.last === null,
   };
 }
 
@@ -281,7 +358,10 @@ function fullLocator(f: PairFeatures): boolean {
 function verdictOf(f: PairFeatures): { verdict: PairScore['verdict']; reason: string } {
   // Vetoes: any one of them means two different works.
   if (f.identifiers === 'conflict') return { verdict: 'distinct', reason: `veto: different ${f.conflictingIdentifier} identifiers` };
-  if (f.kinds === 'different') return { verdict: 'distinct', reason: 'veto: different item kinds (erratum, retraction, commentary or article)' };
+  // An erratum notice indexed once as "Erratum: X" and once under X alone, on the same page of the
+  // same journal issue, is one printed item.
+  const oneNoticeTwoLabels = f.erratumAndArticleOnOnePage && (f.venue === 'same' || f.venue === 'compatible') && f.volume === 'same' && f.issue === 'same';
+  if (f.kinds === 'different' && !oneNoticeTwoLabels) return { verdict: 'distinct', reason: 'veto: different item kinds (erratum, retraction, commentary or article)' };
   if (f.parts === 'conflict') return { verdict: 'distinct', reason: 'veto: different part numbers of a multi-part paper' };
   if (f.year === 'conflict') return { verdict: 'distinct', reason: 'veto: publication years more than one apart' };
   if (f.volume === 'conflict') return { verdict: 'distinct', reason: 'veto: different volumes' };
@@ -361,8 +441,27 @@ function verdictOf(f: PairFeatures): { verdict: PairScore['verdict']; reason: st
   return { verdict: 'distinct', reason: 'no rule matched' };
 }
 
+/**
+ * Rule E: two different items one record names by printed place are collated as one work, as a
+ * systematic review collates every report of a study: the erratum an article's database record
+ * says appeared at that volume and issue/page, or a letter and reply inside a "(multiple letters)"
+ * record. Same title, journal and volume; no conflicting identifier, year or authors.
+ */
+function crossReferenced(f: PairFeatures): boolean {
+  if (f.crossReference === null) return false;
+  if (f.identifiers === 'conflict' || f.parts === 'conflict' || f.year === 'conflict' || f.authors === 'conflict') return false;
+  const sameJournalVolume = (f.venue === 'same' || f.venue === 'compatible') && f.volume === 'same';
+  const sameTitle = f.title === 'exact' || f.title === 'near' || f.title === 'prefix';
+  // A combined letters record and its letters are one issue; an erratum appears in a later issue.
+  const issueOk = f.crossReference === 'erratum note' || f.issue !== 'conflict';
+  return sameJournalVolume && sameTitle && issueOk;
+}
+
 export function scorePair(a: DedupRecord, b: DedupRecord): PairScore {
   const features = pairFeatures(prepare(a), prepare(b));
   const { verdict, reason } = verdictOf(features);
-  return { score: agreementScore(features), verdict, reasons: [reason, describe(features)] };
+  if (verdict !== 'duplicate' && crossReferenced(features)) {
+    return { score: agreementScore(features), verdict: 'duplicate', reasons: [`rule E: ${features.crossReference} names the other item by its printed place`, describe(features)], linked: true };
+  }
+  return { score: agreementScore(features), verdict, reasons: [reason, describe(features)], linked: false };
 }
