@@ -53,6 +53,12 @@ async function startMongoStandIn(dataDir) {
   };
 }
 
+/** User + system CPU time of another process in ms (clock ticks of /proc/<pid>/stat). */
+function cpuMsOf(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
 function rssOf(pid) {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)[1]) / 1024;
@@ -203,6 +209,7 @@ async function main() {
 
   const record = JSON.parse((await unary('CreateImportRecord', { json: JSON.stringify({ processor_name: 'bench', processor_version: '1', expected_reference_count: total, source_name: 'bench' }) })).json);
   const started = performance.now();
+  const cpuStart = { services: process.cpuUsage(), mongo: mongo.pid ? cpuMsOf(mongo.pid) : 0 };
   const batch = JSON.parse((await unary('RegisterImportBatch', { import_record_id: record.id, batch_json: JSON.stringify({ storage_url: `http://127.0.0.1:${server.address().port}/references.jsonl` }) })).json);
   const marks = {};
   let importedMs;
@@ -221,6 +228,8 @@ async function main() {
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   const totalMs = performance.now() - started;
+  const servicesCpu = process.cpuUsage(cpuStart.services);
+  const cpu = { services: (servicesCpu.user + servicesCpu.system) / 1000, mongo: mongo.pid ? cpuMsOf(mongo.pid) - cpuStart.mongo : 0 };
   const summary = JSON.parse((await unary('GetImportBatchSummary', { import_record_id: record.id, import_batch_id: batch.id })).json);
   const determinations = await db('destiny_dedup').collection('duplicate_decisions').aggregate([{ $group: { _id: '$duplicate_determination', count: { $sum: 1 } } }]).toArray();
 
@@ -228,6 +237,9 @@ async function main() {
   console.log(`determinations: ${determinations.map((row) => `${row._id}=${row.count}`).join(', ')}`);
   for (const checkpoint of checkpoints) console.log(`first ${checkpoint} recorded and decided: ${(marks[checkpoint] / 1000).toFixed(1)} s`);
   console.log(`all results recorded: ${(importedMs / 1000).toFixed(1)} s; all decided: ${(totalMs / 1000).toFixed(1)} s => ${Math.round((total / totalMs) * 1000)} references/s end to end`);
+  const perReference = (ms) => `${(ms / total).toFixed(2)} ms/reference`;
+  if (mongo.pid) console.log(`CPU time: services process ${Math.round(cpu.services)} ms (${perReference(cpu.services)}), MongoDB stand-in ${Math.round(cpu.mongo)} ms (${perReference(cpu.mongo)}); load average ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`);
+  else console.log(`CPU time (services + MongoDB stand-in): ${Math.round(cpu.services)} ms (${perReference(cpu.services)}); load average ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`);
   const t = timing.totals;
   const share = (ms) => `${Math.round(ms)} ms (${Math.round((ms / totalMs) * 100)}% of wall time)`;
   console.log(`stage time (summed over ${t.chunks} chunks / ${t.dedupJobs} dedup jobs; stages overlap):`);

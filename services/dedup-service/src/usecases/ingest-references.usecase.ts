@@ -4,7 +4,7 @@ import type { Db } from 'mongodb';
 import type { Logger } from '@destiny/platform';
 import { COLLECTIONS } from '../data-access/collections';
 import { pendingDecision, type DecisionDocument, type DecisionRepository } from '../data-access/decision.repository';
-import { insertIgnoringDuplicates, type IdentifierClaim, type ReferenceRepository } from '../data-access/reference.repository';
+import { ConcurrentChangeError, insertIgnoringDuplicates, type IdentifierClaim, type ReferenceRepository } from '../data-access/reference.repository';
 import { planIngest, type IncomingReference, type IngestStrategy } from '../domain/ingest.planner';
 import { enhancementChangeset, identityKeys, type ReferenceDocument } from '../domain/reference.model';
 import { referenceChangedEntry } from '../domain/reference-changed.event-builder';
@@ -33,6 +33,17 @@ interface OutcomeDocument {
   created_at: Date;
 }
 
+/**
+ * A write conflict or an unreachable database is transient: answered 409 / 503 so import-service
+ * marks the lines `retrying` and sends them again (§8.5); the chunk is idempotent by result id.
+ */
+function asRetryable(error: unknown): unknown {
+  if (error instanceof ConcurrentChangeError) return ServiceError.conflict(error.message);
+  const name = (error as Error | undefined)?.name ?? '';
+  if (/^Mongo(Network|ServerSelection|NotConnected|Topology)/.test(name)) return new ServiceError(503, 'The reference store is unavailable.');
+  return error;
+}
+
 const STRATEGIES = new Set<IngestStrategy>(['discard', 'fail', 'merge_defensive', 'merge_aggressive', 'append']);
 
 export function createIngestReferences(deps: { db: Db; references: ReferenceRepository; decisions: DecisionRepository; bus: MessageBus; logger: Logger; exclusive<T>(work: () => Promise<T>): Promise<T>; onEvents(): void }) {
@@ -53,7 +64,11 @@ export function createIngestReferences(deps: { db: Db; references: ReferenceRepo
       if (!line.import_result_id) throw ServiceError.unprocessable(`Line ${line.line_number} has no import_result_id.`);
       return { ...line, incoming };
     });
-    return deps.exclusive(() => ingestLines(strategy, lines));
+    try {
+      return await deps.exclusive(() => ingestLines(strategy, lines));
+    } catch (error) {
+      throw asRetryable(error);
+    }
   }
 
   async function ingestLines(strategy: IngestStrategy, lines: Array<IngestLineInput & { incoming: IncomingReference }>): Promise<IngestOutcome[]> {

@@ -2,6 +2,7 @@ import type { ImportResultStatus } from '@destiny/contracts';
 import type { IndexDeclaration } from '@destiny/platform';
 import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
 import type { FileState } from '../domain/batch-status';
+import { isDuplicateKeyError } from './errors';
 
 export const COLLECTIONS = { records: 'import_records', batches: 'import_batches', results: 'import_results' } as const;
 
@@ -50,6 +51,8 @@ export interface ImportResultDocument {
   status: ImportResultStatus;
   reference_id: string | null;
   failure_details: string | null;
+  /** Ingest attempts that failed transiently (`retrying`); absent when the first attempt settled it. */
+  attempts?: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -85,6 +88,18 @@ export function createImportRepository(db: Db) {
     },
     async writeResults(operations: AnyBulkWriteOperation<ImportResultDocument>[]): Promise<void> {
       if (operations.length > 0) await results.bulkWrite(operations, { ordered: false });
+    },
+    /**
+     * Inserts results; a row already there was written by an earlier attempt at the same line
+     * with the same id, and dedup-service gave it the same outcome, so it stays as it is.
+     */
+    async insertResults(documents: ImportResultDocument[]): Promise<void> {
+      if (documents.length === 0) return;
+      try {
+        await results.insertMany(documents, { ordered: false });
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
+      }
     },
     async setBatch(id: string, fields: Partial<ImportBatchDocument>, filter: Document = {}): Promise<boolean> {
       const result = await batches.updateOne({ _id: id, ...filter }, { $set: fields });

@@ -1,9 +1,9 @@
-import { uuidv7, type ImportResultStatus } from '@destiny/contracts';
-import { OutboundRequestError, type Logger, type OutboundHttpClient } from '@destiny/platform';
+import type { ImportResultStatus } from '@destiny/contracts';
+import { OutboundRequestError, ServiceError, type Logger, type OutboundHttpClient } from '@destiny/platform';
 import type { AnyBulkWriteOperation } from 'mongodb';
-import { isDuplicateKeyError } from '../data-access/errors';
 import { lineKey, type ImportBatchDocument, type ImportRepository, type ImportResultDocument } from '../data-access/import.repository';
 import { TERMINAL_RESULT_STATUSES } from '../domain/batch-status';
+import { importResultId } from '../domain/import-result.id';
 import { validateImportLine } from '../domain/import-line.validator';
 import { readLines, type FileLine } from '../domain/line-reader';
 
@@ -36,6 +36,11 @@ class FatalFileError extends Error {}
 
 const TERMINAL = new Set<ImportResultStatus>(TERMINAL_RESULT_STATUSES);
 
+/** §8.5: a line whose ingest fails transiently is re-queued up to this many more times. */
+export const INGEST_RETRIES = 3;
+export const RETRIES_EXHAUSTED = 'Retries exhausted.';
+const UNCAUGHT = 'Uncaught exception at the repository.';
+
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export function backoffMs(attempt: number, baseMs: number, maxMs: number): number {
@@ -47,10 +52,29 @@ function isRetryable(error: unknown): boolean {
   return !(error instanceof FatalFileError) && !(error instanceof ProcessingInterrupted);
 }
 
+/** dedup-service unreachable, overloaded, too slow, or a write conflict there: worth another attempt. */
+function isTransientIngestFailure(error: unknown): boolean {
+  return error instanceof ServiceError && [409, 429, 503, 504].includes(error.httpStatus);
+}
+
+interface Settled {
+  status: ImportResultStatus;
+  reference_id: string | null;
+  failure_details: string | null;
+}
+
+interface LineToIngest {
+  line: FileLine;
+  json: string;
+  partial: string | null;
+}
+
 /**
- * Streams a batch file, records one result per non-blank line and ingests valid lines in chunks
- * through dedup-service. Progress (`next_line`) is saved after each chunk, so a restart resumes
- * after the last recorded line and every line is processed exactly once.
+ * Streams a batch file and ingests its non-blank lines in chunks through dedup-service, recording
+ * one result per line in its final state. Progress (`next_line`) is saved after each chunk; a
+ * restart resumes there, and a chunk interrupted before its results were written is ingested
+ * again under the same result ids (derived from batch and line), which dedup-service answers with
+ * the outcomes it already recorded, so every line is processed exactly once.
  */
 export function createProcessImportBatch(deps: {
   repository: ImportRepository;
@@ -61,73 +85,128 @@ export function createProcessImportBatch(deps: {
   isStopping(): boolean;
   afterBatch(batch: ImportBatchDocument): Promise<void>;
   /** Downloads full texts and validates linked data of the lines about to be ingested (§6.6). */
-  prepareEnhancementContent(items: Array<{ line: FileLine; json: string; partial: string | null }>): Promise<void>;
+  prepareEnhancementContent(items: LineToIngest[]): Promise<void>;
 }) {
   const { repository, limits } = deps;
 
-  async function flush(batch: ImportBatchDocument, lines: FileLine[]): Promise<void> {
-    if (lines.length === 0) return;
-    const started = performance.now();
-    const from = lines[0].number;
-    const to = lines[lines.length - 1].number;
-    const now = new Date();
-    const numbers = lines.map((line) => line.number);
-    let existing = new Map((await repository.resultsForLines(batch._id, numbers)).map((row) => [row.line_number, row]));
-    const fresh: ImportResultDocument[] = lines
-      .filter((line) => !existing.has(line.number))
-      .map((line) => ({ _id: uuidv7(), import_batch_id: batch._id, line_number: line.number, line_key: lineKey(batch._id, line.number), status: 'created', reference_id: null, failure_details: null, created_at: now, updated_at: now }));
-    if (fresh.length > 0) {
-      try {
-        await repository.results.insertMany(fresh, { ordered: false });
-        for (const row of fresh) existing.set(row.line_number, row);
-      } catch (error) {
-        if (!isDuplicateKeyError(error)) throw error;
-        existing = new Map((await repository.resultsForLines(batch._id, numbers)).map((row) => [row.line_number, row]));
-      }
-    }
-    const open = lines.filter((line) => !TERMINAL.has((existing.get(line.number) as ImportResultDocument).status));
-    if (open.length > 0) {
-      await repository.results.updateMany({ _id: { $in: open.map((line) => (existing.get(line.number) as ImportResultDocument)._id) } }, { $set: { status: 'started', updated_at: now } });
-    }
-    const operations: AnyBulkWriteOperation<ImportResultDocument>[] = [];
-    const terminal = (line: FileLine, status: ImportResultStatus, referenceId: string | null, failureDetails: string | null) => {
-      const id = (existing.get(line.number) as ImportResultDocument)._id;
-      operations.push({ updateOne: { filter: { _id: id }, update: { $set: { status, reference_id: referenceId, failure_details: failureDetails, updated_at: new Date() } } } });
-    };
-    const toIngest: Array<{ line: FileLine; json: string; partial: string | null }> = [];
-    const validating = performance.now();
-    for (const line of open) {
+  /** Validates lines: failures settle at once, the rest go to dedup-service. */
+  function prepareLines(lines: FileLine[], settled: Map<number, Settled>): LineToIngest[] {
+    const toIngest: LineToIngest[] = [];
+    for (const line of lines) {
       if (line.text === null) {
-        terminal(line, 'failed', null, `Entry ${line.number}:\n\nLine exceeds the maximum line length of ${limits.maxLineBytes} bytes.`);
+        settled.set(line.number, { status: 'failed', reference_id: null, failure_details: `Entry ${line.number}:\n\nLine exceeds the maximum line length of ${limits.maxLineBytes} bytes.` });
         continue;
       }
       const validated = validateImportLine(line.text, line.number);
-      if (validated.kind === 'failed') terminal(line, 'failed', null, validated.failureDetails);
+      if (validated.kind === 'failed') settled.set(line.number, { status: 'failed', reference_id: null, failure_details: validated.failureDetails });
       else toIngest.push({ line, json: JSON.stringify(validated.reference), partial: validated.partialFailureDetails });
     }
-    await deps.prepareEnhancementContent(toIngest);
-    const ingesting = performance.now();
-    if (toIngest.length > 0) {
+    return toIngest;
+  }
+
+  /**
+   * Ingests the lines; a transient failure marks them `retrying` and tries again after a back-off,
+   * up to INGEST_RETRIES more times (attempts survive a restart on the stored results).
+   */
+  async function ingestWithRetries(batch: ImportBatchDocument, items: LineToIngest[], stored: Map<number, ImportResultDocument>, settled: Map<number, Settled>): Promise<void> {
+    if (items.length === 0) return;
+    const idOf = (line: FileLine) => stored.get(line.number)?._id ?? importResultId(batch._id, line.number);
+    const settleAll = (status: ImportResultStatus, failureDetails: string) => {
+      for (const item of items) settled.set(item.line.number, { status, reference_id: null, failure_details: failureDetails });
+    };
+    let attempts = Math.max(0, ...items.map((item) => stored.get(item.line.number)?.attempts ?? 0));
+    await markStarted(items.map((item) => stored.get(item.line.number)).filter((row): row is ImportResultDocument => row?.status === 'retrying'));
+    for (;;) {
       let outcomes;
       try {
         outcomes = await deps.dedup.ingest({
           import_batch_id: batch._id,
           collision_strategy: batch.collision_strategy,
-          lines: toIngest.map((item) => ({ line_number: item.line.number, reference_json: item.json, import_result_id: (existing.get(item.line.number) as ImportResultDocument)._id })),
+          lines: items.map((item) => ({ line_number: item.line.number, reference_json: item.json, import_result_id: idOf(item.line) })),
         });
       } catch (error) {
-        throw new ProcessingInterrupted(`dedup-service could not ingest lines ${from}-${to}: ${(error as Error).message}`);
+        const range = `${items[0].line.number}-${items[items.length - 1].line.number}`;
+        if (!isTransientIngestFailure(error)) {
+          deps.logger.error({ err: error, import_batch_id: batch._id, lines: range }, 'dedup-service failed to ingest lines');
+          return settleAll('failed', UNCAUGHT);
+        }
+        attempts += 1;
+        if (attempts > INGEST_RETRIES) {
+          deps.logger.warn({ err: error, import_batch_id: batch._id, lines: range, attempts }, 'ingest retries exhausted');
+          return settleAll('failed', RETRIES_EXHAUSTED);
+        }
+        deps.logger.warn({ err: error, import_batch_id: batch._id, lines: range, attempts }, 'ingest failed transiently; lines are retrying');
+        await markRetrying(batch, items.map((item) => item.line.number), attempts, stored);
+        await sleep(backoffMs(attempts, limits.retryBaseMs, limits.retryMaxMs));
+        if (deps.isStopping()) throw new ProcessingInterrupted('import-service is stopping');
+        await markStarted(items.map((item) => stored.get(item.line.number) as ImportResultDocument));
+        continue;
       }
       const byLine = new Map(outcomes.map((outcome) => [outcome.line_number, outcome]));
-      for (const item of toIngest) {
+      for (const item of items) {
         const outcome = byLine.get(item.line.number);
-        if (!outcome) terminal(item.line, 'failed', null, 'Uncaught exception at the repository.');
-        else if (outcome.status === 'failed') terminal(item.line, 'failed', null, outcome.failure_details || 'Uncaught exception at the repository.');
-        else terminal(item.line, item.partial ? 'partially_failed' : 'completed', outcome.reference_id || null, item.partial);
+        if (!outcome) settled.set(item.line.number, { status: 'failed', reference_id: null, failure_details: UNCAUGHT });
+        else if (outcome.status === 'failed') settled.set(item.line.number, { status: 'failed', reference_id: null, failure_details: outcome.failure_details || UNCAUGHT });
+        else settled.set(item.line.number, { status: item.partial ? 'partially_failed' : 'completed', reference_id: outcome.reference_id || null, failure_details: item.partial });
       }
+      return;
     }
+  }
+
+  async function markRetrying(batch: ImportBatchDocument, lineNumbers: number[], attempts: number, stored: Map<number, ImportResultDocument>): Promise<void> {
+    const now = new Date();
+    const rows = lineNumbers.map((lineNumber): ImportResultDocument => {
+      const base = stored.get(lineNumber) ?? { _id: importResultId(batch._id, lineNumber), import_batch_id: batch._id, line_number: lineNumber, line_key: lineKey(batch._id, lineNumber), reference_id: null, failure_details: null, created_at: now };
+      return { ...base, status: 'retrying', attempts, updated_at: now };
+    });
+    await repository.writeResults(
+      rows.map((row) => {
+        const { _id, status, attempts: count, updated_at, ...rest } = row;
+        return { updateOne: { filter: { _id }, update: { $set: { status, attempts: count, updated_at }, $setOnInsert: rest }, upsert: true } };
+      }),
+    );
+    for (const row of rows) stored.set(row.line_number, row);
+  }
+
+  /** `retrying` → `started` as a line is re-queued (§8.5 transitions). */
+  async function markStarted(rows: ImportResultDocument[]): Promise<void> {
+    if (rows.length === 0) return;
+    await repository.results.updateMany({ _id: { $in: rows.map((row) => row._id) } }, { $set: { status: 'started', updated_at: new Date() } });
+    for (const row of rows) row.status = 'started';
+  }
+
+  /** One write per line in its final state: inserted, or updated when an earlier attempt left a row. */
+  async function recordResults(batch: ImportBatchDocument, lines: FileLine[], stored: Map<number, ImportResultDocument>, settled: Map<number, Settled>): Promise<void> {
+    const now = new Date();
+    const fresh: ImportResultDocument[] = [];
+    const updates: AnyBulkWriteOperation<ImportResultDocument>[] = [];
+    for (const line of lines) {
+      const outcome = settled.get(line.number) as Settled;
+      const row = stored.get(line.number);
+      if (row) updates.push({ updateOne: { filter: { _id: row._id, status: { $nin: TERMINAL_RESULT_STATUSES as ImportResultStatus[] } }, update: { $set: { ...outcome, updated_at: now } } } });
+      else fresh.push({ _id: importResultId(batch._id, line.number), import_batch_id: batch._id, line_number: line.number, line_key: lineKey(batch._id, line.number), ...outcome, created_at: now, updated_at: now });
+    }
+    await repository.insertResults(fresh);
+    await repository.writeResults(updates);
+  }
+
+  /**
+   * `stored` holds the rows earlier attempts left for these lines (looked up on the first chunk
+   * after a start; later chunks begin with none).
+   */
+  async function flush(batch: ImportBatchDocument, lines: FileLine[], stored: Map<number, ImportResultDocument>): Promise<void> {
+    if (lines.length === 0) return;
+    const started = performance.now();
+    const to = lines[lines.length - 1].number;
+    const open = lines.filter((line) => !TERMINAL.has(stored.get(line.number)?.status as ImportResultStatus));
+    const settled = new Map<number, Settled>();
+    const validating = performance.now();
+    const toIngest = prepareLines(open, settled);
+    await deps.prepareEnhancementContent(toIngest);
+    const ingesting = performance.now();
+    await ingestWithRetries(batch, toIngest, stored, settled);
     const recording = performance.now();
-    await repository.writeResults(operations);
+    await recordResults(batch, open, stored, settled);
     await repository.setBatch(batch._id, { next_line: to + 1 });
     batch.next_line = to + 1;
     const done = performance.now();
@@ -147,6 +226,12 @@ export function createProcessImportBatch(deps: {
     }
     let chunk: FileLine[] = [];
     let last = batch.next_line - 1;
+    let firstChunk = true;
+    const storedRows = async (lines: FileLine[]) => {
+      if (!firstChunk) return new Map<number, ImportResultDocument>();
+      firstChunk = false;
+      return new Map((await repository.resultsForLines(batch._id, lines.map((line) => line.number))).map((row) => [row.line_number, row]));
+    };
     try {
       for await (const line of readLines(response.body, limits.maxLineBytes)) {
         last = line.number;
@@ -155,14 +240,14 @@ export function createProcessImportBatch(deps: {
         chunk.push(line);
         if (chunk.length >= limits.chunkSize) {
           if (deps.isStopping()) throw new ProcessingInterrupted('import-service is stopping');
-          await flush(batch, chunk);
+          await flush(batch, chunk, await storedRows(chunk));
           chunk = [];
         }
       }
     } finally {
       if (!response.body.destroyed) response.body.destroy();
     }
-    await flush(batch, chunk);
+    await flush(batch, chunk, await storedRows(chunk));
     await repository.setBatch(batch._id, { next_line: Math.max(last + 1, batch.next_line), file_state: 'done' });
     batch.file_state = 'done';
   }
