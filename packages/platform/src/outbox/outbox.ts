@@ -64,6 +64,21 @@ export function startOutboxRelay(options: { db: Db; collections: readonly string
     flagged.add(name);
   }
 
+  /** Publishes a document's entries in order; returns the ids published before any failure. */
+  async function publishEntries(entries: OutboxEntry[]): Promise<string[]> {
+    const done: string[] = [];
+    for (const entry of entries) {
+      try {
+        await options.publish(entry);
+        done.push(entry.event_id);
+      } catch (error) {
+        options.logger.warn({ err: error, event_id: entry.event_id }, 'outbox publish failed; will retry');
+        break;
+      }
+    }
+    return done;
+  }
+
   async function drainCollection(name: string): Promise<number> {
     await flagLegacyEntries(name);
     const collection = options.db.collection(name);
@@ -74,31 +89,29 @@ export function startOutboxRelay(options: { db: Db; collections: readonly string
         .limit(batchSize)
         .toArray();
       if (documents.length === 0) return published;
-      let progressed = false;
-      for (const document of documents) {
-        const entries = (document[OUTBOX_FIELD] ?? []) as OutboxEntry[];
-        const done: string[] = [];
-        for (const entry of entries) {
-          try {
-            await options.publish(entry);
-            done.push(entry.event_id);
-          } catch (error) {
-            options.logger.warn({ err: error, event_id: entry.event_id }, 'outbox publish failed; will retry');
-            break;
-          }
-        }
-        if (done.length > 0) {
-          await collection.updateOne({ _id: document._id }, { $pull: { [OUTBOX_FIELD]: { event_id: { $in: done } } } } as Document);
-          published += done.length;
-        }
-        if (done.length < entries.length) return published;
-        // Cleared only if nothing arrived since the read: the filter and the update apply
-        // atomically to the document, so a newer event keeps the flag for the next pass.
-        const cleared = await collection.updateOne({ _id: document._id, [`${OUTBOX_FIELD}.0`]: { $exists: false } } as Filter<Document>, { $set: { [OUTBOX_PENDING_FIELD]: false } });
-        progressed ||= done.length > 0 || cleared.modifiedCount > 0;
-      }
+      const outcomes = await Promise.all(
+        documents.map(async (document) => {
+          const entries = (document[OUTBOX_FIELD] ?? []) as OutboxEntry[];
+          return { document, entries, done: await publishEntries(entries) };
+        }),
+      );
+      // One write per document, all in one command: a document whose outbox still holds exactly
+      // the entries read (only the relay removes entries, so no element past them means none
+      // arrived since) is emptied and unflagged at once; otherwise the published ones are pulled
+      // and the flag stays for the next pass.
+      const complete = outcomes.filter((item) => item.done.length === item.entries.length);
+      const clears = complete.map(({ document, entries }) => ({
+        updateOne: { filter: { _id: document._id, [`${OUTBOX_FIELD}.${entries.length}`]: { $exists: false } }, update: { $set: { [OUTBOX_FIELD]: [], [OUTBOX_PENDING_FIELD]: false } } },
+      }));
+      const cleared = clears.length > 0 ? (await collection.bulkWrite(clears as never, { ordered: false })).matchedCount : 0;
+      const pulls = outcomes
+        .filter((item) => item.done.length > 0 && (item.done.length < item.entries.length || cleared < clears.length))
+        .map(({ document, done }) => ({ updateOne: { filter: { _id: document._id }, update: { $pull: { [OUTBOX_FIELD]: { event_id: { $in: done } } } } } }));
+      if (pulls.length > 0) await collection.bulkWrite(pulls as never, { ordered: false });
+      published += outcomes.reduce((sum, item) => sum + item.done.length, 0);
+      if (complete.length < outcomes.length) return published;
       // A full page that changed nothing (every document refilled meanwhile) waits for the next pass.
-      if (!progressed || documents.length < batchSize) return published;
+      if (cleared === 0 || documents.length < batchSize) return published;
     }
   }
 

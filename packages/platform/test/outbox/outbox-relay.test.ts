@@ -119,4 +119,30 @@ describe('outbox relay against the MongoDB stand-in and RabbitMQ', () => {
     expect(await flags.countDocuments({ outbox_pending: true })).toBe(0);
     await relay.stop();
   });
+  it('when an event is pushed while the relay publishes, then the new one stays flagged and goes out on the next pass, and every event is published once', async () => {
+    const racing = db.collection('racing');
+    const first = entry(exchange, 'thing.first', { thing: 'first' });
+    const second = entry(exchange, 'thing.second', { thing: 'second' });
+    const calm = entry(exchange, 'thing.calm', { thing: 'calm' });
+    await racing.insertMany([{ _id: 'busy' as never, ...pushToOutbox([first]).$max, _outbox: [first] }, { _id: 'calm' as never, ...pushToOutbox([calm]).$max, _outbox: [calm] }]);
+    const published: string[] = [];
+    const relay = startOutboxRelay({
+      db,
+      collections: ['racing'],
+      logger,
+      intervalMs: 10_000,
+      publish: async (outboxEntry) => {
+        published.push(outboxEntry.event_id);
+        if (outboxEntry.event_id === first.event_id) await racing.updateOne({ _id: 'busy' as never }, pushToOutbox([second]));
+      },
+    });
+    await waitFor(() => published.length >= 2, 'the first pass');
+    await relay.drain();
+    expect(published.sort()).toEqual([first.event_id, second.event_id, calm.event_id].sort());
+    expect(await racing.find({}, { sort: { _id: 1 } }).toArray()).toEqual([
+      { _id: 'busy', _outbox: [], outbox_pending: false },
+      { _id: 'calm', _outbox: [], outbox_pending: false },
+    ]);
+    await relay.stop();
+  });
 });
