@@ -16,4 +16,10 @@ export const dedupServiceConfig = defineConfig({
     min: 1000,
     description: 'a duplicate decision still pending after this long is queued for deduplication again',
   },
+  DEDUP_WRITER_LEASE_MS: {
+    kind: 'integer',
+    default: 15_000,
+    min: 300,
+    description: 'lifetime of the MongoDB writer lease that lets one replica at a time decide and write (renewed while held; a crashed holder blocks the others this long)',
+  },
 });

@@ -6,6 +6,7 @@ import { createBlockingKeyRepository } from './data-access/blocking-key.reposito
 import { COLLECTIONS, DEDUP_INDEXES } from './data-access/collections';
 import { createDecisionRepository } from './data-access/decision.repository';
 import { createReferenceRepository } from './data-access/reference.repository';
+import { createWriterLease } from './data-access/writer-lease.repository';
 import * as deduplicationEngine from './domain/deduplication';
 import type { DeduplicationEnginePort } from './domain/deduplication-engine.port';
 import { startDeduplicationConsumer } from './entry-points/amqp/deduplication.consumer';
@@ -24,16 +25,6 @@ export interface DedupOverrides extends BackendOverrides {
   engine?: DeduplicationEnginePort;
 }
 
-/** Serialises every write to references in this process (see the use cases). */
-function createExclusive() {
-  let tail: Promise<unknown> = Promise.resolve();
-  return <T>(work: () => Promise<T>): Promise<T> => {
-    const run = tail.then(work, work);
-    tail = run.catch(() => undefined);
-    return run;
-  };
-}
-
 export async function startDedupService(env: NodeJS.ProcessEnv = process.env, overrides: DedupOverrides = {}): Promise<RunningBackendService> {
   const config = loadConfig(dedupServiceConfig, env);
   const engine = overrides.engine ?? deduplicationEngine;
@@ -43,10 +34,12 @@ export async function startDedupService(env: NodeJS.ProcessEnv = process.env, ov
     ...overrides,
     indexes: DEDUP_INDEXES,
     register: async ({ db, grpc, bus, logger }) => {
-      const references = createReferenceRepository(db);
+      // Replicas take turns through a MongoDB lease for every read-decide-write; its token fences reference writes.
+      const lease = createWriterLease(db, { ttlMs: config.DEDUP_WRITER_LEASE_MS });
+      const exclusive = <T>(work: () => Promise<T>) => lease.exclusive(work);
+      const references = createReferenceRepository(db, lease);
       const decisions = createDecisionRepository(db);
       const blocking = createBlockingKeyRepository(db);
-      const exclusive = createExclusive();
       const relay = startOutboxRelay({
         db,
         collections: [COLLECTIONS.references],
@@ -71,6 +64,7 @@ export async function startDedupService(env: NodeJS.ProcessEnv = process.env, ov
           await sweeper.stop();
           await consumer.stop();
           await relay.stop();
+          await lease.stop();
         },
       };
     },

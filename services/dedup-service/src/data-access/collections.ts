@@ -11,6 +11,8 @@ export const COLLECTIONS = {
   blockingKeys: 'blocking_keys',
   /** The outcome of every ingested import line, keyed by its import result id (retried chunks). */
   ingestOutcomes: 'ingest_outcomes',
+  /** The writer lease that serialises deciding and writing across replicas (one document). */
+  leases: 'leases',
 } as const;
 
 export const DEDUP_INDEXES: IndexDeclaration[] = [

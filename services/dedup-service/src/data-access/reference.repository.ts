@@ -1,4 +1,4 @@
-import type { AnyBulkWriteOperation, Collection, Db, Document } from 'mongodb';
+import type { Collection, Db, Document } from 'mongodb';
 import { OUTBOX_PENDING_FIELD, pushToOutbox, type OutboxEntry } from '@destiny/platform';
 import type { ReferenceDocument } from '../domain/reference.model';
 import { COLLECTIONS } from './collections';
@@ -31,8 +31,17 @@ export async function insertIgnoringDuplicates<T extends Document>(collection: C
   }
 }
 
-export function createReferenceRepository(db: Db) {
+/** The writer lease's fencing (see writer-lease.repository): filters and stamps reference writes. */
+export interface WriteFence {
+  fencedFilter(filter: Document): Document;
+  token(): number;
+  readonly tokenField: string;
+}
+
+export function createReferenceRepository(db: Db, fence?: WriteFence) {
   const references = db.collection<ReferenceDocument>(COLLECTIONS.references);
+  const fenced = (filter: Document): Document => (fence ? fence.fencedFilter(filter) : filter);
+  const stamp = (): Document => (fence ? { [fence.tokenField]: fence.token() } : {});
   const identifiers = db.collection<IdentifierClaim>(COLLECTIONS.identifiers);
   const projection = { _outbox: 0 } as Document;
 
@@ -74,16 +83,17 @@ export function createReferenceRepository(db: Db) {
       await insertIgnoringDuplicates(identifiers, rows);
     },
     async insertNew(documents: ReferenceDocument[]): Promise<void> {
-      await insertIgnoringDuplicates(references, documents);
+      const token = stamp();
+      await insertIgnoringDuplicates(references, documents.map((document) => ({ ...document, ...token })));
     },
     /**
      * Replaces fields of one reference if nobody changed it since `expectedVersion` was read, with
      * its events in the same single-document write.
      */
     async update(id: string, expectedVersion: number, set: Partial<ReferenceDocument>, events: OutboxEntry[] = [], extra: Document = {}): Promise<void> {
-      const update: Document = { $set: events.length > 0 ? { ...set, [OUTBOX_PENDING_FIELD]: true } : set, ...extra };
+      const update: Document = { $set: { ...set, ...stamp(), ...(events.length > 0 ? { [OUTBOX_PENDING_FIELD]: true } : {}) }, ...extra };
       if (events.length > 0) update.$push = { ...(extra.$push as Document | undefined), ...pushToOutbox(events).$push };
-      const result = await references.updateOne({ _id: id, version: expectedVersion }, update);
+      const result = await references.updateOne(fenced({ _id: id, version: expectedVersion }), update);
       if (result.matchedCount === 0) throw new ConcurrentChangeError(id);
     },
     /**
@@ -95,7 +105,7 @@ export function createReferenceRepository(db: Db) {
       const result = await references.bulkWrite(
         writes.map((write) => {
           const outbox = pushToOutbox(write.events);
-          return { updateOne: { filter: { _id: write.id, version: write.expectedVersion }, update: { $set: write.set, $push: { ...write.push, ...outbox.$push }, $max: outbox.$max } } };
+          return { updateOne: { filter: fenced({ _id: write.id, version: write.expectedVersion }), update: { $set: { ...write.set, ...stamp() }, $push: { ...write.push, ...outbox.$push }, $max: outbox.$max } } };
         }),
         { ordered: false },
       );
@@ -104,8 +114,14 @@ export function createReferenceRepository(db: Db) {
       const written = new Set(rows.filter((row) => row.enhancements.some((enhancement) => enhancement.id === writes.find((write) => write.id === row._id)?.marker)).map((row) => row._id));
       return writes.map((write) => write.id).filter((id) => !written.has(id));
     },
-    async bulk(operations: AnyBulkWriteOperation<ReferenceDocument>[]): Promise<void> {
-      if (operations.length > 0) await references.bulkWrite(operations, { ordered: false });
+    /** Versioned single-reference updates in one bulk write, fenced and stamped; answers how many matched. */
+    async updateMany(operations: ReadonlyArray<{ filter: Document; update: Document }>): Promise<number> {
+      if (operations.length === 0) return 0;
+      const result = await references.bulkWrite(
+        operations.map((operation) => ({ updateOne: { filter: fenced(operation.filter), update: { ...operation.update, $set: { ...(operation.update.$set as Document | undefined), ...stamp() } } } })),
+        { ordered: false },
+      );
+      return result.matchedCount;
     },
   };
 }

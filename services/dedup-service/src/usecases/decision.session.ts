@@ -1,6 +1,6 @@
 import { uuidv7 } from '@destiny/contracts';
 import { OUTBOX_PENDING_FIELD, pushToOutbox, ServiceError, type OutboxEntry } from '@destiny/platform';
-import type { AnyBulkWriteOperation } from 'mongodb';
+import type { AnyBulkWriteOperation, Document } from 'mongodb';
 import type { DecisionDocument, DecisionRepository } from '../data-access/decision.repository';
 import type { ReferenceRepository } from '../data-access/reference.repository';
 import type { ActiveRuleDecision, DeduplicationEnginePort, RuleOutcome } from '../domain/deduplication-engine.port';
@@ -154,7 +154,7 @@ export class DecisionSession {
   async commit(): Promise<boolean> {
     const groupIds = [...this.groupChanges.keys()].filter((id) => !this.working.has(id));
     await this.load(groupIds);
-    const operations: AnyBulkWriteOperation<ReferenceDocument>[] = [];
+    const operations: Array<{ filter: Document; update: Document }> = [];
     let events = 0;
     for (const [id, working] of this.working) {
       const entries: OutboxEntry[] = [];
@@ -183,12 +183,12 @@ export class DecisionSession {
       events += entries.length;
       const update: Record<string, unknown> = { $set: { active_decision: working.after.active_decision, version, ...(entries.length > 0 ? { [OUTBOX_PENDING_FIELD]: true } : {}) } };
       if (entries.length > 0) update.$push = pushToOutbox(entries).$push;
-      operations.push({ updateOne: { filter: { _id: id, version: working.before.version }, update } });
+      operations.push({ filter: { _id: id, version: working.before.version }, update });
     }
     await this.deps.decisions.insert(this.newDecisions);
     if (operations.length > 0) {
-      const result = await this.deps.references.references.bulkWrite(operations, { ordered: false });
-      if (result.matchedCount !== operations.length) throw new Error('a reference changed while its duplicate decision was applied; the job will be retried');
+      const matched = await this.deps.references.updateMany(operations);
+      if (matched !== operations.length) throw new Error('a reference changed while its duplicate decision was applied; the job will be retried');
     }
     const decisionOps: AnyBulkWriteOperation<DecisionDocument>[] = [
       ...[...this.deactivated].map((id) => ({ updateOne: { filter: { _id: id }, update: { $set: { active_decision: false, updated_at: this.now } } } })),

@@ -1,0 +1,84 @@
+import { uuidv7 } from '@destiny/contracts';
+import { MongoClient, type Db } from 'mongodb';
+import { COLLECTIONS } from '../src/data-access/collections';
+import { ConcurrentChangeError, createReferenceRepository } from '../src/data-access/reference.repository';
+import { createWriterLease, WriterLeaseLostError, type WriterLease } from '../src/data-access/writer-lease.repository';
+import type { ReferenceDocument } from '../src/domain/reference.model';
+import { startInfrastructure } from './dedup-helpers';
+
+describe('the dedup-service writer lease on MongoDB', () => {
+  let infrastructure: Awaited<ReturnType<typeof startInfrastructure>>;
+  let client: MongoClient;
+  let db: Db;
+  const leases: WriterLease[] = [];
+  const lease = (ttlMs: number, owner: string) => {
+    const created = createWriterLease(db, { ttlMs, owner, pollMs: 10 });
+    leases.push(created);
+    return created;
+  };
+
+  beforeAll(async () => {
+    infrastructure = await startInfrastructure('dedup-lease');
+    client = await MongoClient.connect(infrastructure.env.MONGODB_URL);
+    db = client.db('destiny_dedup_lease');
+  });
+
+  afterEach(async () => {
+    await Promise.all(leases.splice(0).map((item) => item.stop()));
+    await db.collection(COLLECTIONS.leases).deleteMany({});
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await infrastructure?.stop();
+  });
+
+  it('when two replicas ask for exclusive work at once, then their work never overlaps and each gets a larger token', async () => {
+    const first = lease(5000, 'replica-a');
+    const second = lease(5000, 'replica-b');
+    const log: string[] = [];
+    const tokens: number[] = [];
+    const work = (who: WriterLease, name: string) => async () => {
+      log.push(`${name}:start`);
+      tokens.push(who.token());
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      log.push(`${name}:end`);
+    };
+    await Promise.all([0, 1, 2].flatMap((n) => [first.exclusive(work(first, `a${n}`)), second.exclusive(work(second, `b${n}`))]));
+    for (let index = 0; index < log.length; index += 2) expect(log[index].replace(':start', ':end')).toBe(log[index + 1]);
+    expect(tokens).toEqual([...tokens].sort((a, b) => a - b));
+    expect(() => first.token()).toThrow(WriterLeaseLostError);
+  });
+
+  it('when the holder crashed without releasing, then another replica takes the lease once it has expired', async () => {
+    await db.collection(COLLECTIONS.leases).insertOne({ _id: 'dedup-service.writer' as never, owner: 'crashed', token: 7, expires_at: new Date(Date.now() + 400) });
+    const survivor = lease(5000, 'survivor');
+    const started = Date.now();
+    const token = await survivor.exclusive(async () => survivor.token());
+    expect(token).toBe(8);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+  });
+
+  it('when a holder lost its lease without noticing, then its reference write is fenced off by the newer holder\'s token', async () => {
+    const stale = lease(5000, 'stale');
+    const fresh = lease(5000, 'fresh');
+    const staleReferences = createReferenceRepository(db, stale);
+    const freshReferences = createReferenceRepository(db, fresh);
+    const id = uuidv7();
+    await db.collection<ReferenceDocument>(COLLECTIONS.references).insertOne({ _id: id, visibility: 'public', identifiers: [], enhancements: [], active_decision: null, version: 1, import_result_id: null, import_decision_id: null, created_at: new Date() } as unknown as ReferenceDocument);
+    let releaseStale: () => void = () => undefined;
+    const staleWork = stale.exclusive(async () => {
+      // Paused past its expiry: the lease document is taken over meanwhile.
+      await new Promise<void>((resolve) => {
+        releaseStale = resolve;
+      });
+      await staleReferences.update(id, 1, { visibility: 'restricted' });
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await db.collection(COLLECTIONS.leases).updateOne({ _id: 'dedup-service.writer' as never }, { $set: { expires_at: new Date(0) } });
+    await fresh.exclusive(() => freshReferences.update(id, 1, { visibility: 'hidden' }));
+    releaseStale();
+    await expect(staleWork).rejects.toBeInstanceOf(ConcurrentChangeError);
+    expect(await db.collection(COLLECTIONS.references).findOne({ _id: id as never })).toMatchObject({ visibility: 'hidden', version: 1 });
+  });
+});
