@@ -13,6 +13,7 @@ export const robotBrokerConfig = defineConfig({
   BLOB_SECRET_KEY: { kind: 'string', secret: true, description: 'blob storage secret key' },
   BLOB_BUCKET: { kind: 'string', default: 'destiny', description: 'bucket holding robot reference, result and validation files' },
   ROBOT_LEASE_SWEEP_MS: { kind: 'integer', default: 2000, min: 50, description: 'interval of the sweep that expires passed robot batch leases' },
+  ROBOT_INDEXING_DEADLINE_SECONDS: { kind: 'integer', default: 900, min: 1, description: 'a stored robot enhancement whose reference version is not announced as indexed within this time becomes indexing_failed' },
   ROBOT_RESULT_IMPORT_CHUNK_SIZE: { kind: 'integer', default: 1000, min: 1, max: 1000, description: 'enhancements per dedup-service AddEnhancements call while importing robot results' },
   OUTBOUND_ALLOWLIST: { kind: 'list', default: [], description: 'hosts or CIDRs robot base_urls, full texts and linked-data documents may use although private (and over plain http)' },
   ...enhancementContentConfig,

@@ -118,13 +118,16 @@ export async function startRobotBroker(env: NodeJS.ProcessEnv = process.env, ove
         }),
       });
       const importer = createImportRobotResults({ db, batches, pending, indexed, blob, references, logger, chunkSize: config.ROBOT_RESULT_IMPORT_CHUNK_SIZE,
-        content, afterChunk: afterImportChunk });
+        content,
+        indexingDeadlineMs: config.ROBOT_INDEXING_DEADLINE_SECONDS * 1000,
+        afterChunk: afterImportChunk });
       const importConsumer = await startRobotResultImportConsumer(bus, importer, logger, 2000);
       const indexedConsumer = await startReferencesIndexedConsumer(bus, { indexed, pending }, logger);
       const automationConsumer = await startAutomationMatchedConsumer(bus, pending, logger);
       let sweeping: Promise<unknown> = Promise.resolve();
       const sweep = setInterval(() => {
-        sweeping = pending.expireDue(new Date()).catch((error: unknown) => logger.warn({ err: error }, 'lease expiry sweep failed'));
+        const now = new Date();
+        sweeping = Promise.all([pending.expireDue(now), pending.failOverdueIndexing(now)]).catch((error: unknown) => logger.warn({ err: error }, 'lease and indexing deadline sweep failed'));
       }, config.ROBOT_LEASE_SWEEP_MS);
       sweep.unref();
       return {

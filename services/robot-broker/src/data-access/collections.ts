@@ -62,15 +62,18 @@ export interface PendingEnhancementDocument {
   queue_order: string | null;
   /** `expires_at` while processing, else null: the expiry sweep walks only live leases. */
   lease_expiry: Date | null;
-  /** Highest indexed version of the reference known before its enhancement was stored. */
-  index_floor?: number;
+  /** While `indexing`: the reference version that holds the stored enhancement (searchable once indexed). */
+  index_version?: number;
+  /** While `indexing`: when the version must have been announced as indexed, else `indexing_failed`. */
+  indexing_deadline?: Date | null;
 }
 
 export type BatchStatus = 'processing' | 'importing' | 'imported' | 'failed';
 
 export interface ImportAttempt {
   status: 'stored' | 'discarded' | 'failed';
-  floor?: number;
+  /** The reference version holding the stored enhancement. */
+  version?: number;
 }
 
 export interface BatchImportState {
@@ -78,8 +81,11 @@ export interface BatchImportState {
   next_line: number;
   attempts: Record<string, ImportAttempt>;
   entries: RobotResultValidationEntry[];
-  /** Set while a chunk's AddEnhancements call may have reached dedup-service unrecorded. */
-  in_flight: { from_line: number } | null;
+  /**
+   * Set while a chunk's AddEnhancements call may have reached dedup-service unrecorded, with the
+   * enhancement ids it sent by reference: a replay sends the same ids, so nothing is stored twice.
+   */
+  in_flight: { from_line: number; enhancement_ids?: Record<string, string> } | null;
 }
 
 export interface RobotBatchDocument {
@@ -109,6 +115,7 @@ export const ROBOT_BROKER_INDEXES: IndexDeclaration[] = [
   { collection: COLLECTIONS.pending, keys: { robot_enhancement_batch_id: 1 }, options: { name: 'pending_batch' } },
   { collection: COLLECTIONS.pending, keys: { enhancement_request_id: 1 }, options: { name: 'pending_request' } },
   { collection: COLLECTIONS.pending, keys: { reference_id: 1 }, options: { name: 'pending_reference' } },
+  { collection: COLLECTIONS.pending, keys: { indexing_deadline: 1 }, options: { name: 'pending_indexing_deadline' } },
   { collection: COLLECTIONS.batches, keys: { status: 1 }, options: { name: 'batch_status' } },
   // The outbox relay selects batches with waiting jobs through this flag.
   { collection: COLLECTIONS.batches, keys: { outbox_pending: 1 }, options: { name: 'batch_outbox_pending' } },

@@ -40,6 +40,17 @@ export function createPendingEnhancementRepository(db: Db) {
     };
   }
 
+  async function settleIndexing(items: ReadonlyArray<{ reference_id: string; version: number }>, status: 'completed' | 'indexing_failed'): Promise<number> {
+    if (items.length === 0) return 0;
+    const result = await pending.bulkWrite(
+      items.map((item) => ({
+        updateMany: { filter: { reference_id: item.reference_id, status: 'indexing' as const, index_version: { $lte: item.version } }, update: { $set: { status, indexing_deadline: null } } },
+      })),
+      { ordered: false },
+    );
+    return result.modifiedCount;
+  }
+
   return {
     collection: pending,
 
@@ -154,15 +165,19 @@ export function createPendingEnhancementRepository(db: Db) {
       }
     },
 
-    /** Indexing rows of these references whose floor is below the indexed version complete. */
+    /** Indexing rows waiting for an announced version (or an older one) complete. */
     async completeIndexed(items: ReadonlyArray<{ reference_id: string; version: number }>): Promise<number> {
-      if (items.length === 0) return 0;
-      const result = await pending.bulkWrite(
-        items.map((item) => ({
-          updateMany: { filter: { reference_id: item.reference_id, status: 'indexing' as const, index_floor: { $lt: item.version } }, update: { $set: { status: 'completed' as const } } },
-        })),
-        { ordered: false },
-      );
+      return settleIndexing(items, 'completed');
+    },
+
+    /** Indexing rows waiting for a version the search index refused (or an older one) fail. */
+    async failIndexed(items: ReadonlyArray<{ reference_id: string; version: number }>): Promise<number> {
+      return settleIndexing(items, 'indexing_failed');
+    },
+
+    /** Indexing rows whose version was not announced by their deadline fail. */
+    async failOverdueIndexing(now: Date): Promise<number> {
+      const result = await pending.updateMany({ indexing_deadline: { $lte: now }, status: 'indexing' }, { $set: { status: 'indexing_failed', indexing_deadline: null } });
       return result.modifiedCount;
     },
   };

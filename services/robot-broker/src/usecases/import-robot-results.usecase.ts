@@ -1,6 +1,6 @@
 import readline from 'node:readline';
 import type { Readable } from 'node:stream';
-import { parseRobotResultLine, serialiseJsonLine, type RobotResultValidationEntry } from '@destiny/contracts';
+import { parseRobotResultLine, serialiseJsonLine, uuidv7, type RobotResultValidationEntry } from '@destiny/contracts';
 import { ServiceError, type BlobStorage, type EnhancementContentPreparer, type Logger } from '@destiny/platform';
 import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
 import type { BatchRepository } from '../data-access/batch.repository';
@@ -11,8 +11,8 @@ import type { ReferenceStorePort } from './ports';
 
 // §12.6: imports a robot's result file in the background. Progress is recorded per chunk of
 // lines in the batch document, so a restarted import resumes after the last recorded line. A
-// chunk whose AddEnhancements call may have landed before the crash is replayed; dedup-service
-// then discards the exact duplicates, and those count as stored because they are ours.
+// chunk whose AddEnhancements call may have landed before the crash is replayed with the
+// enhancement ids recorded before the call, so dedup-service answers those as stored, not twice.
 
 export const IMPORT_MESSAGES = {
   notInBatch: 'Reference not in batch enhancement request.',
@@ -48,6 +48,8 @@ export function createImportRobotResults(deps: {
   chunkSize: number;
   /** Full texts downloaded and stored, linked data validated (§6.6); a rejection is that reference's error. */
   content: EnhancementContentPreparer;
+  /** How long a stored enhancement may wait for its reference version to be indexed. */
+  indexingDeadlineMs: number;
   /** Test hook: runs after each recorded chunk. */
   afterChunk?(batchId: string, throughLine: number): Promise<void>;
 }) {
@@ -70,12 +72,17 @@ export function createImportRobotResults(deps: {
     const validationKey = `robot-batches/${batch._id}/validation.jsonl`;
     await deps.blob.put(validationKey, Buffer.from(entries.map((entry) => `${serialiseJsonLine(entry)}\n`).join(''), 'utf8'), 'application/x-ndjson');
     const rows = await deps.pending.ofBatch(batch._id);
+    const deadline = new Date(Date.now() + deps.indexingDeadlineMs);
     const operations: AnyBulkWriteOperation<PendingEnhancementDocument>[] = rows
       .filter((row) => row.status === 'importing')
       .map((row) => {
         const attempt = attempts[row.reference_id];
         const set =
-          attempt?.status === 'stored' ? { status: 'indexing' as const, index_floor: attempt.floor ?? 0 } : attempt?.status === 'discarded' ? { status: 'discarded' as const } : { status: 'failed' as const };
+          attempt?.status === 'stored'
+            ? { status: 'indexing' as const, index_version: attempt.version ?? 0, indexing_deadline: deadline }
+            : attempt?.status === 'discarded'
+              ? { status: 'discarded' as const }
+              : { status: 'failed' as const };
         return { updateOne: { filter: { _id: row._id, status: 'importing' as const }, update: { $set: set } } };
       });
     if (operations.length > 0) await deps.pending.collection.bulkWrite(operations, { ordered: false });
@@ -94,6 +101,7 @@ export function createImportRobotResults(deps: {
     const expected = new Set(batch.reference_ids);
     const state = batch.import;
     const replaying = state.in_flight?.from_line;
+    const replayIds = state.in_flight?.enhancement_ids ?? {};
     const seen = new Set(Object.keys(state.attempts));
     let recordedThrough = state.next_line;
 
@@ -103,22 +111,27 @@ export function createImportRobotResults(deps: {
 
     const flush = async (throughLine: number) => {
       if (queued.length > 0) {
-        const ids = queued.map((item) => item.reference_id);
-        const floors = await deps.indexed.current(ids);
-        await deps.batches.collection.updateOne({ _id: batchId }, { $set: { 'import.in_flight': { from_line: recordedThrough } } });
         const replay = replaying === recordedThrough;
+        const enhancementIds = Object.fromEntries(queued.map((item) => [item.reference_id, (replay && replayIds[item.reference_id]) || uuidv7()]));
+        await deps.batches.collection.updateOne({ _id: batchId }, { $set: { 'import.in_flight': { from_line: recordedThrough, enhancement_ids: enhancementIds } } });
         let outcomes;
         try {
-          outcomes = await deps.references.addEnhancements({ enhancements_json: queued.map((item) => item.json), robot_id: batch.robot_id, robot_enhancement_batch_id: batchId, enhancement_request_id: '' });
+          outcomes = await deps.references.addEnhancements({
+            enhancements_json: queued.map((item) => item.json),
+            enhancement_ids: queued.map((item) => enhancementIds[item.reference_id]),
+            robot_id: batch.robot_id,
+            robot_enhancement_batch_id: batchId,
+            enhancement_request_id: '',
+          });
         } catch (error) {
           if (!(error instanceof ServiceError) || error.httpStatus !== 422) throw error;
-          outcomes = queued.map((item) => ({ reference_id: item.reference_id, status: 'failed', enhancement_id: '', error: IMPORT_MESSAGES.addFailed }));
+          outcomes = queued.map((item) => ({ reference_id: item.reference_id, status: 'failed', enhancement_id: '', error: IMPORT_MESSAGES.addFailed, reference_version: 0 }));
         }
         queued.forEach((item, index) => {
           const outcome = outcomes[index];
-          const status = outcome?.status === 'discarded' && replay ? 'stored' : (outcome?.status ?? 'failed');
+          const status = outcome?.status ?? 'failed';
           if (status === 'stored') {
-            attempts[item.reference_id] = { status: 'stored', floor: floors.get(item.reference_id) ?? 0 };
+            attempts[item.reference_id] = { status: 'stored', version: outcome.reference_version };
             entries[item.entryIndex] = { reference_id: item.reference_id };
           } else if (status === 'discarded') {
             attempts[item.reference_id] = { status: 'discarded' };

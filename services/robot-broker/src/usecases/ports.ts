@@ -6,6 +6,8 @@ export interface AddEnhancementOutcome {
   status: string;
   enhancement_id: string;
   error: string;
+  /** The reference version holding the enhancement. */
+  reference_version: number;
 }
 
 export interface ReferenceStorePort {
@@ -13,7 +15,8 @@ export interface ReferenceStorePort {
   deduplicatedViews(ids: readonly string[]): Promise<Array<Record<string, unknown> & { id: string }>>;
   /** The stored reference (§6.1 plus its decision), not deduplicated; null when it does not exist. */
   getReference(id: string): Promise<(Record<string, unknown> & { id: string }) | null>;
-  addEnhancements(request: { enhancements_json: string[]; robot_id: string; robot_enhancement_batch_id: string; enhancement_request_id: string }): Promise<AddEnhancementOutcome[]>;
+  /** `enhancement_ids`: ids chosen by the caller, one per enhancement (a retry sends the same ones). */
+  addEnhancements(request: { enhancements_json: string[]; enhancement_ids?: string[]; robot_id: string; robot_enhancement_batch_id: string; enhancement_request_id: string }): Promise<AddEnhancementOutcome[]>;
 }
 
 export const SIGNED_URL_SECONDS = 3600;

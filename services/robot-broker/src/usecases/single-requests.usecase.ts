@@ -70,15 +70,6 @@ export function createSingleRequestUsecases(deps: SingleRequestDeps) {
     }
   }
 
-  /** §6.5: parents must be current enhancements of the reference or of its duplicates. */
-  async function checkDerivedFrom(referenceId: string, parents: readonly string[]): Promise<void> {
-    if (parents.length === 0) return;
-    const [view] = await deps.references.deduplicatedViews([referenceId]);
-    const known = new Set(((view?.enhancements ?? []) as Array<{ id?: string }>).map((enhancement) => enhancement.id));
-    const missing = [...new Set(parents)].filter((id) => !known.has(id));
-    if (missing.length > 0) throw ServiceError.unprocessable(`Enhancements with ids [${missing.join(', ')}] do not exist.`);
-  }
-
   return {
     async create(json: string): Promise<SingleEnhancementRequestRead> {
       const parsed = validate(SingleEnhancementRequestIn, parseBody(json), 'body');
@@ -137,7 +128,7 @@ export function createSingleRequestUsecases(deps: SingleRequestDeps) {
       } else {
         const enhancement = result.enhancement as NonNullable<typeof result.enhancement>;
         if (enhancement.reference_id !== request.reference_id) throw ServiceError.unprocessable('Enhancement is for a different reference than requested.');
-        await checkDerivedFrom(request.reference_id, enhancement.derived_from ?? []);
+        // dedup-service checks derived_from (each parent on the reference or one of its duplicates).
         const prepared = await deps.content.prepare(enhancement.content as Record<string, unknown>);
         if (!prepared.ok) throw ServiceError.unprocessable(prepared.message);
         const [outcome] = await deps.references.addEnhancements({ enhancements_json: [JSON.stringify({ ...enhancement, content: prepared.content })], robot_id: request.robot_id, robot_enhancement_batch_id: '', enhancement_request_id: request._id });

@@ -4,8 +4,10 @@ import type { IndexedVersionRepository } from '../../data-access/indexed-version
 import type { PendingEnhancementRepository } from '../../data-access/pending-enhancement.repository';
 
 /**
- * `references.indexed`: records the versions that became searchable and completes indexing
- * pending enhancements stored below them. Both writes are monotonic, so redelivery changes nothing.
+ * `references.indexed`: records the versions that became searchable and completes the indexing
+ * pending enhancements waiting for them (or older versions); those waiting for a version the
+ * index refused become `indexing_failed`. Every write only moves rows out of `indexing`, so
+ * redelivery changes nothing.
  */
 export function startReferencesIndexedConsumer(bus: MessageBus, deps: { indexed: IndexedVersionRepository; pending: PendingEnhancementRepository }, logger: Logger): Promise<MessageConsumer> {
   return bus.consume(
@@ -16,6 +18,7 @@ export function startReferencesIndexedConsumer(bus: MessageBus, deps: { indexed:
       try {
         await deps.indexed.record(parsed.value.items);
         await deps.pending.completeIndexed(parsed.value.items);
+        await deps.pending.failIndexed(parsed.value.failed ?? []);
         return { outcome: 'ack' };
       } catch (error) {
         logger.warn({ err: error }, 'references.indexed handling failed; retrying');
