@@ -65,87 +65,8 @@ function rssOf(pid) {
 }
 const checkpoints = [10_000, 100_000].filter((n) => n <= total);
 
-// Deterministic pseudo-random data.
-// mulberry32: a full-period 32-bit generator (a float LCG would lose precision and repeat titles).
-let seed = 42;
-const random = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-const pick = (list) => list[Math.floor(random() * list.length)];
-const syllables = ['ca', 'ro', 'mi', 'ten', 'gra', 'lo', 'vus', 'phe', 'dri', 'nal', 'ko', 'sta', 'ber', 'qui', 'zen', 'tor', 'bil', 'mor', 'sen', 'dac'];
-const word = () => Array.from({ length: 2 + Math.floor(random() * 3) }, () => pick(syllables)).join('');
-const vocabulary = Array.from({ length: 6000 }, word);
-const surnames = Array.from({ length: 3000 }, () => word().replace(/^./, (c) => c.toUpperCase()));
-const venues = Array.from({ length: 400 }, () => `Journal of ${pick(vocabulary)} ${pick(vocabulary)}`);
-
-const recent = [];
-const DUPLICATE_SHARE = 0.05;
-
-/** About 5% of lines repeat an earlier record's bibliographic data under another identifier. */
-function reference(i) {
-  if (recent.length > 100 && random() < DUPLICATE_SHARE) {
-    const original = pick(recent);
-    return { visibility: 'public', identifiers: [{ identifier: `dup-${i}`, identifier_type: 'other', other_identifier_name: 'bench-catalogue' }], enhancements: original.enhancements };
-  }
-  const fresh = freshReference(i);
-  recent.push(fresh);
-  if (recent.length > 2000) recent.shift();
-  return fresh;
-}
-
-function freshReference(i) {
-  const title = Array.from({ length: 8 + Math.floor(random() * 8) }, () => pick(vocabulary)).join(' ');
-  const authors = Array.from({ length: 2 + Math.floor(random() * 5) }, (_, k) => ({ display_name: `${pick(surnames)} ${String.fromCharCode(65 + Math.floor(random() * 26))}.`, position: k === 0 ? 'first' : 'middle' }));
-  authors[authors.length - 1].position = authors.length > 1 ? 'last' : 'first';
-  const year = 1990 + Math.floor(random() * 35);
-  const volume = String(1 + Math.floor(random() * 80));
-  const first = 1 + Math.floor(random() * 900);
-  const identifiers = [];
-  if (random() < 0.6) identifiers.push({ identifier: `10.${4000 + (i % 900)}/bench.${i}`, identifier_type: 'doi' });
-  if (random() < 0.3 || identifiers.length === 0) identifiers.push({ identifier: 10_000_000 + i, identifier_type: 'pm_id' });
-  const abstract = Array.from({ length: 60 + Math.floor(random() * 30) }, () => pick(vocabulary)).join(' ');
-  return {
-    visibility: 'public',
-    identifiers,
-    enhancements: [
-      {
-        source: 'bench-importer',
-        visibility: 'public',
-        processor_version: '1.0',
-        content: {
-          enhancement_type: 'bibliographic',
-          title,
-          authorship: authors,
-          publication_year: year,
-          publication_venue: { display_name: pick(venues), venue_type: 'journal' },
-          pagination: { volume, issue: String(1 + Math.floor(random() * 12)), first_page: String(first), last_page: String(first + 5 + Math.floor(random() * 20)) },
-        },
-      },
-      { source: 'bench-importer', visibility: 'public', content: { enhancement_type: 'abstract', process: 'other', abstract } },
-    ],
-  };
-}
-
-function writeFile(file) {
-  const out = fs.openSync(file, 'w');
-  let bytes = 0;
-  let buffer = [];
-  for (let i = 0; i < total; i += 1) {
-    const line = `${JSON.stringify(reference(i))}\n`;
-    bytes += Buffer.byteLength(line);
-    buffer.push(line);
-    if (buffer.length === 1000) {
-      fs.writeSync(out, buffer.join(''));
-      buffer = [];
-    }
-  }
-  fs.writeSync(out, buffer.join(''));
-  fs.closeSync(out);
-  return bytes;
-}
+// Deterministic references shared with the whole-pipeline benchmark.
+const { createReferenceGenerator } = require('../support/references');
 
 async function parseOnly(file) {
   const started = performance.now();
@@ -186,7 +107,7 @@ function timingLogger() {
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'destiny-import-bench-'));
   const file = path.join(dir, 'references.jsonl');
-  const bytes = writeFile(file);
+  const bytes = createReferenceGenerator().writeFile(file, total);
   console.log(`file: ${total} references, ${(bytes / 1024 / 1024).toFixed(1)} MB, ${Math.round(bytes / total)} bytes/line`);
   const parse = await parseOnly(file);
   console.log(`parse+validate only (one core): ${Math.round(parse.ms)} ms (${Math.round((parse.lines / parse.ms) * 1000)} lines/s)`);

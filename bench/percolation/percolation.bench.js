@@ -21,6 +21,7 @@ const { callUnary, createAmqpConnection, createGrpcClient, createGrpcServer, cre
 const { startBlob } = req('packages/devstack/dist/blob/index.js');
 const { startRobotBroker } = req('services/robot-broker/dist/index.js');
 const { MongoClient } = require(require.resolve('mongodb', { paths: [path.join(root, 'services/percolator')] }));
+const { automations } = require('../support/automations');
 
 function option(name, fallback) {
   const index = process.argv.indexOf(`--${name}`);
@@ -60,26 +61,6 @@ function spawnLogged(args, env, ready, onMessage = () => undefined) {
 }
 
 const standIn = (kind, dataDir) => spawnLogged([path.join(root, 'packages/devstack/dist/devstack.cli.js'), kind, '--port', '0', ...(dataDir ? ['--data', dataDir] : [])], {}, (message) => Boolean(message.url));
-
-/**
- * Five automations per robot (100 in all), of the contract's shapes, each robot interested in the
- * references of "its" provider (the source of the bibliographic enhancement) or in its own labels.
- */
-function automations(robots) {
-  const list = [];
-  const fromProvider = (n) => ({ nested: { path: 'changeset.enhancements', query: { term: { 'changeset.enhancements.source': `provider-${n}` } } } });
-  robots.forEach((robot, n) => {
-    const shapes = [
-      { bool: { must: [{ nested: { path: 'changeset.identifiers', query: { term: { 'changeset.identifiers.identifier_type': 'doi' } } } }, fromProvider(n)], must_not: [{ nested: { path: 'reference.enhancements', query: { term: { 'reference.enhancements.content.enhancement_type': 'abstract' } } } }] } },
-      { bool: { must: [{ nested: { path: 'changeset.enhancements', query: { term: { 'changeset.enhancements.content.enhancement_type': 'abstract' } } } }, { nested: { path: 'reference.enhancements', query: { term: { 'reference.enhancements.source': `provider-${n}` } } } }] } },
-      { bool: { must: [{ nested: { path: 'changeset.enhancements.content.annotations', query: { bool: { must: [{ term: { 'changeset.enhancements.content.annotations.scheme': 'inclusion:destiny' } }, { term: { 'changeset.enhancements.content.annotations.value': true } }] } } } }, { nested: { path: 'reference.enhancements', query: { term: { 'reference.enhancements.source': `provider-${n}` } } } }] } },
-      { nested: { path: 'changeset.enhancements.content.annotations', query: { bool: { must: [{ term: { 'changeset.enhancements.content.annotations.scheme': `scheme-${n}` } }, { term: { 'changeset.enhancements.content.annotations.value': true } }] } } } },
-      { bool: { filter: [{ term: { 'changeset.duplicate_determination': 'duplicate' } }, fromProvider(n)] } },
-    ];
-    for (const query of shapes) list.push({ robot_id: robot, query });
-  });
-  return list;
-}
 
 function enhancement(referenceId, content, source) {
   return { id: uuidv7(), reference_id: referenceId, source, visibility: 'public', robot_version: '1.0.0', derived_from: null, content, created_at: new Date(Date.UTC(2026, 0, 1) + Math.floor(random() * 1e9)).toISOString() };

@@ -10,6 +10,8 @@ const path = require('node:path');
 const http = require('node:http');
 const readline = require('node:readline');
 const jwt = require('jsonwebtoken');
+const { typicalQuery, queryString } = require('../support/queries');
+const { latencySummary } = require('../support/measure');
 
 const root = path.resolve(__dirname, '..', '..');
 // The workspace packages resolve from the service's own dependencies (the root has none of them).
@@ -80,19 +82,8 @@ function referenceChanged() {
   };
 }
 
-/** Typical §7.3 searches, as the SDK sends them. */
-function typicalQuery(n) {
-  switch (n % 8) {
-    case 0: return { q: word() };
-    case 1: return { q: `${word()} ${word()}` };
-    case 2: return { q: `${word()} AND ${word()}` };
-    case 3: return { q: `"${word()} ${word()}"` };
-    case 4: return { q: `title:${word()}`, start_year: 2000, end_year: 2015 };
-    case 5: return { q: `${word()} -${word()}`, annotation: ['inclusion:destiny/include'] };
-    case 6: return { q: `${word()} OR ${word()}`, sort: ['-publication_year'], page: 1 + Math.floor(random() * 5) };
-    default: return { q: `authors:${LAST[Math.floor(random() * 10)]} AND ${word()}`, annotation: ['inclusion:destiny@0.5'] };
-  }
-}
+/** The typical searches (bench/support/queries.js) over this benchmark's vocabulary and authors. */
+const typical = (n) => typicalQuery(n, { word, surname: () => LAST[Math.floor(random() * 10)], random });
 
 function spawnLogged(args, env, ready) {
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -124,22 +115,6 @@ async function startIssuer() {
   const now = Math.floor(Date.now() / 1000);
   const token = jwt.sign({ iss: issuer, aud: audience, sub: 'bench', iat: now, exp: now + 3600, resource_access: { [audience]: { roles: ['reference.reader'] } } }, privateKey, { algorithm: 'RS256', keyid: kid });
   return { issuer, jwksUrl: `${issuer}/protocol/openid-connect/certs`, audience, token, stop: () => new Promise((resolve) => server.close(resolve)) };
-}
-
-function queryString(parameters) {
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(parameters)) for (const item of Array.isArray(value) ? value : [value]) search.append(key, String(item));
-  return search.toString();
-}
-
-function percentile(sorted, fraction) {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))];
-}
-
-function latencySummary(samples) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const round = (value) => Math.round(value * 10) / 10;
-  return { n: sorted.length, p50_ms: round(percentile(sorted, 0.5)), p95_ms: round(percentile(sorted, 0.95)), max_ms: round(sorted[sorted.length - 1]) };
 }
 
 async function main() {
@@ -207,11 +182,11 @@ async function main() {
     };
     try {
       for (let n = 0; n < 20; n += 1) {
-        await viaGrpc(typicalQuery(n));
-        await viaGateway(typicalQuery(n));
+        await viaGrpc(typical(n));
+        await viaGateway(typical(n));
       }
       for (let n = 0; n < QUERIES; n += 1) {
-        const parameters = typicalQuery(n);
+        const parameters = typical(n);
         const order = n % 2 === 0 ? [viaGrpc, viaGateway] : [viaGateway, viaGrpc];
         const first = await timed(order[0], parameters);
         const second = await timed(order[1], parameters);
