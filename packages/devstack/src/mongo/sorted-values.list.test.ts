@@ -30,4 +30,17 @@ describe('sorted values', () => {
     list.remove({ value: 1, key: 'b' }, (candidate) => candidate.key === 'b');
     expect([...list.ordered(1)].map((entry) => entry.key)).toEqual(['a']);
   });
+  test('when most entries are removed from the front (a drained queue) and some come back, then reads skip the removed ones before and after compaction', () => {
+    const entries = Array.from({ length: 5000 }, (_, index) => ({ value: index }));
+    const list = new SortedValues<{ value: unknown }>(entries);
+    for (const entry of entries.slice(0, 1000)) list.remove(entry);
+    expect(values(list).slice(0, 2)).toEqual([1000, 1001]);
+    expect([...list.range({ value: 998, inclusive: true }, { value: 1001, inclusive: true })].map((entry) => entry.value)).toEqual([1000, 1001]);
+    list.insert(entries[500]);
+    list.insert({ value: 999.5 });
+    expect(values(list).slice(0, 3)).toEqual([500, 999.5, 1000]);
+    for (const entry of entries.slice(1000, 4000)) list.remove(entry);
+    expect(values(list)).toEqual([500, 999.5, ...entries.slice(4000).map((entry) => entry.value)]);
+    expect(values(list, -1).slice(-3)).toEqual([4000, 999.5, 500]);
+  });
 });
