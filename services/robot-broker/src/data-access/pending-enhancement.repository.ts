@@ -123,7 +123,8 @@ export function createPendingEnhancementRepository(db: Db) {
       if (filter.batchId) query.robot_enhancement_batch_id = filter.batchId;
       if (filter.ids) query._id = { $in: [...filter.ids] };
       // A processing row whose lease has passed is expired, whether or not the sweep ran.
-      if (from.includes('processing')) query.$or = [{ status: { $ne: 'processing' } }, { lease_expiry: { $gt: now } }];
+      if (from.length === 1 && from[0] === 'processing') query.lease_expiry = { $gt: now };
+      else if (from.includes('processing')) query.$or = [{ status: { $ne: 'processing' } }, { lease_expiry: { $gt: now } }];
       const set: Record<string, unknown> = { status: to, ...extra };
       if (to !== 'processing') set.lease_expiry = null;
       const result = await pending.updateMany(query, { $set: set });

@@ -72,19 +72,22 @@ export function createImportRobotResults(deps: {
     const validationKey = `robot-batches/${batch._id}/validation.jsonl`;
     await deps.blob.put(validationKey, Buffer.from(entries.map((entry) => `${serialiseJsonLine(entry)}\n`).join(''), 'utf8'), 'application/x-ndjson');
     const rows = await deps.pending.ofBatch(batch._id);
+    // One updateMany per outcome (and stored version) instead of one update per row.
     const deadline = new Date(Date.now() + deps.indexingDeadlineMs);
-    const operations: AnyBulkWriteOperation<PendingEnhancementDocument>[] = rows
-      .filter((row) => row.status === 'importing')
-      .map((row) => {
-        const attempt = attempts[row.reference_id];
-        const set =
-          attempt?.status === 'stored'
-            ? { status: 'indexing' as const, index_version: attempt.version ?? 0, indexing_deadline: deadline }
-            : attempt?.status === 'discarded'
-              ? { status: 'discarded' as const }
-              : { status: 'failed' as const };
-        return { updateOne: { filter: { _id: row._id, status: 'importing' as const }, update: { $set: set } } };
-      });
+    const groups = new Map<string, { set: Partial<PendingEnhancementDocument>; ids: string[] }>();
+    for (const row of rows) {
+      if (row.status !== 'importing') continue;
+      const attempt = attempts[row.reference_id];
+      const set: Partial<PendingEnhancementDocument> =
+        attempt?.status === 'stored' ? { status: 'indexing', index_version: attempt.version ?? 0, indexing_deadline: deadline } : { status: attempt?.status === 'discarded' ? 'discarded' : 'failed' };
+      const key = `${set.status}|${set.index_version ?? ''}`;
+      const group = groups.get(key) ?? { set, ids: [] };
+      group.ids.push(row._id);
+      groups.set(key, group);
+    }
+    const operations: AnyBulkWriteOperation<PendingEnhancementDocument>[] = [...groups.values()].map(({ set, ids }) => ({
+      updateMany: { filter: { _id: { $in: ids }, status: 'importing' as const }, update: { $set: set } },
+    }));
     if (operations.length > 0) await deps.pending.collection.bulkWrite(operations, { ordered: false });
     // Announcements that arrived before the rows reached `indexing` complete them now.
     const stored = Object.entries(attempts).filter(([, attempt]) => attempt.status === 'stored').map(([id]) => id);
