@@ -73,6 +73,7 @@ async function startMongoProcess(dataDir) {
   });
   return {
     url,
+    pid: child.pid,
     stop: () =>
       new Promise((resolve) => {
         child.removeAllListeners('exit');
@@ -85,6 +86,21 @@ async function startMongoProcess(dataDir) {
 function unary(client, method, request) {
   return platform.callUnary(client, client[method], request, { deadlineMs: 600_000 });
 }
+
+/** CPU time (user + system) of another process so far, in ms, from /proc (Linux). */
+function processCpuMs(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+const ownCpuMs = () => {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+};
 
 function percentile(values, p) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -166,6 +182,7 @@ async function main() {
   const batches = brokerDb.collection('robot_enhancement_batches');
   const pollLatencies = [];
   const stepTotals = { poll: 0, download: 0, upload: 0, submit: 0 };
+  const cpuAtStart = { bench: ownCpuMs(), mongo: processCpuMs(mongo.pid) };
   started = performance.now();
   async function robotLoop(robot) {
     for (;;) {
@@ -199,6 +216,7 @@ async function main() {
   // would make the MongoDB stand-in scan them all, competing with what is measured).
   while (!pollOnly && (await batches.countDocuments({ status: 'importing' })) > 0) await new Promise((resolve) => setTimeout(resolve, 200));
   const seconds = (performance.now() - started) / 1000;
+  const cpu = { bench: ownCpuMs() - cpuAtStart.bench, mongo: processCpuMs(mongo.pid) - cpuAtStart.mongo };
   if (!pollOnly) {
     const stored = await pending.countDocuments({ status: 'indexing' });
     if (stored < total) throw new Error(`only ${stored} of ${total} pending enhancements reached indexing: ${JSON.stringify(await pending.aggregate([{ $group: { _id: '$status', n: { $sum: 1 } } }]).toArray())}`);
@@ -206,6 +224,9 @@ async function main() {
   console.log(`served every batch after ${((servedAt - started) / 1000).toFixed(1)} s; all ${total} enhancements stored after ${seconds.toFixed(1)} s`);
   console.log(`end to end: ${Math.round(total / seconds)} references/s`);
   console.log(`poll latency (batch of ${batchSize}): p50 ${percentile(pollLatencies, 50).toFixed(0)} ms, p95 ${percentile(pollLatencies, 95).toFixed(0)} ms, max ${Math.max(...pollLatencies).toFixed(0)} ms over ${pollLatencies.length} polls`);
+  const perThousand = (ms) => ((ms / total) * 1000).toFixed(0);
+  const where = separateProcesses ? 'bench process (robots, blob stand-in)' : 'bench process (robots, blob stand-in, dedup-service, robot-broker)';
+  console.log(`CPU per 1,000 references: ${where} ${perThousand(cpu.bench)} ms, MongoDB stand-in ${perThousand(cpu.mongo)} ms; load average ${os.loadavg().map((value) => value.toFixed(1)).join(' ')}`);
   console.log(`robot time per batch: ${Object.entries(stepTotals).map(([step, ms]) => `${step} ${(ms / pollLatencies.length).toFixed(0)} ms`).join(', ')}`);
 
   await mongoClient.close();
