@@ -29,6 +29,74 @@ const total = Number(argument('--references', '100000'));
 const busKind = argument('--bus', 'in-process');
 // `process`: the stand-in in its own process (as `npm run devstack -- mongo`); `in-process`: in this one.
 const mongoKind = argument('--mongo', 'process');
+// `--count-commands`: the services reach MongoDB through a counting proxy (costs CPU; diagnostic only).
+const countCommands = process.argv.includes('--count-commands');
+
+/**
+ * A TCP proxy that counts the OP_MSG commands the services send: per command and collection, how
+ * many commands, documents written (insert/update/delete statements) and request bytes.
+ */
+async function startCommandCounter(targetUrl) {
+  const net = require('node:net');
+  const { BSON } = require(require.resolve('bson', { paths: [path.dirname(require.resolve('mongodb', { paths: [path.join(root, 'packages/platform')] }))] }));
+  const target = new URL(targetUrl);
+  const counts = new Map();
+  const count = (message) => {
+    if (message.readInt32LE(12) !== 2013) return;
+    let offset = 20;
+    let body;
+    let statements = 0;
+    while (offset < message.length) {
+      const kind = message[offset];
+      if (kind === 0) {
+        const size = message.readInt32LE(offset + 1);
+        body = BSON.deserialize(message.subarray(offset + 1, offset + 1 + size), { promoteBuffers: true });
+        offset += 1 + size;
+      } else {
+        const size = message.readInt32LE(offset + 1);
+        let inner = offset + 5;
+        inner += message.indexOf(0, inner) - inner + 1;
+        while (inner < offset + 1 + size) {
+          statements += 1;
+          inner += message.readInt32LE(inner);
+        }
+        offset += 1 + size;
+      }
+    }
+    if (!body) return;
+    const command = Object.keys(body)[0];
+    if (['hello', 'isMaster', 'ismaster', 'ping', 'endSessions'].includes(command)) return;
+    const collection = typeof body[command] === 'string' ? body[command] : '';
+    for (const field of ['documents', 'updates', 'deletes']) if (Array.isArray(body[field])) statements += body[field].length;
+    const key = `${command} ${collection}`;
+    const row = counts.get(key) ?? { commands: 0, statements: 0, bytes: 0 };
+    row.commands += 1;
+    row.statements += statements;
+    row.bytes += message.length;
+    counts.set(key, row);
+  };
+  const server = net.createServer((socket) => {
+    const upstream = net.connect(Number(target.port), target.hostname);
+    let pending = Buffer.alloc(0);
+    socket.on('data', (data) => {
+      upstream.write(data);
+      pending = Buffer.concat([pending, data]);
+      while (pending.length >= 4 && pending.length >= pending.readInt32LE(0)) {
+        const length = pending.readInt32LE(0);
+        count(pending.subarray(0, length));
+        pending = pending.subarray(length);
+      }
+    });
+    upstream.pipe(socket);
+    socket.on('error', () => upstream.destroy());
+    upstream.on('error', () => socket.destroy());
+    socket.on('close', () => upstream.destroy());
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = new URL(targetUrl);
+  url.port = String(server.address().port);
+  return { url: url.toString(), counts, reset: () => counts.clear(), stop: () => new Promise((resolve) => server.close(resolve)) };
+}
 
 async function startMongoStandIn(dataDir) {
   if (mongoKind === 'in-process') return startMongo({ port: 0, dataDir });
@@ -119,7 +187,8 @@ async function main() {
   const namespace = `import-bench-${process.pid}`;
   const bus = busKind === 'rabbitmq' ? undefined : platform.createInProcessBus();
   const shared = bus && new Proxy(bus, { get: (target, property) => (property === 'close' ? async () => undefined : Reflect.get(target, property, target)) });
-  const env = { MONGODB_URL: mongo.url, GRPC_PORT: '0', HEALTH_PORT: '0', GRPC_HOST: '127.0.0.1', LOG_LEVEL: 'debug', AMQP_NAMESPACE: namespace };
+  const counter = countCommands ? await startCommandCounter(mongo.url) : undefined;
+  const env = { MONGODB_URL: counter ? counter.url : mongo.url, GRPC_PORT: '0', HEALTH_PORT: '0', GRPC_HOST: '127.0.0.1', LOG_LEVEL: 'debug', AMQP_NAMESPACE: namespace };
   const overrides = (name) => ({ logger: timing.logger(name), ...(shared ? { createBus: async () => shared } : {}) });
   const dedup = await startDedupService(env, overrides('dedup-service'));
   const imports = await startImportService({ ...env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}`, OUTBOUND_ALLOWLIST: '127.0.0.0/8' }, overrides('import-service'));
@@ -129,6 +198,7 @@ async function main() {
   const db = (name) => dedup.context.mongo.client.db(name);
 
   const record = JSON.parse((await unary('CreateImportRecord', { json: JSON.stringify({ processor_name: 'bench', processor_version: '1', expected_reference_count: total, source_name: 'bench' }) })).json);
+  counter?.reset();
   const started = performance.now();
   const cpuStart = { services: process.cpuUsage(), mongo: mongo.pid ? cpuMsOf(mongo.pid) : 0 };
   const batch = JSON.parse((await unary('RegisterImportBatch', { import_record_id: record.id, batch_json: JSON.stringify({ storage_url: `http://127.0.0.1:${server.address().port}/references.jsonl` }) })).json);
@@ -161,6 +231,13 @@ async function main() {
   const perReference = (ms) => `${(ms / total).toFixed(2)} ms/reference`;
   if (mongo.pid) console.log(`CPU time: services process ${Math.round(cpu.services)} ms (${perReference(cpu.services)}), MongoDB stand-in ${Math.round(cpu.mongo)} ms (${perReference(cpu.mongo)}); load average ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`);
   else console.log(`CPU time (services + MongoDB stand-in): ${Math.round(cpu.services)} ms (${perReference(cpu.services)}); load average ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`);
+  if (counter) {
+    console.log(`MongoDB commands per reference from the services (command collection: commands, statements, request KB):`);
+    const rows = [...counter.counts].sort((a, b) => b[1].bytes - a[1].bytes);
+    for (const [key, row] of rows) console.log(`  ${key.padEnd(40)} ${(row.commands / total).toFixed(3).padStart(7)} ${(row.statements / total).toFixed(2).padStart(6)} ${(row.bytes / total / 1024).toFixed(2).padStart(7)}`);
+    const sum = rows.reduce((acc, [, row]) => ({ commands: acc.commands + row.commands, statements: acc.statements + row.statements, bytes: acc.bytes + row.bytes }), { commands: 0, statements: 0, bytes: 0 });
+    console.log(`  ${'total'.padEnd(40)} ${(sum.commands / total).toFixed(3).padStart(7)} ${(sum.statements / total).toFixed(2).padStart(6)} ${(sum.bytes / total / 1024).toFixed(2).padStart(7)}`);
+  }
   const t = timing.totals;
   const share = (ms) => `${Math.round(ms)} ms (${Math.round((ms / totalMs) * 100)}% of wall time)`;
   console.log(`stage time (summed over ${t.chunks} chunks / ${t.dedupJobs} dedup jobs; stages overlap):`);
@@ -182,6 +259,7 @@ async function main() {
   await imports.stop();
   await dedup.stop();
   await bus?.close();
+  await counter?.stop();
   await mongo.stop();
   server.close();
   await new Promise((resolve) => setTimeout(resolve, 100));

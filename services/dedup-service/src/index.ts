@@ -4,6 +4,8 @@ import { loadConfig, startBackendService, startOutboxRelay, type BackendOverride
 import { dedupServiceConfig } from './config';
 import { createBlockingKeyRepository } from './data-access/blocking-key.repository';
 import { COLLECTIONS, DEDUP_INDEXES } from './data-access/collections';
+import { expandFromDocument } from './domain/reference-changed.event-builder';
+import type { ReferenceDocument } from './domain/reference.model';
 import { createDecisionRepository } from './data-access/decision.repository';
 import { createReferenceRepository } from './data-access/reference.repository';
 import { createWriterLease } from './data-access/writer-lease.repository';
@@ -46,6 +48,7 @@ export async function startDedupService(env: NodeJS.ProcessEnv = process.env, ov
         batchSize: 500,
         logger,
         publish: (entry) => bus.publish(entry.exchange || EVENTS_EXCHANGE, entry.routing_key, entry.payload, { messageId: entry.event_id }),
+        expand: (entry, document) => expandFromDocument(entry, document as ReferenceDocument),
       });
       const onEvents = () => relay.notify();
       const ingest = createIngestReferences({ db, references, decisions, bus, logger, exclusive, onEvents });

@@ -45,7 +45,19 @@ export interface OutboxRelay {
  * Publishes outbox entries with confirms, then removes them. A crash between the two publishes
  * the entry again after restart, so consumers deduplicate by event id.
  */
-export function startOutboxRelay(options: { db: Db; collections: readonly string[]; publish: OutboxPublisher; logger: Logger; intervalMs?: number; batchSize?: number }): OutboxRelay {
+export function startOutboxRelay(options: {
+  db: Db;
+  collections: readonly string[];
+  publish: OutboxPublisher;
+  logger: Logger;
+  intervalMs?: number;
+  batchSize?: number;
+  /**
+   * Completes an entry stored in a compact form from the document that holds it; when given, the
+   * relay reads whole documents instead of their outboxes only.
+   */
+  expand?(entry: OutboxEntry, document: Document): OutboxEntry;
+}): OutboxRelay {
   const intervalMs = options.intervalMs ?? 500;
   const batchSize = options.batchSize ?? 200;
   let stopped = false;
@@ -85,14 +97,15 @@ export function startOutboxRelay(options: { db: Db; collections: readonly string
     let published = 0;
     for (;;) {
       const documents = await collection
-        .find({ [OUTBOX_PENDING_FIELD]: true } as Filter<Document>, { projection: { [OUTBOX_FIELD]: 1 } })
+        .find({ [OUTBOX_PENDING_FIELD]: true } as Filter<Document>, options.expand ? {} : { projection: { [OUTBOX_FIELD]: 1 } })
         .limit(batchSize)
         .toArray();
       if (documents.length === 0) return published;
       const outcomes = await Promise.all(
         documents.map(async (document) => {
           const entries = (document[OUTBOX_FIELD] ?? []) as OutboxEntry[];
-          return { document, entries, done: await publishEntries(entries) };
+          const expand = options.expand;
+          return { document, entries, done: await publishEntries(expand ? entries.map((entry) => expand(entry, document)) : entries) };
         }),
       );
       // One write per document, all in one command: a document whose outbox still holds exactly

@@ -1,53 +1,80 @@
 import type { Db } from 'mongodb';
 import { COLLECTIONS } from './collections';
-import { insertIgnoringDuplicates } from './reference.repository';
+import { isDuplicateKeyError } from './reference.repository';
 
-export interface BlockingKeyRow {
+/** One document per reference with all its keys (multikey index), so a decided reference costs one insert. */
+export interface ReferenceBlockingKeys {
+  _id: string;
+  keys: string[];
+  created_at: Date;
+}
+
+/** The earlier layout, one row per (key, reference); still read while such rows exist. */
+interface LegacyBlockingKeyRow {
   _id: string;
   key: string;
   reference_id: string;
   created_at: Date;
 }
 
-/** Candidates per key are capped: the most recent rows win, so one common key cannot explode a lookup. */
+/** Candidates per key are capped: the most recent references win, so one common key cannot explode a lookup. */
 export const CANDIDATES_PER_KEY = 200;
 const LOOKUP_GROUP = 64;
 
+function groupsOf(keys: readonly string[]): string[][] {
+  const unique = [...new Set(keys)];
+  const groups: string[][] = [];
+  for (let start = 0; start < unique.length; start += LOOKUP_GROUP) groups.push(unique.slice(start, start + LOOKUP_GROUP));
+  return groups;
+}
+
 export function createBlockingKeyRepository(db: Db) {
-  const rows = db.collection<BlockingKeyRow>(COLLECTIONS.blockingKeys);
+  const sets = db.collection<ReferenceBlockingKeys>(COLLECTIONS.referenceBlockingKeys);
+  const legacy = db.collection<LegacyBlockingKeyRow>(COLLECTIONS.blockingKeys);
+  let legacyInUse: Promise<boolean> | undefined;
+  const hasLegacyRows = () => (legacyInUse ??= legacy.estimatedDocumentCount().then((count) => count > 0));
+
   return {
-    async add(referenceId: string, keys: readonly string[], now: Date): Promise<void> {
-      await insertIgnoringDuplicates(
-        rows,
-        [...new Set(keys)].map((key) => ({ _id: `${key}\u0000${referenceId}`, key, reference_id: referenceId, created_at: now })),
-      );
-    },
+    /** Adds keys to references (a reference decided again may gain keys; none are removed). */
     async addMany(entries: Array<{ referenceId: string; keys: readonly string[] }>, now: Date): Promise<void> {
-      const documents = entries.flatMap((entry) => [...new Set(entry.keys)].map((key) => ({ _id: `${key}\u0000${entry.referenceId}`, key, reference_id: entry.referenceId, created_at: now })));
-      await insertIgnoringDuplicates(rows, documents);
+      const documents = entries.map((entry) => ({ _id: entry.referenceId, keys: [...new Set(entry.keys)], created_at: now }));
+      if (documents.length === 0) return;
+      let existing: ReferenceBlockingKeys[] = [];
+      try {
+        await sets.insertMany(documents, { ordered: false });
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
+        const failed = new Set(((error as { writeErrors?: Array<{ index: number }> }).writeErrors ?? []).map((item) => item.index));
+        existing = documents.filter((_document, index) => failed.has(index));
+      }
+      if (existing.length > 0) await sets.bulkWrite(existing.map((document) => ({ updateOne: { filter: { _id: document._id }, update: { $addToSet: { keys: { $each: document.keys } } } } })), { ordered: false });
     },
     /** Reference ids per key (most recent first, capped per key). */
     async lookup(keys: readonly string[]): Promise<Map<string, string[]>> {
       const map = new Map<string, string[]>();
-      const unique = [...new Set(keys)];
-      // Small `$in` lists: a matcher tests every examined row against the whole list.
-      const groups: string[][] = [];
-      for (let start = 0; start < unique.length; start += LOOKUP_GROUP) groups.push(unique.slice(start, start + LOOKUP_GROUP));
-      const found = (
-        await Promise.all(
-          groups.map((group) =>
-            rows
-              .find({ key: { $in: group } }, { projection: { key: 1, reference_id: 1 } })
-              .sort({ created_at: -1 })
-              .limit(CANDIDATES_PER_KEY * group.length)
-              .toArray(),
-          ),
-        )
-      ).flat();
-      for (const row of found) {
-        const list = map.get(row.key) ?? [];
-        if (list.length < CANDIDATES_PER_KEY) list.push(row.reference_id);
-        map.set(row.key, list);
+      const add = (key: string, referenceId: string) => {
+        const list = map.get(key) ?? [];
+        if (list.length < CANDIDATES_PER_KEY) list.push(referenceId);
+        map.set(key, list);
+      };
+      const groups = groupsOf(keys);
+      // Small `$in` lists: a matcher tests every examined document against the whole list.
+      const found = await Promise.all(
+        groups.map((group) =>
+          sets
+            .find({ keys: { $in: group } }, { projection: { keys: 1 } })
+            .sort({ created_at: -1 })
+            .limit(CANDIDATES_PER_KEY * group.length)
+            .toArray(),
+        ),
+      );
+      groups.forEach((group, index) => {
+        const wanted = new Set(group);
+        for (const row of found[index]) for (const key of row.keys) if (wanted.has(key)) add(key, row._id);
+      });
+      if (await hasLegacyRows()) {
+        const older = await Promise.all(groups.map((group) => legacy.find({ key: { $in: group } }, { projection: { key: 1, reference_id: 1 } }).sort({ created_at: -1 }).limit(CANDIDATES_PER_KEY * group.length).toArray()));
+        for (const row of older.flat()) if (!map.get(row.key)?.includes(row.reference_id)) add(row.key, row.reference_id);
       }
       return map;
     },

@@ -7,7 +7,9 @@ export const COLLECTIONS = {
   /** One document per identifier identity (§6.3 tuple): the unique index that makes collisions exact. */
   identifiers: 'identifiers',
   duplicateDecisions: 'duplicate_decisions',
-  /** key → reference id rows, so candidate selection is an index lookup. */
+  /** Each reference's blocking keys in one document (multikey index), so candidate selection is an index lookup. */
+  referenceBlockingKeys: 'reference_blocking_keys',
+  /** The earlier layout (one row per key and reference), read while it still holds rows. */
   blockingKeys: 'blocking_keys',
   /** The outcome of every ingested import line, keyed by its import result id (retried chunks). */
   ingestOutcomes: 'ingest_outcomes',
@@ -22,6 +24,7 @@ export const DEDUP_INDEXES: IndexDeclaration[] = [
   { collection: COLLECTIONS.identifiers, keys: { reference_id: 1 }, options: { name: 'reference' } },
   { collection: COLLECTIONS.duplicateDecisions, keys: { reference_id: 1 }, options: { name: 'reference' } },
   { collection: COLLECTIONS.duplicateDecisions, keys: { duplicate_determination: 1 }, options: { name: 'determination' } },
+  { collection: COLLECTIONS.referenceBlockingKeys, keys: { keys: 1, created_at: -1 }, options: { name: 'keys_recent' } },
   { collection: COLLECTIONS.blockingKeys, keys: { key: 1, created_at: -1 }, options: { name: 'key_recent' } },
   { collection: COLLECTIONS.blockingKeys, keys: { reference_id: 1 }, options: { name: 'reference' } },
 ];

@@ -1,6 +1,6 @@
 import { EVENTS_EXCHANGE, ROUTING_KEYS, uuidv7, type ChangeOrigin, type ReferenceChangedEvent, type ReferenceChangeKind, type ReferenceDoc } from '@destiny/contracts';
 import type { OutboxEntry } from '@destiny/platform';
-import { deduplicatedView, duplicateDecisionOut, type ReferenceDocument } from './reference.model';
+import { deduplicatedView, duplicateDecisionOut, referenceDoc, type ReferenceDocument, type TerminalDetermination } from './reference.model';
 
 /** One `reference.changed` event (§13.2 changeset, §6.9 view) as an outbox entry. */
 export function referenceChangedEntry(input: {
@@ -27,4 +27,60 @@ export function referenceChangedEntry(input: {
     occurred_at: now.toISOString(),
   };
   return { event_id: event.event_id, exchange: EVENTS_EXCHANGE, routing_key: ROUTING_KEYS.referenceChanged, payload: event, created_at: now };
+}
+
+/** Where a compact entry's view and changeset come from: the first identifiers and enhancements of its document. */
+interface OwnContentAt {
+  identifiers: number;
+  enhancements: number;
+}
+
+const OWN_CONTENT_FIELD = 'own_content_at';
+
+/**
+ * An event about a reference's own decision whose view has no duplicates and whose changeset is
+ * the reference itself, stored without them: both are exactly the document's content at that
+ * moment, which stays recoverable because identifiers and enhancements are only ever appended.
+ * The relay rebuilds them (`expandFromDocument`), so the outbox holds a few hundred bytes instead
+ * of two copies of the reference.
+ */
+export function compactOwnChange(entry: OutboxEntry, reference: ReferenceDocument): OutboxEntry {
+  const { reference: _view, changeset: _changeset, ...rest } = entry.payload as ReferenceChangedEvent;
+  const at: OwnContentAt = { identifiers: reference.identifiers.length, enhancements: reference.enhancements.length };
+  return { ...entry, payload: { ...rest, [OWN_CONTENT_FIELD]: at } };
+}
+
+/** The full event of a compact entry, from the document as it is now (a later state at most). */
+export function expandFromDocument(entry: OutboxEntry, document: ReferenceDocument): OutboxEntry {
+  const payload = entry.payload as ReferenceChangedEvent & { [OWN_CONTENT_FIELD]?: OwnContentAt };
+  const at = payload[OWN_CONTENT_FIELD];
+  if (!at) return entry;
+  const { [OWN_CONTENT_FIELD]: _at, ...event } = payload;
+  const enhancements = document.enhancements.slice(0, at.enhancements);
+  const present = new Set(enhancements.map((enhancement) => enhancement.id));
+  const decision = event.duplicate_decision;
+  const snapshot: ReferenceDocument = {
+    ...document,
+    version: event.version,
+    identifiers: document.identifiers.slice(0, at.identifiers),
+    // A version that superseded one of these later was not there yet.
+    enhancements: enhancements.map((enhancement) => (enhancement.superseded_by && !present.has(enhancement.superseded_by) ? { ...enhancement, superseded_by: null } : enhancement)),
+    active_decision: decision
+      ? { decision_id: event.duplicate_decision_id ?? '', duplicate_determination: decision.duplicate_determination as TerminalDetermination, canonical_reference_id: decision.canonical_reference_id ?? null, decision_authority: 'system' }
+      : null,
+  };
+  const determination = (decision?.duplicate_determination as TerminalDetermination | undefined) ?? null;
+  const full: ReferenceChangedEvent = {
+    event_id: event.event_id,
+    reference_id: event.reference_id,
+    version: event.version,
+    kind: event.kind,
+    reference: deduplicatedView(snapshot, []),
+    changeset: referenceDoc([{ reference: snapshot }], snapshot.visibility, determination),
+    duplicate_decision: event.duplicate_decision,
+    ...(event.duplicate_decision_id ? { duplicate_decision_id: event.duplicate_decision_id } : {}),
+    origin: event.origin,
+    occurred_at: event.occurred_at,
+  };
+  return { ...entry, payload: full };
 }

@@ -4,7 +4,7 @@ import type { AnyBulkWriteOperation, Document } from 'mongodb';
 import type { DecisionDocument, DecisionRepository } from '../data-access/decision.repository';
 import type { ReferenceRepository } from '../data-access/reference.repository';
 import type { ActiveRuleDecision, DeduplicationEnginePort, RuleOutcome } from '../domain/deduplication-engine.port';
-import { referenceChangedEntry } from '../domain/reference-changed.event-builder';
+import { compactOwnChange, referenceChangedEntry } from '../domain/reference-changed.event-builder';
 import { referenceDoc, type ActiveDecision, type ReferenceDocument, type TerminalDetermination } from '../domain/reference.model';
 
 // Applies duplicate decisions (§15.4) to a working set of references and writes the result in
@@ -169,7 +169,8 @@ export class DecisionSession {
         const reference = { ...working.after, version };
         const duplicates = determination === 'duplicate' ? [] : this.duplicatesFor(id);
         const duplicateDecisionId = working.after.active_decision?.decision_id;
-        entries.push(referenceChangedEntry({ kind: 'duplicate_decision_changed', reference, duplicates, changeset: referenceDoc([{ reference }], reference.visibility, determination), duplicateDecisionId, now: this.now }));
+        const entry = referenceChangedEntry({ kind: 'duplicate_decision_changed', reference, duplicates, changeset: referenceDoc([{ reference }], reference.visibility, determination), duplicateDecisionId, now: this.now });
+        entries.push(duplicates.length === 0 ? compactOwnChange(entry, reference) : entry);
       }
       if (groupChanged && determination !== 'duplicate') {
         version += 1;

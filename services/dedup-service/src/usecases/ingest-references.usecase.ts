@@ -34,13 +34,13 @@ interface OutcomeDocument {
 }
 
 /**
- * A write conflict or an unreachable database is transient: answered 409 / 503 so import-service
+ * A write conflict, a lost writer lease or an unreachable database is transient: answered 409 / 503 so import-service
  * marks the lines `retrying` and sends them again (§8.5); the chunk is idempotent by result id.
  */
 function asRetryable(error: unknown): unknown {
   if (error instanceof ConcurrentChangeError) return ServiceError.conflict(error.message);
   const name = (error as Error | undefined)?.name ?? '';
-  if (/^Mongo(Network|ServerSelection|NotConnected|Topology)/.test(name)) return new ServiceError(503, 'The reference store is unavailable.');
+  if (name === 'WriterLeaseLostError' || /^Mongo(Network|ServerSelection|NotConnected|Topology)/.test(name)) return new ServiceError(503, 'The reference store is unavailable.');
   return error;
 }
 
