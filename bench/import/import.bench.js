@@ -241,10 +241,10 @@ async function main() {
   const t = timing.totals;
   const share = (ms) => `${Math.round(ms)} ms (${Math.round((ms / totalMs) * 100)}% of wall time)`;
   console.log(`stage time (summed over ${t.chunks} chunks / ${t.dedupJobs} dedup jobs; stages overlap):`);
-  console.log(`  download + line split (wall time minus the import stages): ${share(importedMs - t.results_ms - t.validate_ms - t.ingest_ms)}`);
+  console.log(`  download, line split and waiting (wall time minus validation and ingest): ${share(importedMs - t.validate_ms - t.ingest_ms)}`);
   console.log(`  validate lines: ${share(t.validate_ms)}`);
   console.log(`  ingest (IngestReferences round trips): ${share(t.ingest_ms)}`);
-  console.log(`  record results: ${share(t.results_ms)}`);
+  console.log(`  record results (overlaps the next chunk's ingest): ${share(t.results_ms)}`);
   console.log(`  deduplication jobs: ${share(t.dedup_ms)}`);
   const servicesRss = Math.round(Math.max(peakRss, process.resourceUsage().maxRSS * 1024) / 1024 / 1024);
   if (mongo.pid) console.log(`peak RSS: services ${servicesRss} MB, MongoDB stand-in process ${Math.round(rssOf(mongo.pid))} MB`);

@@ -71,7 +71,7 @@ interface LineToIngest {
 
 /**
  * Streams a batch file and ingests its non-blank lines in chunks through dedup-service, recording
- * one result per line in its final state. Progress (`next_line`) is saved after each chunk; a
+ * one result per line in its final state. Progress (`next_line`) is saved after each chunk's results; a
  * restart resumes there, and a chunk interrupted before its results were written is ingested
  * again under the same result ids (derived from batch and line), which dedup-service answers with
  * the outcomes it already recorded, so every line is processed exactly once.
@@ -191,12 +191,11 @@ export function createProcessImportBatch(deps: {
   }
 
   /**
-   * `stored` holds the rows earlier attempts left for these lines (looked up on the first chunk
-   * after a start; later chunks begin with none).
+   * Validates and ingests a chunk and returns the writes that record its results, which the caller
+   * runs after those of the previous chunk. `stored` holds the rows earlier attempts left for these
+   * lines (looked up on the first chunk after a start; later chunks begin with none).
    */
-  async function flush(batch: ImportBatchDocument, lines: FileLine[], stored: Map<number, ImportResultDocument>): Promise<void> {
-    if (lines.length === 0) return;
-    const started = performance.now();
+  async function ingestChunk(batch: ImportBatchDocument, lines: FileLine[], stored: Map<number, ImportResultDocument>): Promise<() => Promise<void>> {
     const to = lines[lines.length - 1].number;
     const open = lines.filter((line) => !TERMINAL.has(stored.get(line.number)?.status as ImportResultStatus));
     const settled = new Map<number, Settled>();
@@ -205,15 +204,17 @@ export function createProcessImportBatch(deps: {
     await deps.prepareEnhancementContent(toIngest);
     const ingesting = performance.now();
     await ingestWithRetries(batch, toIngest, stored, settled);
-    const recording = performance.now();
-    await recordResults(batch, open, stored, settled);
-    await repository.setBatch(batch._id, { next_line: to + 1 });
-    batch.next_line = to + 1;
-    const done = performance.now();
-    deps.logger.debug(
-      { import_batch_id: batch._id, lines: lines.length, results_ms: validating - started + (done - recording), validate_ms: ingesting - validating, ingest_ms: recording - ingesting },
-      'import chunk recorded',
-    );
+    const ingested = performance.now();
+    return async () => {
+      const recording = performance.now();
+      await recordResults(batch, open, stored, settled);
+      await repository.setBatch(batch._id, { next_line: to + 1 });
+      batch.next_line = to + 1;
+      deps.logger.debug(
+        { import_batch_id: batch._id, lines: lines.length, results_ms: performance.now() - recording, validate_ms: ingesting - validating, ingest_ms: ingested - ingesting },
+        'import chunk recorded',
+      );
+    };
   }
 
   async function readOnce(batch: ImportBatchDocument): Promise<void> {
@@ -232,6 +233,17 @@ export function createProcessImportBatch(deps: {
       firstChunk = false;
       return new Map((await repository.resultsForLines(batch._id, lines.map((line) => line.number))).map((row) => [row.line_number, row]));
     };
+    // A chunk's results are written while the next chunk is read, validated and ingested; one
+    // chunk's writes at a time and in order, so `next_line` only ever moves past recorded lines.
+    // (A crash in between re-ingests the unrecorded chunks under the same result ids.)
+    let recording: Promise<void> = Promise.resolve();
+    const flush = async (lines: FileLine[]) => {
+      if (lines.length === 0) return;
+      const write = await ingestChunk(batch, lines, await storedRows(lines));
+      await recording;
+      recording = write();
+      recording.catch(() => undefined);
+    };
     try {
       for await (const line of readLines(response.body, limits.maxLineBytes)) {
         last = line.number;
@@ -240,14 +252,16 @@ export function createProcessImportBatch(deps: {
         chunk.push(line);
         if (chunk.length >= limits.chunkSize) {
           if (deps.isStopping()) throw new ProcessingInterrupted('import-service is stopping');
-          await flush(batch, chunk, await storedRows(chunk));
+          await flush(chunk);
           chunk = [];
         }
       }
     } finally {
       if (!response.body.destroyed) response.body.destroy();
+      await recording.catch(() => undefined);
     }
-    await flush(batch, chunk, await storedRows(chunk));
+    await flush(chunk);
+    await recording;
     await repository.setBatch(batch._id, { next_line: Math.max(last + 1, batch.next_line), file_state: 'done' });
     batch.file_state = 'done';
   }
