@@ -12,7 +12,8 @@ const readline = require('node:readline');
 const { MongoClient } = require('mongodb');
 
 const root = path.resolve(__dirname, '../..');
-const cli = path.join(root, 'packages/devstack/dist/devstack.cli.js');
+// BENCH_MONGO_CLI runs another build of the stand-in (e.g. a copy of an earlier dist) for before/after runs.
+const cli = process.env.BENCH_MONGO_CLI ?? path.join(root, 'packages/devstack/dist/devstack.cli.js');
 const argument = (name, fallback) => {
   const index = process.argv.indexOf(name);
   return index >= 0 ? Number(process.argv[index + 1]) : fallback;

@@ -1,22 +1,23 @@
 // Reads selected top-level fields of a raw BSON document without decoding the rest: recovery
-// needs only `_id` and indexed fields of each stored document.
+// needs only `_id` and indexed fields of each stored document, queries and updates only the
+// fields their filter, sort and update operators name.
 import { deserialize, ObjectId } from 'bson';
 import { type Document } from './bson-value.order';
 import { DESERIALIZE_OPTIONS } from './bson.options';
 
-function cstringEnd(raw: Uint8Array, offset: number): number {
+export function cstringEnd(raw: Uint8Array, offset: number): number {
   let position = offset;
   while (position < raw.length && raw[position] !== 0) position += 1;
   if (position >= raw.length) throw new Error('invalid BSON document: unterminated field name');
   return position;
 }
 
-function int32(raw: Uint8Array, offset: number): number {
+export function int32(raw: Uint8Array, offset: number): number {
   return raw[offset] | (raw[offset + 1] << 8) | (raw[offset + 2] << 16) | (raw[offset + 3] << 24);
 }
 
 /** Size in bytes of an element value of BSON type `type` starting at `offset`. */
-function valueSize(type: number, raw: Uint8Array, offset: number): number {
+export function valueSize(type: number, raw: Uint8Array, offset: number): number {
   switch (type) {
     case 0x01:
     case 0x09:
@@ -58,11 +59,19 @@ function valueSize(type: number, raw: Uint8Array, offset: number): number {
 }
 
 const encodedNames = new WeakMap<ReadonlySet<string>, Buffer[]>();
+/** UTF-8 of field names seen so far (queries build new name sets per command); bounded. */
+const encodedName = new Map<string, Buffer>();
 
 function encoded(names: ReadonlySet<string>): Buffer[] {
   let result = encodedNames.get(names);
   if (!result) {
-    result = [...names].map((name) => Buffer.from(name, 'utf8'));
+    if (encodedName.size > 10_000) encodedName.clear();
+    result = [];
+    for (const name of names) {
+      let bytes = encodedName.get(name);
+      if (!bytes) encodedName.set(name, (bytes = Buffer.from(name, 'utf8')));
+      result.push(bytes);
+    }
     encodedNames.set(names, result);
   }
   return result;
@@ -104,11 +113,11 @@ function decodeScalar(type: number, view: Buffer, start: number, end: number): u
   }
 }
 
-/** A document holding only the named top-level fields of `raw` (decoded as stored). */
-function asBuffer(raw: Uint8Array): Buffer {
+export function asBuffer(raw: Uint8Array): Buffer {
   return Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.length);
 }
 
+/** A document holding only the named top-level fields of `raw` (decoded as stored). */
 export function readTopLevelFields(raw: Uint8Array, names: ReadonlySet<string>): Document {
   const wantedNames = encoded(names);
   const view = asBuffer(raw);

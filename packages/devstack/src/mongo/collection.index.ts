@@ -5,7 +5,7 @@ import { canonicalKey, type Document } from './bson-value.order';
 import { SortedValues, type Bound } from './sorted-values.list';
 import { keyValues, pathValues } from './document.path';
 import { ErrorCodes, MongoCommandError } from './mongo-command.error';
-import { compileFilter, type Predicate } from './query.matcher';
+import { compileFilter, filterFields, type Predicate } from './query.matcher';
 import { formatFields } from './value.formatter';
 
 export interface IndexSpec {
@@ -78,6 +78,8 @@ export class CollectionIndex {
   readonly fields: string[];
   readonly unique: boolean;
   multikey = false;
+  /** Top-level fields a document's keys depend on (indexed fields and a partial filter's fields); undefined: any field. */
+  readonly readFields: ReadonlySet<string> | undefined;
   private readonly partial?: Predicate;
   /** The field of a single-field index on a top-level field (no dots), for the fast path. */
   private readonly topLevelField?: string;
@@ -93,6 +95,15 @@ export class CollectionIndex {
     this.unique = spec.unique === true;
     this.topLevelField = this.fields.length === 1 && !this.fields[0].includes('.') ? this.fields[0] : undefined;
     if (spec.partialFilterExpression !== undefined) this.partial = compileFilter(spec.partialFilterExpression);
+    const fields = new Set(this.fields.map((field) => field.split('.')[0]));
+    this.readFields = spec.partialFilterExpression === undefined ? fields : filterFields(spec.partialFilterExpression, fields);
+  }
+
+  /** True when changing the `touched` top-level fields may change a document's keys. */
+  dependsOn(touched: ReadonlySet<string>): boolean {
+    if (!this.readFields) return true;
+    for (const field of touched) if (this.readFields.has(field)) return true;
+    return false;
   }
 
   /** Partial and sparse indexes do not hold every document, so queries cannot rely on them. */
@@ -222,6 +233,13 @@ export class CollectionIndex {
   /** Documents whose first indexed field equals `value` (or holds it in an array). */
   lookup(value: unknown): Iterable<string> {
     return eachHolder(this.byFirst.get(canonicalKey(value))?.holders);
+  }
+
+  /** How many documents `lookup(value)` yields. */
+  count(value: unknown): number {
+    const holders = this.byFirst.get(canonicalKey(value))?.holders;
+    if (holders === undefined) return 0;
+    return typeof holders === 'string' ? 1 : holders.size;
   }
 
   private sortedEntries(): SortedValues<FirstFieldEntry> {

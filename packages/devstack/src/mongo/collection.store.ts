@@ -25,6 +25,23 @@ interface IdEntry {
   key: string;
 }
 
+/** How a filter's candidates are found. */
+interface Plan {
+  name: string;
+  keys: Iterable<string>;
+  distinct: boolean;
+  /** A top-level filter field whose condition the lookup answers exactly, so it needs no check. */
+  implied?: string;
+  /** Number of candidates of an `_id` or index equality lookup. */
+  size?: number;
+}
+
+/** Candidate documents as stored bytes, plus the filter field the plan already answered. */
+export interface Candidates {
+  entries: Iterable<[string, Uint8Array]>;
+  implied?: string;
+}
+
 export class Collection {
   readonly database: string;
   readonly name: string;
@@ -175,6 +192,39 @@ export class Collection {
     return stored;
   }
 
+  /**
+   * The top-level fields to decode for an update of the `touched` fields: those, `_id` and what
+   * the indexes they affect read; undefined when whole documents are needed.
+   */
+  fieldsForUpdate(touched: ReadonlySet<string>): Set<string> | undefined {
+    const fields = new Set(touched).add('_id');
+    for (const index of this.indexes.values()) {
+      if (!index.dependsOn(touched)) continue;
+      if (!index.readFields) return undefined;
+      for (const field of index.readFields) fields.add(field);
+    }
+    return fields;
+  }
+
+  /**
+   * Stores new bytes for a document (same _id) after an update of the `touched` top-level fields;
+   * the keys of indexes those affect are read from `next` and `previous`, decodings holding at
+   * least the fields `fieldsForUpdate` named. Returns the stored bytes.
+   */
+  replaceStored(key: string, stored: Uint8Array, next: Document, previous: Document, touched: ReadonlySet<string>): Uint8Array {
+    if (!this.documents.has(key)) throw new Error(`replace of a missing document ${key}`);
+    const indexes = [...this.indexes.values()].filter((index) => index.dependsOn(touched));
+    const keys = indexes.map((index) => index.keysOf(next));
+    indexes.forEach((index, position) => index.checkUnique(this.namespace, key, keys[position]));
+    if (stored.length > MAX_DOCUMENT_BYTES) throw new MongoCommandError(17419, `Resulting document after update is larger than ${MAX_DOCUMENT_BYTES}`);
+    indexes.forEach((index, position) => {
+      index.remove(key, index.keysOf(previous));
+      index.add(key, keys[position]);
+    });
+    this.documents.set(key, stored);
+    return stored;
+  }
+
   remove(key: string): boolean {
     const previous = this.documents.get(key);
     if (!previous) return false;
@@ -232,23 +282,29 @@ export class Collection {
 
   /**
    * Candidate documents for a filter, in natural order for scans; each candidate still has to be
-   * tested against the filter. Uses the `_id` map or a complete secondary index on an equality,
-   * `$in` or range condition of a top-level field.
+   * tested against the filter, except for the `implied` field. Uses the `_id` map or a complete
+   * secondary index on an equality, `$in` or range condition of a field.
    */
-  candidates(filter: Document | undefined): Iterable<[string, Document]> {
+  candidates(filter: Document | undefined): Candidates {
     const plan = filter ? this.plan(filter) : undefined;
     if (!plan) {
       this.statistics.lastPlan = 'COLLSCAN';
-      return this.examine(this.documents.keys(), true);
+      return { entries: this.examineAll() };
     }
-    return this.examine(plan.keys, plan.distinct);
+    this.statistics.lastPlan = plan.name;
+    return { entries: this.examine(plan.keys, plan.distinct), implied: plan.implied };
+  }
+
+  /** How many candidates an `_id` or index equality lookup would give for the filter; undefined without one. */
+  equalityCandidateCount(filter: Document | undefined): number | undefined {
+    return filter ? this.plan(filter)?.size : undefined;
   }
 
   /**
    * Documents in the order of a single-field sort, read from a complete index on that field that
    * never held an array (so index order is MongoDB's sort order); undefined without such an index.
    */
-  sortedCandidates(field: string, direction: 1 | -1, filter?: Document): Iterable<[string, Document]> | undefined {
+  sortedCandidates(field: string, direction: 1 | -1, filter?: Document): Iterable<[string, Uint8Array]> | undefined {
     // A range condition on the sort field narrows the walk to its bounds.
     const condition = filter?.[field];
     const [lower, upper] = isOperatorObject(condition) && isRangeOnly(condition) ? rangeBounds(condition, false) : [undefined, undefined];
@@ -268,8 +324,15 @@ export class Collection {
     return undefined;
   }
 
-  /** Yields documents lazily (a query with a limit stops early) and counts them as examined. */
-  private *examine(keys: Iterable<string>, distinct: boolean): Iterable<[string, Document]> {
+  private *examineAll(): Iterable<[string, Uint8Array]> {
+    for (const entry of this.documents) {
+      this.statistics.documentsExamined += 1;
+      yield entry;
+    }
+  }
+
+  /** Yields stored documents lazily (a query with a limit stops early) and counts them as examined. */
+  private *examine(keys: Iterable<string>, distinct: boolean): Iterable<[string, Uint8Array]> {
     const seen = distinct ? undefined : new Set<string>();
     for (const key of keys) {
       if (seen) {
@@ -279,46 +342,50 @@ export class Collection {
       const raw = this.documents.get(key);
       if (!raw) continue;
       this.statistics.documentsExamined += 1;
-      yield [key, Collection.decode(raw)];
+      yield [key, raw];
     }
   }
 
-  private plan(filter: Document): { keys: Iterable<string>; distinct: boolean } | undefined {
-    const equalities = new Map<string, unknown[]>();
+  private plan(filter: Document): Plan | undefined {
+    const equalities = new Map<string, { values: unknown[]; topLevel: boolean }>();
     const ranges = new Map<string, Document>();
-    const addClause = (clause: Document): void => {
+    const addClause = (clause: Document, topLevel: boolean): void => {
       for (const [field, condition] of Object.entries(clause)) {
         if (field === '$and' && Array.isArray(condition)) {
-          condition.forEach((entry) => isPlainObject(entry) && addClause(entry));
+          condition.forEach((entry) => isPlainObject(entry) && addClause(entry, false));
           continue;
         }
         if (field.startsWith('$')) continue;
         const values = indexableValues(condition);
-        if (values) equalities.set(field, values);
+        if (values) equalities.set(field, { values, topLevel });
         else if (isOperatorObject(condition) && isRangeOnly(condition)) ranges.set(field, condition);
       }
     };
-    addClause(filter);
+    addClause(filter, true);
     const ids = equalities.get('_id');
     if (ids) {
-      this.statistics.lastPlan = 'IDHACK';
-      return { keys: ids.map((value) => canonicalKey(value)), distinct: ids.length === 1 };
+      const keys = ids.values.map((value) => canonicalKey(value));
+      return { name: 'IDHACK', keys, distinct: keys.length === 1, implied: ids.topLevel ? '_id' : undefined, size: keys.length };
     }
     for (const index of this.indexes.values()) {
       if (!index.complete) continue;
-      const values = equalities.get(index.fields[0]);
-      if (values) {
-        this.statistics.lastPlan = `IXSCAN ${index.spec.name}`;
-        return { keys: concat(values.map((value) => index.lookup(value))), distinct: values.length === 1 };
+      const field = index.fields[0];
+      const equality = equalities.get(field);
+      if (equality) {
+        const { values, topLevel } = equality;
+        return {
+          name: `IXSCAN ${index.spec.name}`,
+          keys: concat(values.map((value) => index.lookup(value))),
+          distinct: values.length === 1,
+          implied: topLevel ? field : undefined,
+          size: values.reduce((total: number, value) => total + index.count(value), 0),
+        };
       }
     }
     const idRange = ranges.get('_id');
     if (idRange) {
       const [lower, upper] = rangeBounds(idRange, false);
-      if (lower || upper) {
-        this.statistics.lastPlan = `IXSCAN ${ID_INDEX_NAME}`;
-        return { keys: mapKeys(this.idOrdering().range(lower, upper)), distinct: true };
-      }
+      if (lower || upper) return { name: `IXSCAN ${ID_INDEX_NAME}`, keys: mapKeys(this.idOrdering().range(lower, upper)), distinct: true };
     }
     for (const index of this.indexes.values()) {
       if (!index.complete) continue;
@@ -326,8 +393,7 @@ export class Collection {
       if (!range) continue;
       const [lower, upper] = rangeBounds(range, index.multikey);
       if (!lower && !upper) continue;
-      this.statistics.lastPlan = `IXSCAN ${index.spec.name}`;
-      return { keys: index.range(lower, upper), distinct: !index.multikey };
+      return { name: `IXSCAN ${index.spec.name}`, keys: index.range(lower, upper), distinct: !index.multikey };
     }
     return undefined;
   }

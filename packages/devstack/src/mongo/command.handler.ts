@@ -6,13 +6,16 @@ import { Long } from 'bson';
 import { canonicalKey, compareValues, isPlainObject, toNumber, typeBracket, TypeBracket, type Document } from './bson-value.order';
 import { Collection, ID_INDEX_NAME } from './collection.store';
 import { type IndexSpec } from './collection.index';
-import { CursorRegistry, type CursorReply } from './cursor.registry';
+import { CursorRegistry, type CursorReply, type ResultDocument } from './cursor.registry';
+import { encodeCursorReply, EncodedReply } from './cursor-reply.encoder';
+import { projectTopLevel, withTopLevelFields } from './bson-document.splice';
+import { readTopLevelFields } from './bson-field.reader';
 import { keyValues } from './document.path';
 import { badValue, ErrorCodes, MongoCommandError } from './mongo-command.error';
-import { compileProjection, compileSort } from './projection.applier';
-import { compileFilter } from './query.matcher';
+import { compileProjection, compileSort, sortFields, topLevelProjection } from './projection.applier';
+import { compileFilter, filterFields } from './query.matcher';
 import { type StorageEngine } from './storage.engine';
-import { applyUpdate, isOperatorUpdate, upsertSeed } from './update.applier';
+import { applyUpdate, isOperatorUpdate, updatedFields, upsertSeed, type UpdateContext } from './update.applier';
 import { runPipeline, validatePipeline } from './aggregate.pipeline';
 
 export const MAX_WIRE_VERSION = 21;
@@ -25,7 +28,8 @@ export interface ConnectionInfo {
   id: number;
 }
 
-type CommandFunction = (database: string, command: Document, connection: ConnectionInfo, rawDocuments?: Uint8Array[]) => Document | Promise<Document>;
+type Reply = Document | EncodedReply;
+type CommandFunction = (database: string, command: Document, connection: ConnectionInfo, rawDocuments?: Uint8Array[]) => Reply | Promise<Reply>;
 
 interface QueryOptions {
   sort?: unknown;
@@ -63,6 +67,68 @@ function storedBytes(collection: Collection): number {
   let size = 0;
   for (const raw of collection.documents.values()) size += raw.length;
   return size;
+}
+
+/** A matched document: its key, its stored bytes and a decoding of (at least) the fields asked for. */
+interface Match {
+  key: string;
+  raw: Uint8Array;
+  document: Document;
+}
+
+const NO_FIELDS: ReadonlySet<string> = new Set();
+const ID_FIELD: ReadonlySet<string> = new Set(['_id']);
+
+/** Decodes what a predicate over `filter` plus the caller's `fields` need: nothing, some top-level fields or everything. */
+function decoderFor(filter: unknown, fields: ReadonlySet<string> | undefined): (raw: Uint8Array) => Document {
+  const needed = fields ? filterFields(filter, new Set(fields)) : undefined;
+  if (!needed) return Collection.decode;
+  if (needed.size === 0) return () => ({});
+  return (raw) => readTopLevelFields(raw, needed);
+}
+
+function collectMatches(entries: Iterable<[string, Uint8Array]>, filter: unknown, limit: number, fields: ReadonlySet<string> | undefined): Match[] {
+  const predicate = compileFilter(filter);
+  const decode = decoderFor(filter, fields);
+  const result: Match[] = [];
+  for (const [key, raw] of entries) {
+    const document = decode(raw);
+    if (!predicate(document)) continue;
+    result.push({ key, raw, document });
+    if (result.length >= limit) break;
+  }
+  return result;
+}
+
+function withoutField(filter: Document, field: string): Document {
+  const rest: Document = {};
+  for (const [name, condition] of Object.entries(filter)) if (name !== field) rest[name] = condition;
+  return rest;
+}
+
+/** True when an update changed one of the `touched` top-level fields of `before` (decoded with at least those fields). */
+function changedFields(before: Document, after: Document, touched: ReadonlySet<string>): boolean {
+  for (const name of touched) {
+    const had = before[name] !== undefined;
+    const has = after[name] !== undefined;
+    if (had !== has || (had && compareValues(before[name], after[name]) !== 0)) return true;
+  }
+  return false;
+}
+
+/**
+ * Applies an update to a matched document and stores the result when it changed. With the
+ * `touched` top-level fields known, only those are compared and re-encoded (the match must then
+ * hold the fields `Collection.fieldsForUpdate` names); otherwise the whole document is.
+ */
+function applyToMatch(collection: Collection, match: Match, update: unknown, context: UpdateContext, touched: ReadonlySet<string> | undefined): { next: Document; stored?: Uint8Array } {
+  const next = applyUpdate(match.document, update, context);
+  if (touched) {
+    if (!changedFields(match.document, next, touched)) return { next };
+    return { next, stored: collection.replaceStored(match.key, withTopLevelFields(match.raw, next, touched), next, match.document, touched) };
+  }
+  if (compareValues(match.document, next) === 0) return { next };
+  return { next, stored: collection.replace(match.key, next) };
 }
 
 function defaultIndexName(key: Document): string {
@@ -128,7 +194,7 @@ export class CommandHandler {
   }
 
   /** Runs one command; failures become MongoDB error replies, never exceptions. */
-  async execute(database: string, command: Document, connection: ConnectionInfo, rawDocuments?: Uint8Array[]): Promise<Document> {
+  async execute(database: string, command: Document, connection: ConnectionInfo, rawDocuments?: Uint8Array[]): Promise<Reply> {
     const name = Object.keys(command)[0];
     try {
       if (name === undefined) throw new MongoCommandError(ErrorCodes.CommandNotFound, "no such command: ''");
@@ -202,90 +268,106 @@ export class CommandHandler {
 
   // ---- reads ----------------------------------------------------------------------------------
 
-  private matchingEntries(collection: Collection | undefined, filter: unknown, limit = Number.POSITIVE_INFINITY): [string, Document][] {
+  /**
+   * Matching documents with the top-level `fields` decoded (undefined: whole documents), plus
+   * whatever the filter reads. Conditions the index lookup answered exactly are not re-checked.
+   */
+  private matchingEntries(collection: Collection | undefined, filter: unknown, limit = Number.POSITIVE_INFINITY, fields?: ReadonlySet<string>): Match[] {
     if (filter !== undefined && filter !== null && !isPlainObject(filter)) throw new MongoCommandError(ErrorCodes.TypeMismatch, 'filter must be an object');
-    const predicate = compileFilter(filter);
-    if (!collection) return [];
-    const result: [string, Document][] = [];
-    for (const entry of collection.candidates(filter as Document | undefined)) {
-      if (predicate(entry[1])) {
-        result.push(entry);
-        if (result.length >= limit) break;
-      }
+    if (!collection) {
+      compileFilter(filter);
+      return [];
     }
-    return result;
+    const { entries, implied } = collection.candidates(filter as Document | undefined);
+    return collectMatches(entries, implied ? withoutField(filter as Document, implied) : filter, limit, fields);
   }
 
   /**
    * Matching documents for a sort with a limit, walking an index on the (single) sort field so
-   * only the first matches are decoded; undefined when no index fits.
+   * only the first matches are decoded; undefined when no index fits, or when an `_id` or index
+   * equality in the filter has fewer candidates than the walk had to examine (then those
+   * candidates sorted in memory are cheaper, as a plan race in mongod would find).
    */
-  private indexSortedEntries(collection: Collection | undefined, filter: unknown, sort: unknown, limit: number): [string, Document][] | undefined {
+  private indexSortedEntries(collection: Collection | undefined, filter: unknown, sort: unknown, limit: number, fields?: ReadonlySet<string>): Match[] | undefined {
     if (!collection || !isPlainObject(sort)) return undefined;
     const keys = Object.keys(sort);
     if (keys.length !== 1) return undefined;
     const direction = toNumber(sort[keys[0]]);
     if (direction !== 1 && direction !== -1) return undefined;
-    const ordered = collection.sortedCandidates(keys[0], direction, isPlainObject(filter) ? filter : undefined);
+    const filterDocument = isPlainObject(filter) ? filter : undefined;
+    const budget = collection.equalityCandidateCount(filterDocument) ?? Number.POSITIVE_INFINITY;
+    const ordered = collection.sortedCandidates(keys[0], direction, filterDocument);
     if (!ordered) return undefined;
-    const predicate = compileFilter(filter);
-    const result: [string, Document][] = [];
-    for (const entry of ordered) {
-      if (!predicate(entry[1])) continue;
-      result.push(entry);
-      if (result.length >= limit) break;
-    }
-    return result;
+    let examined = 0;
+    const counted = function* (): Iterable<[string, Uint8Array]> {
+      for (const entry of ordered) {
+        examined += 1;
+        if (examined > budget) return;
+        yield entry;
+      }
+    };
+    const result = collectMatches(counted(), filter, limit, fields);
+    return result.length < limit && examined > budget ? undefined : result;
   }
 
-  private query(collection: Collection | undefined, filter: unknown, options: QueryOptions): Document[] {
+  /** Matching documents, sorted, skipped and limited, with the top-level `fields` decoded (undefined: whole documents). */
+  private select(collection: Collection | undefined, filter: unknown, options: QueryOptions, fields?: ReadonlySet<string>): Match[] {
     const sorter = compileSort(options.sort);
-    const projector = compileProjection(options.projection);
     const skip = options.skip ?? 0;
     const limit = options.limit !== undefined && options.limit !== 0 ? Math.abs(options.limit) : undefined;
     if (skip < 0) throw badValue('skip value must be non-negative');
-    let documents: Document[];
-    const viaIndex = sorter && limit !== undefined ? this.indexSortedEntries(collection, filter, options.sort, skip + limit) : undefined;
-    if (viaIndex) {
-      documents = viaIndex.map((entry) => entry[1]).slice(skip);
-    } else {
-      const early = !sorter && limit !== undefined ? skip + limit : undefined;
-      documents = this.matchingEntries(collection, filter, early).map((entry) => entry[1]);
-      if (sorter) documents = sorter(documents);
-      if (skip > 0 || limit !== undefined) documents = documents.slice(skip, limit === undefined ? undefined : skip + limit);
+    const needed = sorter && fields ? new Set([...fields, ...sortFields(options.sort)]) : fields;
+    const viaIndex = sorter && limit !== undefined ? this.indexSortedEntries(collection, filter, options.sort, skip + limit, needed) : undefined;
+    if (viaIndex) return viaIndex.slice(skip);
+    const early = !sorter && limit !== undefined ? skip + limit : undefined;
+    let matches = this.matchingEntries(collection, filter, early, needed);
+    if (sorter) {
+      const byDocument = new Map(matches.map((match) => [match.document, match]));
+      matches = sorter(matches.map((match) => match.document)).map((document) => byDocument.get(document) as Match);
     }
+    if (skip > 0 || limit !== undefined) matches = matches.slice(skip, limit === undefined ? undefined : skip + limit);
+    return matches;
+  }
+
+  /** Whole matching documents, projected. */
+  private query(collection: Collection | undefined, filter: unknown, options: QueryOptions): Document[] {
+    const projector = compileProjection(options.projection);
+    const documents = this.select(collection, filter, options).map((match) => match.document);
     return projector ? documents.map(projector) : documents;
   }
 
-  private cursorReply(reply: CursorReply): Document {
-    return { cursor: reply, ok: 1 };
-  }
-
-  private find(database: string, command: Document): Document {
+  private find(database: string, command: Document): EncodedReply {
     const name = collectionName(command, 'find');
     checkCollation(command);
     const limitOption = optionalNumber(command.limit, 'limit');
     const batchSize = optionalNumber(command.batchSize, 'batchSize');
     if (limitOption !== undefined && limitOption < 0) throw badValue(`LIMIT must be non-negative, but received: ${limitOption}`);
     if (batchSize !== undefined && batchSize < 0) throw badValue(`BatchSize value must be non-negative, but received: ${batchSize}`);
-    const documents = this.query(this.engine.collection(database, name), command.filter, {
-      sort: command.sort,
-      skip: optionalNumber(command.skip, 'skip'),
-      limit: limitOption,
-      projection: command.projection,
-    });
+    const projector = compileProjection(command.projection);
+    // Without a projection, or with one of top-level fields only, replies copy the stored bytes.
+    const rawProjection = projector ? topLevelProjection(command.projection) : undefined;
+    const options = { sort: command.sort, skip: optionalNumber(command.skip, 'skip'), limit: limitOption };
+    const matches = this.select(this.engine.collection(database, name), command.filter, options, projector && !rawProjection ? undefined : NO_FIELDS);
+    let documents: ResultDocument[];
+    if (!projector) documents = matches.map((match) => match.raw);
+    else if (rawProjection) documents = matches.map((match) => projectTopLevel(match.raw, rawProjection));
+    else documents = matches.map((match) => projector(match.document));
     const singleBatch = command.singleBatch === true;
-    return this.cursorReply(this.cursors.open(`${database}.${name}`, documents, batchSize, singleBatch));
+    return encodeCursorReply(this.cursors.open(`${database}.${name}`, documents, batchSize, singleBatch));
   }
 
-  private getMore(database: string, command: Document): Document {
+  private cursorReply(reply: CursorReply): Document {
+    return { cursor: reply, ok: 1 };
+  }
+
+  private getMore(database: string, command: Document): EncodedReply {
     const id = command.getMore;
     if (!(id instanceof Long) && typeof id !== 'number') throw new MongoCommandError(ErrorCodes.TypeMismatch, "Field 'getMore' must be of type long");
     const cursorId = id instanceof Long ? id : Long.fromNumber(id);
     const name = collectionName(command, 'collection');
     const reply = this.cursors.next(cursorId, `${database}.${name}`, optionalNumber(command.batchSize, 'batchSize'));
     if (!reply) throw new MongoCommandError(ErrorCodes.CursorNotFound, `cursor id ${cursorId.toString()} not found`);
-    return this.cursorReply(reply);
+    return encodeCursorReply(reply);
   }
 
   private killCursors(_database: string, command: Document): Document {
@@ -467,7 +549,10 @@ export class CommandHandler {
           if (multi === true && isPlainObject(update) && !isOperatorUpdate(update) && Object.keys(update).length > 0) {
             throw new MongoCommandError(ErrorCodes.FailedToParse, 'multi update is not supported for replacement-style update');
           }
-          const entries = this.matchingEntries(collection, filter, multi === true ? Number.POSITIVE_INFINITY : 1);
+          // An operator update reads and rewrites only the fields it touches (plus indexed ones).
+          const touched = updatedFields(update);
+          const fields = touched && collection ? collection.fieldsForUpdate(touched) : undefined;
+          const entries = this.matchingEntries(collection, filter, multi === true ? Number.POSITIVE_INFINITY : 1, fields);
           if (entries.length === 0 && upsert === true && collection) {
             const { document, raw } = this.upsertInsert(collection, filter, update, arrayFilters);
             changed.push(raw);
@@ -475,11 +560,11 @@ export class CommandHandler {
             continue;
           }
           const context = { filter: isPlainObject(filter) ? filter : undefined, arrayFilters };
-          for (const [key, document] of entries) {
-            const next = applyUpdate(document, update, context);
+          for (const match of entries) {
+            const { stored } = applyToMatch(collection as Collection, match, update, context, touched);
             matched += 1;
-            if (collection && compareValues(document, next) !== 0) {
-              changed.push(collection.replace(key, next));
+            if (stored) {
+              changed.push(stored);
               modified += 1;
             }
           }
@@ -514,8 +599,8 @@ export class CommandHandler {
         checkCollation(statement);
         const limit = optionalNumber(statement.limit, 'limit');
         if (limit !== 0 && limit !== 1) throw new MongoCommandError(ErrorCodes.FailedToParse, `The limit field in delete objects must be 0 or 1. Got ${String(limit)}`);
-        const entries = this.matchingEntries(collection, statement.q, limit === 1 ? 1 : Number.POSITIVE_INFINITY);
-        for (const [key, document] of entries) {
+        const entries = this.matchingEntries(collection, statement.q, limit === 1 ? 1 : Number.POSITIVE_INFINITY, ID_FIELD);
+        for (const { key, document } of entries) {
           collection?.remove(key);
           removedIds.push(document._id);
         }
@@ -546,29 +631,23 @@ export class CommandHandler {
     const project = (document: Document | null): Document | null => (document && projector ? projector(document) : document);
     const collection = upsert === true ? this.engine.ensureCollection(database, name) : this.engine.collection(database, name);
     if (filter !== undefined && filter !== null && !isPlainObject(filter)) throw new MongoCommandError(ErrorCodes.TypeMismatch, 'filter must be an object');
-    let entries = (sorter && this.indexSortedEntries(collection, filter, sort, 1)) || this.matchingEntries(collection, filter, sorter ? Number.POSITIVE_INFINITY : 1);
-    if (sorter && entries.length > 1) {
-      const order = new Map(entries.map(([key, document]) => [document, key]));
-      const first = sorter(entries.map((entry) => entry[1]))[0];
-      entries = [[order.get(first) as string, first]];
-    }
-    const match = entries[0];
+    const match = this.select(collection, filter, { sort, limit: 1 })[0];
     if (remove === true) {
       if (match && collection) {
-        collection.remove(match[0]);
-        this.engine.journalDelete(collection, [match[1]._id]);
+        collection.remove(match.key);
+        this.engine.journalDelete(collection, [match.document._id]);
         await this.engine.commit();
       }
-      return { lastErrorObject: { n: match ? 1 : 0 }, value: project(match ? match[1] : null), ok: 1 };
+      return { lastErrorObject: { n: match ? 1 : 0 }, value: project(match ? match.document : null), ok: 1 };
     }
     const target = collection as Collection;
     if (match) {
-      const next = applyUpdate(match[1], update, { filter: isPlainObject(filter) ? filter : undefined, arrayFilters });
-      if (compareValues(match[1], next) !== 0) {
-        this.engine.journalPut(target, [target.replace(match[0], next)]);
+      const { next, stored } = applyToMatch(target, match, update, { filter: isPlainObject(filter) ? filter : undefined, arrayFilters }, updatedFields(update));
+      if (stored) {
+        this.engine.journalPut(target, [stored]);
         await this.engine.commit();
       }
-      return { lastErrorObject: { n: 1, updatedExisting: true }, value: project(returnNew ? next : match[1]), ok: 1 };
+      return { lastErrorObject: { n: 1, updatedExisting: true }, value: project(returnNew ? next : match.document), ok: 1 };
     }
     if (upsert === true) {
       const { document, raw } = this.upsertInsert(target, filter, update, arrayFilters);

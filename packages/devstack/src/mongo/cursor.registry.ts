@@ -1,4 +1,5 @@
-// Open cursors: materialised results handed out in batches by find/aggregate and getMore.
+// Open cursors: materialised results handed out in batches by find/aggregate and getMore. A
+// result document is either decoded or the BSON bytes to send as they are.
 import { calculateObjectSize, Long } from 'bson';
 import { type Document } from './bson-value.order';
 
@@ -6,9 +7,11 @@ const MAX_BATCH_BYTES = 16 * 1024 * 1024;
 const DEFAULT_FIRST_BATCH = 101;
 const IDLE_TIMEOUT_MS = 10 * 60 * 1000;
 
+export type ResultDocument = Document | Uint8Array;
+
 interface OpenCursor {
   namespace: string;
-  documents: Document[];
+  documents: ResultDocument[];
   position: number;
   lastUsed: number;
 }
@@ -16,8 +19,8 @@ interface OpenCursor {
 export interface CursorReply {
   id: Long;
   ns: string;
-  firstBatch?: Document[];
-  nextBatch?: Document[];
+  firstBatch?: ResultDocument[];
+  nextBatch?: ResultDocument[];
 }
 
 export class CursorRegistry {
@@ -34,13 +37,13 @@ export class CursorRegistry {
     for (const [id, cursor] of this.cursors) if (now - cursor.lastUsed > IDLE_TIMEOUT_MS) this.cursors.delete(id);
   }
 
-  private static takeBatch(cursor: OpenCursor, batchSize: number | undefined): Document[] {
-    const batch: Document[] = [];
+  private static takeBatch(cursor: OpenCursor, batchSize: number | undefined): ResultDocument[] {
+    const batch: ResultDocument[] = [];
     let bytes = 0;
     const limit = batchSize === undefined || batchSize <= 0 ? Number.POSITIVE_INFINITY : batchSize;
     while (cursor.position < cursor.documents.length && batch.length < limit) {
       const document = cursor.documents[cursor.position];
-      const size = calculateObjectSize(document);
+      const size = document instanceof Uint8Array ? document.length : calculateObjectSize(document);
       if (batch.length > 0 && bytes + size > MAX_BATCH_BYTES) break;
       bytes += size;
       batch.push(document);
@@ -57,7 +60,7 @@ export class CursorRegistry {
   }
 
   /** The first batch of a result; keeps a cursor open when documents remain and `singleBatch` is off. */
-  open(namespace: string, documents: Document[], batchSize: number | undefined, singleBatch: boolean): CursorReply {
+  open(namespace: string, documents: ResultDocument[], batchSize: number | undefined, singleBatch: boolean): CursorReply {
     const cursor: OpenCursor = { namespace, documents, position: 0, lastUsed: Date.now() };
     const firstBatch = batchSize === 0 ? [] : CursorRegistry.takeBatch(cursor, batchSize ?? DEFAULT_FIRST_BATCH);
     if (singleBatch || cursor.position >= documents.length) return { id: Long.ZERO, ns: namespace, firstBatch };

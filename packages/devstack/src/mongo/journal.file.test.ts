@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { frameRecord, GroupCommitWriter, readRecords } from './journal.file';
+import { frameRecord, GroupCommitWriter, openJournalFile, readRecords } from './journal.file';
 
 function joined(parts: Uint8Array[]): Buffer {
   return Buffer.concat(parts);
@@ -31,7 +31,7 @@ describe('journal records', () => {
 
   test('when many writers sync concurrently, then all records reach the file in append order', async () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'journal-test-')), 'journal.log');
-    const fd = fs.openSync(file, 'a');
+    const fd = openJournalFile(file);
     const writer = new GroupCommitWriter();
     const syncs: Promise<void>[] = [];
     for (let index = 0; index < 50; index += 1) {

@@ -1,10 +1,20 @@
 // Append-only journal records: [u32 payload length][u32 crc32(payload)][payload], with group
-// commit (one fdatasync covers every record appended while the previous one ran).
+// commit (one write covers every record appended while the previous one ran). Journal files are
+// opened with O_DSYNC, so a write returns once its data is on disk: one thread-pool round trip per
+// commit instead of a write plus an fdatasync, which roughly halves the CPU cost of a small commit.
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import zlib from 'node:zlib';
 
 const HEADER_BYTES = 8;
+/** Writes are coalesced up to this size: with O_DSYNC every write waits for the disk. */
+const WRITE_BYTES = 8 * 1024 * 1024;
+
+/** Opens (creating) a journal file for appending, each write durable when it returns. */
+export function openJournalFile(file: string): number {
+  const { O_WRONLY, O_APPEND, O_CREAT, O_DSYNC } = fs.constants;
+  return fs.openSync(file, O_WRONLY | O_APPEND | O_CREAT | O_DSYNC, 0o644);
+}
 
 /** A framed record as a list of buffers (header first), written without concatenating them. */
 export type FramedRecord = Uint8Array[];
@@ -52,7 +62,7 @@ interface Batch {
   waiters: { resolve: () => void; reject: (error: Error) => void }[];
 }
 
-/** Batches appends to journal files and acknowledges them after the covering fdatasync. */
+/** Batches appends to journal files (opened with `openJournalFile`) and acknowledges them once written. */
 export class GroupCommitWriter {
   private pending: Batch = { items: [], waiters: [] };
   private flushing = false;
@@ -83,7 +93,6 @@ export class GroupCommitWriter {
     const batch = this.pending;
     this.pending = { items: [], waiters: [] };
     try {
-      const fds: number[] = [];
       let index = 0;
       while (index < batch.items.length) {
         const fd = batch.items[index].fd;
@@ -93,9 +102,7 @@ export class GroupCommitWriter {
           index += 1;
         }
         this.bytesWritten += await writeAll(fd, buffers);
-        if (!fds.includes(fd)) fds.push(fd);
       }
-      for (const fd of fds) await new Promise<void>((resolve, reject) => fs.fdatasync(fd, (error) => (error ? reject(error) : resolve())));
       batch.waiters.forEach((waiter) => waiter.resolve());
     } catch (error) {
       // A failed write leaves the journal in an unknown state: refuse further acknowledgements.
@@ -111,11 +118,31 @@ export class GroupCommitWriter {
   }
 }
 
+/** Joins runs of buffers into pieces of up to WRITE_BYTES, so a large batch takes few (durable) writes. */
+function coalesce(buffers: Uint8Array[], maxVector: number): Uint8Array[] {
+  const nonEmpty = buffers.filter((buffer) => buffer.length > 0);
+  if (nonEmpty.length <= maxVector) return nonEmpty;
+  const pieces: Uint8Array[] = [];
+  let run: Uint8Array[] = [];
+  let runBytes = 0;
+  for (const buffer of nonEmpty) {
+    if (runBytes + buffer.length > WRITE_BYTES && run.length > 0) {
+      pieces.push(run.length === 1 ? run[0] : Buffer.concat(run, runBytes));
+      run = [];
+      runBytes = 0;
+    }
+    run.push(buffer);
+    runBytes += buffer.length;
+  }
+  if (run.length > 0) pieces.push(run.length === 1 ? run[0] : Buffer.concat(run, runBytes));
+  return pieces;
+}
+
 /** Writes the buffers in order with vectored writes, continuing after partial writes. */
 async function writeAll(fd: number, buffers: Uint8Array[]): Promise<number> {
   const maxVector = 512;
   let total = 0;
-  let pending = buffers.filter((buffer) => buffer.length > 0);
+  let pending = coalesce(buffers, maxVector);
   while (pending.length > 0) {
     const vector = pending.slice(0, maxVector);
     const written = await new Promise<number>((resolve, reject) =>

@@ -6,6 +6,7 @@ import { deserialize, serialize } from 'bson';
 import { type Document } from './bson-value.order';
 import { type CommandHandler, MAX_MESSAGE_SIZE_BYTES } from './command.handler';
 import { DESERIALIZE_OPTIONS } from './bson.options';
+import { EncodedReply } from './cursor-reply.encoder';
 
 const OP_REPLY = 1;
 const OP_QUERY = 2004;
@@ -92,15 +93,24 @@ function header(length: number, requestId: number, responseTo: number, opCode: n
 
 let nextResponseId = 1;
 
-function opMsgReply(responseTo: number, reply: Document): Buffer {
-  const document = serialize(reply, { checkKeys: false });
-  const flagsAndKind = Buffer.from([0, 0, 0, 0, 0]);
-  const length = HEADER_BYTES + flagsAndKind.length + document.length;
-  return Buffer.concat([header(length, nextResponseId++, responseTo, OP_MSG), flagsAndKind, document]);
+/** Writes an OP_MSG reply as one vectored write (a large batch is not copied into one buffer). */
+function writeOpMsgReply(socket: net.Socket, responseTo: number, reply: Document | EncodedReply): void {
+  const document = reply instanceof EncodedReply ? reply.bytes : serialize(reply, { checkKeys: false });
+  const prefix = Buffer.allocUnsafe(HEADER_BYTES + 5);
+  prefix.writeInt32LE(prefix.length + document.length, 0);
+  prefix.writeInt32LE(nextResponseId++, 4);
+  prefix.writeInt32LE(responseTo, 8);
+  prefix.writeInt32LE(OP_MSG, 12);
+  prefix.writeUInt32LE(0, HEADER_BYTES);
+  prefix[HEADER_BYTES + 4] = 0;
+  socket.cork();
+  socket.write(prefix);
+  socket.write(document);
+  socket.uncork();
 }
 
-function opReply(responseTo: number, reply: Document): Buffer {
-  const document = serialize(reply, { checkKeys: false });
+function opReply(responseTo: number, reply: Document | EncodedReply): Buffer {
+  const document = reply instanceof EncodedReply ? reply.bytes : serialize(reply, { checkKeys: false });
   const fields = Buffer.alloc(20);
   fields.writeInt32LE(0, 0); // responseFlags
   fields.writeBigInt64LE(0n, 4); // cursorID
@@ -130,7 +140,7 @@ export function startWireServer(handler: CommandHandler, host: string, port: num
         const { command, rawDocuments, moreToCome } = parseOpMsg(message.body);
         const database = command.$db;
         const reply = await handler.execute(typeof database === 'string' ? database : '', command, connection, rawDocuments);
-        if (!moreToCome && !socket.destroyed) socket.write(opMsgReply(message.requestId, reply));
+        if (!moreToCome && !socket.destroyed) writeOpMsgReply(socket, message.requestId, reply);
         return;
       }
       if (message.opCode === OP_QUERY) {

@@ -6,6 +6,7 @@ import { keyValues } from './document.path';
 import { badValue, MongoCommandError } from './mongo-command.error';
 import { compileFilter } from './query.matcher';
 import { cloneDocument } from './update.applier';
+import { type TopLevelProjection } from './bson-document.splice';
 
 export type Projector = (document: Document) => Document;
 
@@ -146,6 +147,30 @@ export function compileProjection(projection: unknown): Projector | undefined {
   };
 }
 
+/**
+ * The projection as a rule over top-level fields, when it is only inclusions or exclusions of
+ * top-level fields (so it can be applied to stored bytes); call after `compileProjection` accepted it.
+ */
+export function topLevelProjection(projection: unknown): TopLevelProjection | undefined {
+  if (!isPlainObject(projection)) return undefined;
+  const fields: string[] = [];
+  let inclusion: boolean | undefined;
+  let idRule: boolean | undefined;
+  for (const [field, value] of Object.entries(projection)) {
+    // Integer-like names are reordered by JS objects, which the decoded path would reproduce.
+    if (!isFlag(value) || field.includes('.') || field.startsWith('$') || /^[0-9]+$/.test(field)) return undefined;
+    const include = typeof value === 'boolean' ? value : toNumber(value) !== 0;
+    if (field === '_id') {
+      idRule = include;
+      continue;
+    }
+    inclusion ??= include;
+    fields.push(field);
+  }
+  if (fields.length === 0 && idRule === undefined) return undefined;
+  return { inclusion: inclusion ?? idRule === true, fields, excludeId: idRule === false };
+}
+
 /** Sorts documents (stable) by a sort specification; sort keys are computed once per document. */
 export type DocumentSorter = (documents: Document[]) => Document[];
 
@@ -159,6 +184,11 @@ function sortKey(document: Document, field: string, direction: number): unknown 
     if ((direction > 0 && order < 0) || (direction < 0 && order > 0)) best = candidate;
   }
   return best;
+}
+
+/** The top-level fields a sort specification reads. */
+export function sortFields(sort: unknown): string[] {
+  return isPlainObject(sort) ? Object.keys(sort).map((field) => field.split('.')[0]) : [];
 }
 
 export function compileSort(sort: unknown): DocumentSorter | undefined {

@@ -382,3 +382,25 @@ export function compileFilter(filter: unknown): Predicate {
   if (predicates.length === 1) return predicates[0];
   return (document) => predicates.every((predicate) => predicate(document));
 }
+
+/**
+ * The top-level fields a filter reads, so a document decoded with only those fields matches
+ * exactly as the whole one; undefined when the filter may read any field (`$expr`).
+ */
+export function filterFields(filter: unknown, into: Set<string> = new Set()): Set<string> | undefined {
+  if (filter === undefined || filter === null) return into;
+  if (!isPlainObject(filter)) return undefined;
+  for (const [field, condition] of Object.entries(filter)) {
+    if (field === '$and' || field === '$or' || field === '$nor') {
+      if (!Array.isArray(condition)) return undefined;
+      for (const clause of condition) if (!filterFields(clause, into)) return undefined;
+    } else if (field === '$comment') {
+      continue;
+    } else if (field.startsWith('$')) {
+      return undefined;
+    } else {
+      into.add(field.split('.')[0]);
+    }
+  }
+  return into;
+}

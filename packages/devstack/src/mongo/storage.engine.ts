@@ -8,7 +8,7 @@ import { deserialize, serialize } from 'bson';
 import { type Document } from './bson-value.order';
 import { Collection } from './collection.store';
 import { type IndexSpec } from './collection.index';
-import { frameRecord, fsyncDirectory, GroupCommitWriter, readRecords, recordBytes, type FramedRecord } from './journal.file';
+import { frameRecord, fsyncDirectory, GroupCommitWriter, openJournalFile, readRecords, recordBytes, type FramedRecord } from './journal.file';
 
 import { DESERIALIZE_OPTIONS } from './bson.options';
 
@@ -289,7 +289,7 @@ export class StorageEngine {
     for (const sequence of replayed) await this.replayFile(path.join(dataDir, `journal-${sequence}.log`), true, true);
     this.sequence = Math.max(snapshot, replayed.length > 0 ? replayed[replayed.length - 1] : 1, 1);
     const journalFile = path.join(dataDir, `journal-${this.sequence}.log`);
-    this.journalFd = fs.openSync(journalFile, 'a');
+    this.journalFd = openJournalFile(journalFile);
     this.journalBytes = fs.fstatSync(this.journalFd).size;
     for (const file of files) {
       const stale =
@@ -307,7 +307,7 @@ export class StorageEngine {
     if (!dataDir || this.closed) return;
     const sequence = this.sequence + 1;
     // The next journal's directory entry must be durable before any write acknowledged from it.
-    const nextFd = fs.openSync(path.join(dataDir, `journal-${sequence}.log`), 'a');
+    const nextFd = openJournalFile(path.join(dataDir, `journal-${sequence}.log`));
     await fsyncDirectory(dataDir);
     if (this.closed) {
       fs.closeSync(nextFd);

@@ -47,6 +47,26 @@ export function isOperatorUpdate(update: Document): boolean {
   return keys.length > 0 && keys[0].startsWith('$');
 }
 
+/**
+ * The top-level fields an operator update may change (every path's first part, both sides of a
+ * `$rename`); undefined for replacements, pipelines and malformed updates.
+ */
+export function updatedFields(update: unknown): Set<string> | undefined {
+  if (!isPlainObject(update) || !isOperatorUpdate(update)) return undefined;
+  const fields = new Set<string>();
+  for (const [operator, operands] of Object.entries(update)) {
+    if (!isPlainObject(operands)) return undefined;
+    for (const [path, argument] of Object.entries(operands)) {
+      fields.add(path.split('.')[0]);
+      if (operator === '$rename') {
+        if (typeof argument !== 'string') return undefined;
+        fields.add(argument.split('.')[0]);
+      }
+    }
+  }
+  return fields;
+}
+
 function isArrayIndex(part: string): boolean {
   return /^[0-9]+$/.test(part);
 }
