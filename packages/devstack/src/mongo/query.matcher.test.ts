@@ -1,5 +1,5 @@
 import { Long } from 'bson';
-import { compileFilter } from './query.matcher';
+import { compileFilter, filterFields } from './query.matcher';
 import { MongoCommandError } from './mongo-command.error';
 
 const matches = (filter: Record<string, unknown>, document: Record<string, unknown>) => compileFilter(filter)(document);
@@ -37,5 +37,13 @@ describe('query matcher', () => {
     expect(() => compileFilter({ a: { $in: 5 } })).toThrow('$in needs an array');
     expect(() => compileFilter({ $and: [] })).toThrow('$and must be a nonempty array');
     expect(() => compileFilter({ a: { $regex: 'x', $options: 'q' } })).toThrow('invalid flag in regex options: q');
+  });
+});
+
+describe('fields a filter reads', () => {
+  test('when a filter names dotted paths and logical clauses, then their top-level fields are listed; $expr needs every field', () => {
+    expect(filterFields({ 'a.b': 1, $or: [{ c: 2 }, { $and: [{ 'd.0': 3 }] }], $comment: 'x' })).toEqual(new Set(['a', 'c', 'd']));
+    expect(filterFields(undefined)).toEqual(new Set());
+    expect(filterFields({ a: 1, $expr: { $eq: ['$b', 1] } })).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { Long } from 'bson';
-import { applyUpdate, upsertSeed } from './update.applier';
+import { applyUpdate, updatedFields, upsertSeed } from './update.applier';
 
 describe('update applier', () => {
   test('when an update applies, then the original document is left untouched', () => {
@@ -31,5 +31,13 @@ describe('update applier', () => {
 
   test('when an upsert seed is built, then equality conditions become fields and operators are skipped', () => {
     expect(upsertSeed({ a: 1, 'b.c': 'x', d: { $gt: 1 }, e: { $eq: 2 }, $and: [{ f: 3 }] })).toEqual({ a: 1, b: { c: 'x' }, e: 2, f: 3 });
+  });
+});
+
+describe('fields an update touches', () => {
+  test('when an operator update names paths, then their top-level fields (both sides of a $rename) are listed; replacements touch everything', () => {
+    expect(updatedFields({ $set: { 'a.b': 1, c: 2 }, $push: { 'd.$[x]': 3 }, $rename: { e: 'f.g' } })).toEqual(new Set(['a', 'c', 'd', 'e', 'f']));
+    expect(updatedFields({ a: 1 })).toBeUndefined();
+    expect(updatedFields([{ $set: { a: 1 } }])).toBeUndefined();
   });
 });

@@ -1,0 +1,145 @@
+// The read and write paths that avoid decoding whole documents must answer exactly as decoding would.
+import { Double } from 'mongodb';
+import { closeFixture, openFixture, type MongoFixture, type Loose } from './mongo.fixture';
+
+let fixture: MongoFixture;
+
+beforeEach(async () => {
+  fixture = await openFixture();
+});
+
+afterEach(async () => {
+  await closeFixture(fixture);
+});
+
+const statistics = (name: string) => fixture.server.scanStatistics('test', name) as { documentsExamined: number; lastPlan: string };
+
+describe('choosing between an equality index and a sorted walk', () => {
+  test('when a few documents match an indexed dotted field and the query sorts by _id with a limit, then the equality index is used and only its candidates examined', async () => {
+    const references = fixture.db.collection<Loose>('references');
+    await references.createIndex({ 'active_decision.canonical_reference_id': 1 });
+    const documents = Array.from({ length: 500 }, (_unused, index) => ({
+      _id: `r${String(index).padStart(4, '0')}`,
+      active_decision: { canonical_reference_id: index % 100 === 7 ? 'c1' : `c-other-${index}`, duplicate_determination: index % 200 === 7 ? 'canonical' : 'duplicate' },
+    }));
+    await references.insertMany(documents);
+    const before = statistics('references').documentsExamined;
+    const found = await references
+      .find({ 'active_decision.canonical_reference_id': { $in: ['c1', 'c-none'] }, 'active_decision.duplicate_determination': 'duplicate' })
+      .sort({ _id: -1 })
+      .limit(2)
+      .toArray();
+    expect(found.map((document) => document._id)).toEqual(['r0307', 'r0107']);
+    expect(statistics('references').lastPlan).toBe('IXSCAN active_decision.canonical_reference_id_1');
+    // The sorted walk is given up after as many documents as the index has candidates (5), which are then examined.
+    expect(statistics('references').documentsExamined - before).toBeLessThanOrEqual(2 * 5 + 1);
+  });
+
+  test('when most documents match the equality and the query sorts by _id with a limit, then the _id order is walked and stops early', async () => {
+    const jobs = fixture.db.collection<Loose>('jobs');
+    await jobs.createIndex({ status: 1 });
+    await jobs.insertMany(Array.from({ length: 300 }, (_unused, index) => ({ _id: index, status: index === 0 ? 'done' : 'pending' })));
+    const before = statistics('jobs').documentsExamined;
+    const first = await jobs.find({ status: 'pending' }).sort({ _id: 1 }).limit(1).toArray();
+    expect(first).toEqual([{ _id: 1, status: 'pending' }]);
+    expect(statistics('jobs').lastPlan).toBe('IXSCAN _id_');
+    expect(statistics('jobs').documentsExamined - before).toBe(2);
+  });
+});
+
+describe('matching without decoding whole documents', () => {
+  test('when an _id or index lookup answers one condition, then the other conditions are still checked', async () => {
+    const users = fixture.db.collection<Loose>('users');
+    await users.createIndex({ email: 1 }, { unique: true });
+    await users.insertMany([
+      { _id: 'u1', email: 'a@x.org', status: 'active', profile: { age: 30 } },
+      { _id: 'u2', email: 'b@x.org', status: 'blocked', profile: { age: 40 } },
+    ]);
+    expect(await users.find({ _id: { $in: ['u1', 'u2'] }, status: 'blocked' }).toArray()).toEqual([{ _id: 'u2', email: 'b@x.org', status: 'blocked', profile: { age: 40 } }]);
+    expect(await users.findOne({ email: 'a@x.org', 'profile.age': { $gt: 35 } })).toBeNull();
+    expect(await users.countDocuments({ email: { $in: ['a@x.org', 'b@x.org'] }, $or: [{ status: 'active' }, { 'profile.age': 40 }] })).toBe(2);
+    expect(await users.countDocuments({ _id: 'u1', status: 'blocked' })).toBe(0);
+    expect(await users.find({ $expr: { $gt: ['$profile.age', 35] } }, { projection: { email: 1 } }).toArray()).toEqual([{ _id: 'u2', email: 'b@x.org' }]);
+  });
+
+  test('when results are projected, then top-level and nested projections both return what MongoDB returns', async () => {
+    const items = fixture.db.collection<Loose>('items');
+    await items.insertMany([
+      { _id: 1, a: 1, b: { c: 2, d: 3 }, e: [1, 2, 3], f: 'x' },
+      { _id: 2, a: 2, f: 'y' },
+    ]);
+    const included = await items.find({}, { projection: { f: 1, a: 1 } }).sort({ a: -1 }).toArray();
+    expect(included).toEqual([{ _id: 2, f: 'y', a: 2 }, { _id: 1, f: 'x', a: 1 }]);
+    expect(Object.keys(included[1])).toEqual(['_id', 'f', 'a']);
+    expect(await items.find({ _id: 1 }, { projection: { b: 0, e: 0, _id: 0 } }).toArray()).toEqual([{ a: 1, f: 'x' }]);
+    expect(await items.find({ _id: 1 }, { projection: { _id: 0 } }).toArray()).toEqual([{ a: 1, b: { c: 2, d: 3 }, e: [1, 2, 3], f: 'x' }]);
+    expect(await items.find({ _id: 1 }, { projection: { 'b.c': 1, e: { $slice: 1 } } }).toArray()).toEqual([{ _id: 1, b: { c: 2 }, e: [1] }]);
+  });
+
+  test('when a document changes between batches, then later batches return it as it was when the query ran', async () => {
+    const items = fixture.db.collection<Loose>('items');
+    await items.insertMany(Array.from({ length: 5 }, (_unused, index) => ({ _id: index, v: 'old' })));
+    const cursor = items.find({}, { batchSize: 2 });
+    const seen: Loose[] = [];
+    for await (const document of cursor) {
+      seen.push(document);
+      if (seen.length === 1) await items.updateOne({ _id: 4 }, { $set: { v: 'new' } });
+    }
+    expect(seen).toEqual(Array.from({ length: 5 }, (_unused, index) => ({ _id: index, v: 'old' })));
+    expect(await items.findOne({ _id: 4 })).toEqual({ _id: 4, v: 'new' });
+  });
+
+  test('when an aggregation result spans batches, then getMore returns the decoded results in order', async () => {
+    const items = fixture.db.collection<Loose>('items');
+    await items.insertMany(Array.from({ length: 7 }, (_unused, index) => ({ _id: index, group: index % 2 })));
+    const results = await items.aggregate([{ $match: { _id: { $gte: 1 } } }, { $project: { double: { $multiply: ['$_id', 2] } } }], { batchSize: 2 }).toArray();
+    expect(results).toEqual(Array.from({ length: 6 }, (_unused, index) => ({ _id: index + 1, double: (index + 1) * 2 })));
+  });
+});
+
+describe('updates that rewrite only the fields they touch', () => {
+  test('when an update touches some fields, then the others keep their stored types and the new ones are appended', async () => {
+    const items = fixture.db.collection<Loose>('items');
+    await items.insertOne({ _id: 1, ratio: new Double(5), list: [1], gone: true, nested: { x: 1 } });
+    const result = await items.updateOne({ _id: 1 }, { $set: { 'nested.y': 2, added: 'a' }, $push: { list: 2 }, $unset: { gone: '' }, $rename: { ratio: 'renamed' } });
+    expect(result).toMatchObject({ matchedCount: 1, modifiedCount: 1 });
+    const stored = await items.findOne({ _id: 1 });
+    expect(stored).toEqual({ _id: 1, list: [1, 2], nested: { x: 1, y: 2 }, added: 'a', renamed: 5 });
+    expect(Object.keys(stored as Loose)).toEqual(['_id', 'list', 'nested', 'added', 'renamed']);
+    await items.updateOne({ _id: 1 }, { $set: { other: 1 } });
+    await items.updateOne({ _id: 1 }, { $rename: { other: 'kept' } });
+    await items.updateOne({ _id: 1 }, { $set: { note: 'n' } });
+    const raw = await items.findOne({ _id: 1 }, { promoteValues: false });
+    expect(raw?.renamed).toEqual(new Double(5));
+  });
+
+  test('when an update sets values already stored, then nothing is modified', async () => {
+    const items = fixture.db.collection<Loose>('items');
+    await items.insertOne({ _id: 1, a: 1, b: { c: [1, 2] }, list: [1] });
+    expect(await items.updateOne({ _id: 1 }, { $set: { a: 1, 'b.c': [1, 2] }, $pull: { list: 5 } })).toMatchObject({ matchedCount: 1, modifiedCount: 0 });
+  });
+
+  test('when an update changes an indexed field or a field of a partial index filter, then the indexes follow', async () => {
+    const items = fixture.db.collection<Loose>('items');
+    await items.createIndex({ 'owner.id': 1 });
+    await items.createIndex({ code: 1 }, { unique: true, partialFilterExpression: { active: true } });
+    await items.insertMany([
+      { _id: 1, owner: { id: 'o1' }, code: 'c', active: true, payload: 'p' },
+      { _id: 2, owner: { id: 'o2' }, code: 'c', active: false, payload: 'q' },
+    ]);
+    await items.updateOne({ _id: 1 }, { $set: { 'owner.id': 'o3', payload: 'changed' } });
+    expect(await items.find({ 'owner.id': 'o1' }).toArray()).toEqual([]);
+    expect(await items.find({ 'owner.id': 'o3' }).toArray()).toEqual([{ _id: 1, owner: { id: 'o3' }, code: 'c', active: true, payload: 'changed' }]);
+    await expect(items.updateOne({ _id: 2 }, { $set: { active: true } })).rejects.toMatchObject({ code: 11000 });
+    await items.updateOne({ _id: 1 }, { $set: { active: false } });
+    await items.updateOne({ _id: 2 }, { $set: { active: true } });
+    expect(await items.countDocuments({ active: true, code: 'c' })).toBe(1);
+  });
+
+  test('when findOneAndUpdate changes a document, then it returns whole documents before or after the change', async () => {
+    const items = fixture.db.collection<Loose>('items');
+    await items.insertOne({ _id: 1, status: 'pending', body: { text: 't' } });
+    expect(await items.findOneAndUpdate({ status: 'pending' }, { $set: { status: 'claimed' } })).toEqual({ _id: 1, status: 'pending', body: { text: 't' } });
+    expect(await items.findOneAndUpdate({ _id: 1 }, { $set: { by: 'me' } }, { returnDocument: 'after' })).toEqual({ _id: 1, status: 'claimed', body: { text: 't' }, by: 'me' });
+  });
+});
