@@ -189,7 +189,15 @@ async function main() {
   await new Promise((resolve) => fileServer.listen(0, '127.0.0.1', resolve));
   const mongoClient = await MongoClient.connect(`mongodb://127.0.0.1:${ports.mongo}/?directConnection=true`);
   const amqp = useRabbitMq ? await amqplib.connect(AMQP_URL) : undefined;
-  const channel = amqp ? await amqp.createChannel() : undefined;
+  // The broker closes a channel whose passive check failed; the next check opens a new one.
+  let channel;
+  const openChannel = async () => {
+    channel = await amqp.createChannel();
+    channel.on('error', () => undefined);
+    channel.on('close', () => (channel = undefined));
+    return channel;
+  };
+  if (amqp) await openChannel();
   try {
     // `npm run token` logic: the identity server found through the data folder, the admin client.
     const identityUrl = resolveIdentityUrl({ DESTINY_DATA_DIR: systemDir }, root);
@@ -217,7 +225,7 @@ async function main() {
       const response = await fetch(`http://127.0.0.1:${ports.search}/reference/_count`);
       return response.status === 200 ? (await response.json()).count : 0;
     };
-    const queueDepth = async (queue) => (channel ? (await channel.checkQueue(`${namespace}.${queue}`)).messageCount : 0);
+    const queueDepth = async (queue) => (amqp ? (await (channel ?? (await openChannel())).checkQueue(`${namespace}.${queue}`)).messageCount : 0);
 
     const record = await send('POST', '/imports/records/', { processor_name: 'pipeline-bench', processor_version: '1', expected_reference_count: TOTAL, source_name: 'bench' });
     const rabbitPid = useRabbitMq ? rabbitMqPid() : undefined;
@@ -230,20 +238,29 @@ async function main() {
     let settledSince;
     for (;;) {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const progress = await importDb.collection('import_batches').findOne({ _id: batch.id }, { projection: { next_line: 1 } });
-      const [total, undecided, unpublished, indexed, pending, indexQueue, percolateQueue] = await Promise.all([
-        decisions.estimatedDocumentCount(),
-        decisions.countDocuments({ duplicate_determination: 'pending' }),
-        dedupDb.collection('references').countDocuments({ outbox_pending: true }),
-        searchable(),
-        pendingCollection.estimatedDocumentCount(),
-        queueDepth('search-request-service.reference-changed'),
-        queueDepth('percolator.reference-changed'),
-      ]);
+      let reads;
+      try {
+        reads = await Promise.all([
+          importDb.collection('import_batches').findOne({ _id: batch.id }, { projection: { next_line: 1 } }),
+          decisions.estimatedDocumentCount(),
+          decisions.countDocuments({ duplicate_determination: 'pending' }),
+          dedupDb.collection('references').countDocuments({ outbox_pending: true }),
+          searchable(),
+          pendingCollection.estimatedDocumentCount(),
+          queueDepth('search-request-service.reference-changed'),
+          queueDepth('percolator.reference-changed'),
+        ]);
+      } catch (error) {
+        // A failed read (e.g. a kept-alive connection the stand-in closed meanwhile) costs one sample, not the run.
+        console.error(`${round(ms / 1000)} s: sample skipped (${error.cause?.code ?? error.message})`);
+        await sleep(INTERVAL_MS);
+        continue;
+      }
+      const [progress, total, undecided, unpublished, indexed, pending, indexQueue, percolateQueue] = reads;
       const sample = { ms, recorded: Math.max(0, (progress?.next_line ?? 1) - 1), decided: total - undecided, unpublished, indexed, pending, index_queue: indexQueue, percolate_queue: percolateQueue, system_cpu_s: cpuSecondsOf(system.pid) - cpuBefore.system };
       samples.push(sample);
       if (samples.length % Math.max(1, Math.round(5000 / INTERVAL_MS)) === 0) {
-        console.error(`${round(ms / 1000)} s: recorded ${sample.recorded}, decided ${sample.decided}, references with unpublished events ${unpublished}, searchable ${indexed}, pending enhancements ${pending}${channel ? `, queued for indexing ${indexQueue} / percolation ${percolateQueue}` : ''}; load ${loadAverage().join(' ')}`);
+        console.error(`${round(ms / 1000)} s: recorded ${sample.recorded}, decided ${sample.decided}, references with unpublished events ${unpublished}, searchable ${indexed}, pending enhancements ${pending}${amqp ? `, queued for indexing ${indexQueue} / percolation ${percolateQueue}` : ''}; load ${loadAverage().join(' ')}`);
       }
       if (expectedSearchable === undefined && sample.recorded >= TOTAL && sample.decided >= TOTAL) {
         // Every reference but the duplicates is searchable once indexing has caught up.
@@ -283,7 +300,7 @@ async function main() {
       unpublished: sample.unpublished,
       searchable: sample.indexed,
       pending_enhancements: sample.pending,
-      ...(channel ? { queued_index: sample.index_queue, queued_percolate: sample.percolate_queue } : {}),
+      ...(amqp ? { queued_index: sample.index_queue, queued_percolate: sample.percolate_queue } : {}),
       system_cpu_s: round(sample.system_cpu_s),
     }));
     const loadAfterImport = loadAverage();
