@@ -7,7 +7,7 @@ import { canonicalKey, compareValues, isPlainObject, toNumber, typeBracket, Type
 import { Collection, ID_INDEX_NAME } from './collection.store';
 import { type IndexSpec } from './collection.index';
 import { CursorRegistry, type CursorReply, type ResultDocument } from './cursor.registry';
-import { encodeCursorReply, EncodedReply } from './cursor-reply.encoder';
+import { encodeCursorReply, type EncodedReply } from './cursor-reply.encoder';
 import { projectTopLevel, withTopLevelFields } from './bson-document.splice';
 import { readTopLevelFields } from './bson-field.reader';
 import { keyValues } from './document.path';
@@ -627,7 +627,6 @@ export class CommandHandler {
     if (remove !== true && update === undefined) throw new MongoCommandError(ErrorCodes.FailedToParse, 'Either an update or remove=true must be specified');
     if (remove === true && (upsert === true || returnNew)) throw new MongoCommandError(ErrorCodes.FailedToParse, 'Cannot specify both upsert=true and remove=true');
     const projector = compileProjection(fields);
-    const sorter = compileSort(sort);
     const project = (document: Document | null): Document | null => (document && projector ? projector(document) : document);
     const collection = upsert === true ? this.engine.ensureCollection(database, name) : this.engine.collection(database, name);
     if (filter !== undefined && filter !== null && !isPlainObject(filter)) throw new MongoCommandError(ErrorCodes.TypeMismatch, 'filter must be an object');

@@ -101,7 +101,7 @@ describe('updates that rewrite only the fields they touch', () => {
   test('when an update touches some fields, then the others keep their stored types and the new ones are appended', async () => {
     const items = fixture.db.collection<Loose>('items');
     await items.insertOne({ _id: 1, ratio: new Double(5), list: [1], gone: true, nested: { x: 1 } });
-    const result = await items.updateOne({ _id: 1 }, { $set: { 'nested.y': 2, added: 'a' }, $push: { list: 2 }, $unset: { gone: '' }, $rename: { ratio: 'renamed' } });
+    const result = await fixture.db.collection('items').updateOne({ _id: 1 as never }, { $set: { 'nested.y': 2, added: 'a' }, $push: { list: 2 }, $unset: { gone: '' }, $rename: { ratio: 'renamed' } } as never);
     expect(result).toMatchObject({ matchedCount: 1, modifiedCount: 1 });
     const stored = await items.findOne({ _id: 1 });
     expect(stored).toEqual({ _id: 1, list: [1, 2], nested: { x: 1, y: 2 }, added: 'a', renamed: 5 });
@@ -116,7 +116,7 @@ describe('updates that rewrite only the fields they touch', () => {
   test('when an update sets values already stored, then nothing is modified', async () => {
     const items = fixture.db.collection<Loose>('items');
     await items.insertOne({ _id: 1, a: 1, b: { c: [1, 2] }, list: [1] });
-    expect(await items.updateOne({ _id: 1 }, { $set: { a: 1, 'b.c': [1, 2] }, $pull: { list: 5 } })).toMatchObject({ matchedCount: 1, modifiedCount: 0 });
+    expect(await fixture.db.collection('items').updateOne({ _id: 1 as never }, { $set: { a: 1, 'b.c': [1, 2] }, $pull: { list: 5 } } as never)).toMatchObject({ matchedCount: 1, modifiedCount: 0 });
   });
 
   test('when an update changes an indexed field or a field of a partial index filter, then the indexes follow', async () => {
