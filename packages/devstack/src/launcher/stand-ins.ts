@@ -3,10 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startBlob } from '../blob';
 import { startIdentity } from '../identity';
-import { startMongo } from '../mongo';
-import { startSearch } from '../search';
 import type { RunningStandIn } from '../stand-in';
 import type { LauncherConfig } from './launcher.config';
+import { startStandInThread } from './stand-in.thread';
 
 export interface RunningStandIns {
   /** Service variables that point the services at the stand-ins. */
@@ -36,9 +35,10 @@ export async function startStandIns(config: LauncherConfig): Promise<RunningStan
   };
   const started: RunningStandIn[] = [];
   try {
-    const mongo = await startMongo({ port: config.DESTINY_MONGO_PORT, host, dataDir: folder('mongo') });
+    // MongoDB and search stand-ins each get a thread: storage work then runs beside the services.
+    const mongo = await startStandInThread('mongo', { port: config.DESTINY_MONGO_PORT, host, dataDir: folder('mongo') });
     started.push(mongo);
-    const search = await startSearch({ port: config.DESTINY_SEARCH_PORT, host, dataDir: folder('search') });
+    const search = await startStandInThread('search', { port: config.DESTINY_SEARCH_PORT, host, dataDir: folder('search') });
     started.push(search);
     const blob = await startBlob({ port: config.DESTINY_BLOB_PORT, host, dataDir: folder('blob') });
     started.push(blob);
