@@ -48,7 +48,9 @@ RUN rm -rf node_modules packages/*/node_modules services/*/node_modules \
 
 FROM ${NODE_IMAGE} AS runtime
 ARG SERVICE
+# A 64 MB young generation: services allocate many short-lived documents per reference (bench/README.md).
 ENV NODE_ENV=production \
+    NODE_OPTIONS=--max-semi-space-size=64 \
     DESTINY_SERVICE=${SERVICE} \
     HEALTH_PORT=9464 \
     GRPC_PORT=50051

@@ -74,7 +74,7 @@ function tcpReachable(url) {
 /** The embedded default as `npm start` runs it: the built launcher in its own process. */
 async function startEmbeddedDefault(dataDir, ports, env) {
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
-  const child = spawn(process.execPath, [...profile, path.join(root, 'packages/devstack/dist/launcher/launcher.cli.js')], {
+  const child = spawn(process.execPath, ['--max-semi-space-size=64', ...profile, path.join(root, 'packages/devstack/dist/launcher/launcher.cli.js')], {
     cwd: root,
     env: {
       ...process.env,

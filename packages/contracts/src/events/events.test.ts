@@ -81,9 +81,11 @@ describe('reference.changed', () => {
 });
 
 describe('references.indexed and automation.matched', () => {
-  it('when items list references with versions, then it is valid; an empty list is not', () => {
+  it('when items list indexed versions or failed lists refused ones, then it is valid; a version below 1 is not', () => {
     expect(validate(ReferencesIndexedEvent, { event_id: EVENT, items: [{ reference_id: REF, version: 2 }], occurred_at: AT }, 'body').ok).toBe(true);
-    expect(validate(ReferencesIndexedEvent, { event_id: EVENT, items: [], occurred_at: AT }, 'body').ok).toBe(false);
+    expect(validate(ReferencesIndexedEvent, { event_id: EVENT, items: [], failed: [{ reference_id: REF, version: 3 }], occurred_at: AT }, 'body').ok).toBe(true);
+    expect(validate(ReferencesIndexedEvent, { event_id: EVENT, items: [], failed: [{ reference_id: REF, version: 0 }], occurred_at: AT }, 'body').ok).toBe(false);
+    expect(validate(ReferencesIndexedEvent, { event_id: EVENT, items: [{ reference_id: REF }], occurred_at: AT }, 'body').ok).toBe(false);
   });
 
   it('when an automation matched, then the source names the decision or batch that caused it', () => {

@@ -25,7 +25,7 @@ interface ServiceProcess {
 }
 
 function spawnService(name: string, env: NodeJS.ProcessEnv, onUnexpectedExit: (name: string, code: number | null, signal: string | null) => void): ServiceProcess {
-  const child = spawn(process.execPath, [path.join(root, 'services', name, 'dist', 'main.js')], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(process.execPath, [...process.execArgv, path.join(root, 'services', name, 'dist', 'main.js')], { env, stdio: ['ignore', 'inherit', 'inherit'] });
   const exited = new Promise<void>((resolve) =>
     child.once('exit', (code, signal) => {
       onUnexpectedExit(name, code, signal);
