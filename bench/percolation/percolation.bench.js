@@ -60,7 +60,7 @@ function spawnLogged(args, env, ready, onMessage = () => undefined) {
   });
 }
 
-const standIn = (kind, dataDir) => spawnLogged([path.join(root, 'packages/devstack/dist/devstack.cli.js'), kind, '--port', '0', ...(dataDir ? ['--data', dataDir] : [])], {}, (message) => Boolean(message.url));
+const standIn = (kind, dataDir) => spawnLogged([...(process.env.BENCH_STAND_IN_NODE_ARGS ? process.env.BENCH_STAND_IN_NODE_ARGS.split(' ') : []), path.join(root, 'packages/devstack/dist/devstack.cli.js'), kind, '--port', '0', ...(dataDir ? ['--data', dataDir] : [])], {}, (message) => Boolean(message.url));
 
 function enhancement(referenceId, content, source) {
   return { id: uuidv7(), reference_id: referenceId, source, visibility: 'public', robot_version: '1.0.0', derived_from: null, content, created_at: new Date(Date.UTC(2026, 0, 1) + Math.floor(random() * 1e9)).toISOString() };
