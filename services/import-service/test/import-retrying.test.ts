@@ -1,24 +1,13 @@
-import net from 'node:net';
 import type { ImportBatchSummary } from '@destiny/contracts';
 import type { RunningBackendService } from '@destiny/platform';
 import { startDedupService } from '../../dedup-service/src/index';
 import { call as dedupCall, dedupClient, startInfrastructure } from '../../dedup-service/test/dedup-helpers';
 import { startImportService } from '../src/index';
-import { call, importClient, startFileServer, waitFor, type ImportClient } from './import-helpers';
+import { call, freePort, importClient, startFileServer, waitFor, type ImportClient } from './import-helpers';
 
 // §8.5 `retrying`: a transient ingest failure (dedup-service unavailable) marks the lines
 // `retrying` and re-queues them with back-off up to 3 more times; then they fail with
 // `Retries exhausted.`.
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('import lines retrying while dedup-service is unavailable', () => {
   let infrastructure: Awaited<ReturnType<typeof startInfrastructure>>;

@@ -1,26 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import type { ImportBatchSummary } from '@destiny/contracts';
 import type { RunningBackendService } from '@destiny/platform';
 import { startDedupService } from '../../dedup-service/src/index';
 import { call as dedupCall, dedupClient, startInfrastructure, type DedupClient } from '../../dedup-service/test/dedup-helpers';
-import { call, importClient, slowFileRoute, startFileServer, waitFor } from './import-helpers';
+import { call, freePort, importClient, slowFileRoute, startFileServer, waitFor } from './import-helpers';
 
 // The built import-service process (dist/main.js, as `npm test` builds it) killed with SIGKILL
 // while it streams a slow file: RabbitMQ hands the unacknowledged job to the next process, which
 // resumes after the last recorded chunk; every line ends with exactly one result and one reference.
 const MAIN = path.resolve(__dirname, '../dist/main.js');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('import-service process killed mid-file', () => {
   let infrastructure: Awaited<ReturnType<typeof startInfrastructure>>;
