@@ -6,7 +6,11 @@ import { ReferenceDoc } from '../schemas/percolation.schema';
 
 // `reference.changed` (producer dedup-service; consumers search-request-service, percolator).
 
-export const REFERENCE_CHANGE_KINDS = ['imported', 'duplicate_decision_changed', 'enhanced'] as const;
+/**
+ * `duplicate_enhanced`: a canonical's deduplicated view changed because one of its duplicates was
+ * enhanced; the search index takes it, automations do not (they fire on the duplicate's `enhanced`).
+ */
+export const REFERENCE_CHANGE_KINDS = ['imported', 'duplicate_decision_changed', 'enhanced', 'duplicate_enhanced'] as const;
 export const ReferenceChangeKind = StringEnum(REFERENCE_CHANGE_KINDS, { $id: 'ReferenceChangeKind' });
 export type ReferenceChangeKind = Static<typeof ReferenceChangeKind>;
 

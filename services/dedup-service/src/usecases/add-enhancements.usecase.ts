@@ -12,6 +12,9 @@ export interface AddEnhancementOutcome {
   error: string;
   /** The reference's version holding the enhancement (its current version when discarded; 0 when failed). */
   reference_version: number;
+  /** Stored: the search entry holding the enhancement (the reference, or a duplicate's canonical) and its version. */
+  index_reference_id: string;
+  index_version: number;
 }
 
 export interface AddEnhancementsRequest {
@@ -21,6 +24,11 @@ export interface AddEnhancementsRequest {
   enhancement_request_id: string;
   /** Caller-assigned ids, parallel to `enhancements_json`; empty: assigned here. */
   enhancement_ids?: string[];
+}
+
+interface SearchEntry {
+  id: string;
+  version: number;
 }
 
 interface ParsedEnhancement {
@@ -56,10 +64,14 @@ function parseRequest(request: AddEnhancementsRequest): ParsedEnhancement[] {
   });
 }
 
+type Outcome = Omit<AddEnhancementOutcome, 'index_reference_id' | 'index_version'>;
+
 /**
  * Stores enhancements append-only (§6.5), a chunk at a time: one read of the target references,
  * one read of their duplicates, one bulk write of versioned updates each carrying its
- * `reference.changed` event. An exact duplicate of a current enhancement is discarded; a
+ * `reference.changed` event. A duplicate is not in the search index, so its canonical gets a new
+ * version with a `duplicate_enhanced` event too: that is the entry where the enhancement becomes
+ * searchable, and the outcome names it. An exact duplicate of a current enhancement is discarded; a
  * `derived_from` id that is neither on the reference nor on one of its duplicates fails the item.
  */
 export function createAddEnhancements(deps: { references: ReferenceRepository; exclusive<T>(work: () => Promise<T>): Promise<T>; onEvents(): void }) {
@@ -70,18 +82,68 @@ export function createAddEnhancements(deps: { references: ReferenceRepository; e
     if (request.robot_enhancement_batch_id) origin.robot_enhancement_batch_id = request.robot_enhancement_batch_id;
     if (request.enhancement_request_id) origin.enhancement_request_id = request.enhancement_request_id;
     return deps.exclusive(async () => {
-      const outcomes: AddEnhancementOutcome[] = new Array(parsed.length);
+      const outcomes: Outcome[] = new Array(parsed.length);
+      const onDuplicates = new Map<string, Set<string>>();
       let remaining = parsed;
       for (let round = 0; remaining.length > 0; round += 1) {
         if (round === WRITE_ROUNDS) throw new ConcurrentChangeError(remaining[0].value.reference_id);
-        remaining = await addOnce(remaining, outcomes, origin);
+        remaining = await addOnce(remaining, outcomes, origin, onDuplicates);
       }
-      return outcomes;
+      const entries = onDuplicates.size > 0 ? await refreshCanonicals(onDuplicates, origin) : new Map<string, SearchEntry>();
+      return outcomes.map((outcome) => {
+        const entry = outcome.status === 'stored' ? entries.get(outcome.reference_id) : undefined;
+        return { ...outcome, index_reference_id: entry?.id ?? outcome.reference_id, index_version: entry?.version ?? outcome.reference_version };
+      });
     });
   };
 
+  /**
+   * Gives the canonical of each enhanced duplicate a new version whose event carries its
+   * deduplicated view, read after the duplicates' writes so it holds their new enhancements. Also
+   * done for a retried call that finds its enhancements already stored: the first attempt may have
+   * stopped between the two writes. Answers, per duplicate, the search entry now holding them.
+   */
+  async function refreshCanonicals(enhancedDuplicates: Map<string, Set<string>>, origin: ChangeOrigin): Promise<Map<string, SearchEntry>> {
+    const entries = new Map<string, SearchEntry>();
+    let remaining = [...enhancedDuplicates.keys()];
+    for (let round = 0; remaining.length > 0; round += 1) {
+      if (round === WRITE_ROUNDS) throw new ConcurrentChangeError(remaining[0]);
+      const duplicates = await deps.references.getMany(remaining);
+      const duplicatesOfCanonical = new Map<string, ReferenceDocument[]>();
+      for (const duplicate of duplicates) {
+        const canonicalId = isCanonicalLike(duplicate) ? null : duplicate.active_decision?.canonical_reference_id;
+        // No longer a duplicate (a decision changed meanwhile): its own entry holds the enhancements.
+        if (!canonicalId) entries.set(duplicate._id, { id: duplicate._id, version: duplicate.version });
+        else duplicatesOfCanonical.set(canonicalId, [...(duplicatesOfCanonical.get(canonicalId) ?? []), duplicate]);
+      }
+      const canonicalIds = [...duplicatesOfCanonical.keys()];
+      const canonicals = await deps.references.getMany(canonicalIds);
+      const groups = await deps.references.duplicatesOf(canonicalIds);
+      const now = new Date();
+      const conflicts = await Promise.all(
+        canonicals.map(async (canonical) => {
+          const enhanced = duplicatesOfCanonical.get(canonical._id) ?? [];
+          const added = enhanced.flatMap((duplicate) => duplicate.enhancements.filter((enhancement) => enhancedDuplicates.get(duplicate._id)?.has(enhancement.id)));
+          const after = { ...canonical, version: canonical.version + 1 };
+          const event = referenceChangedEntry({ kind: 'duplicate_enhanced', reference: after, duplicates: groups.get(canonical._id) ?? [], changeset: enhancementChangeset(added), origin, now });
+          try {
+            await deps.references.update(canonical._id, canonical.version, { version: after.version }, [event]);
+          } catch (error) {
+            if (error instanceof ConcurrentChangeError) return enhanced.map((duplicate) => duplicate._id);
+            throw error;
+          }
+          for (const duplicate of enhanced) entries.set(duplicate._id, { id: canonical._id, version: after.version });
+          return [];
+        }),
+      );
+      if (canonicals.length > 0) deps.onEvents();
+      remaining = conflicts.flat();
+    }
+    return entries;
+  }
+
   /** One read-decide-write round; answers the items whose reference changed under it (to redo). */
-  async function addOnce(items: ParsedEnhancement[], outcomes: AddEnhancementOutcome[], origin: ChangeOrigin): Promise<ParsedEnhancement[]> {
+  async function addOnce(items: ParsedEnhancement[], outcomes: Outcome[], origin: ChangeOrigin, onDuplicates: Map<string, Set<string>>): Promise<ParsedEnhancement[]> {
     const references = new Map((await deps.references.getMany([...new Set(items.map((item) => item.value.reference_id))])).map((row) => [row._id, row]));
     const groups = await deps.references.duplicatesOf([...references.values()].filter(isCanonicalLike).map((row) => row._id));
     const added = new Map<string, StoredEnhancement[]>();
@@ -98,6 +160,7 @@ export function createAddEnhancements(deps: { references: ReferenceRepository; e
       const pendingHere = added.get(referenceId) ?? [];
       if (item.assigned && reference.enhancements.some((enhancement) => enhancement.id === item.id)) {
         outcomes[item.index] = { reference_id: referenceId, status: 'stored', enhancement_id: item.id, error: '', reference_version: reference.version };
+        if (!isCanonicalLike(reference)) onDuplicates.set(referenceId, (onDuplicates.get(referenceId) ?? new Set()).add(item.id));
         continue;
       }
       const duplicates = isCanonicalLike(reference) ? (groups.get(referenceId) ?? []) : [];
@@ -147,6 +210,13 @@ export function createAddEnhancements(deps: { references: ReferenceRepository; e
     if (writes.length === 0) return [];
     const conflicts = await deps.references.updateVersionedMany(writes);
     if (conflicts.length < writes.length) deps.onEvents();
+    const conflicted = new Set(conflicts);
+    for (const [id, enhancements] of added) {
+      if (conflicted.has(id) || isCanonicalLike(references.get(id) as ReferenceDocument)) continue;
+      const ids = onDuplicates.get(id) ?? new Set<string>();
+      for (const enhancement of enhancements) ids.add(enhancement.id);
+      onDuplicates.set(id, ids);
+    }
     // Not written: another writer changed those references first; their items are decided again.
     return conflicts.flatMap((id) => itemsOf.get(id) ?? []);
   }

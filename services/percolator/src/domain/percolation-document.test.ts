@@ -105,4 +105,10 @@ describe('which events percolate, and as what (§13.2)', () => {
     ].map((item) => planPercolation(item));
     expect(reasons.map((plan) => plan.percolate)).toEqual([false, false, false, false, false]);
   });
+
+  test('when a canonical is refreshed because a robot enhanced one of its duplicates, then it does not percolate (the duplicate\'s own event does)', () => {
+    const added: Enhancement = { id: uuidv7(), reference_id: uuidv7(), visibility: 'public', source: 'robot', robot_version: null, derived_from: null, created_at: '2026-01-31T12:00:00Z', content: { enhancement_type: 'abstract', process: 'other', abstract: 'Heath' } } as unknown as Enhancement;
+    const plan = planPercolation(event('duplicate_enhanced', view([added]), { visibility: 'public', enhancements: [{ id: added.id as string, reference_id: added.reference_id, visibility: 'public', source: 'robot', content: added.content as Record<string, unknown> }] }, { robot_id: uuidv7(), robot_enhancement_batch_id: uuidv7() }));
+    expect(plan).toEqual({ percolate: false, reason: 'a duplicate was enhanced; automations fire on the duplicate' });
+  });
 });

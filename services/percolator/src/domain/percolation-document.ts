@@ -124,6 +124,8 @@ function decisionIdOf(event: ReferenceChangedEvent): string {
 export function planPercolation(event: ReferenceChangedEvent): PercolationDecision {
   const determination = event.duplicate_decision?.duplicate_determination ?? null;
   if (event.kind === 'imported') return { percolate: false, reason: 'imported references wait for their first decision' };
+  // §13.2: an enhancement added to a duplicate fires on the duplicate only (its own `enhanced` event).
+  if (event.kind === 'duplicate_enhanced') return { percolate: false, reason: 'a duplicate was enhanced; automations fire on the duplicate' };
   if (event.kind === 'enhanced') {
     const batchId = event.origin.robot_enhancement_batch_id;
     const requestId = event.origin.enhancement_request_id;

@@ -62,8 +62,10 @@ export interface PendingEnhancementDocument {
   queue_order: string | null;
   /** `expires_at` while processing, else null: the expiry sweep walks only live leases. */
   lease_expiry: Date | null;
-  /** While `indexing`: the reference version that holds the stored enhancement (searchable once indexed). */
+  /** While `indexing`: the version of the search entry that holds the stored enhancement (searchable once indexed). */
   index_version?: number;
+  /** While `indexing`, for a duplicate: its canonical, whose search entry holds the enhancement; absent: the reference's own. */
+  index_reference_id?: string;
   /** While `indexing`: when the version must have been announced as indexed, else `indexing_failed`. */
   indexing_deadline?: Date | null;
 }
@@ -72,8 +74,10 @@ export type BatchStatus = 'processing' | 'importing' | 'imported' | 'failed';
 
 export interface ImportAttempt {
   status: 'stored' | 'discarded' | 'failed';
-  /** The reference version holding the stored enhancement. */
+  /** The version of the search entry holding the stored enhancement. */
   version?: number;
+  /** That entry when it is not the reference's own: a duplicate is searchable through its canonical. */
+  index_reference_id?: string;
 }
 
 export interface BatchImportState {
@@ -116,6 +120,7 @@ export const ROBOT_BROKER_INDEXES: IndexDeclaration[] = [
   { collection: COLLECTIONS.pending, keys: { enhancement_request_id: 1 }, options: { name: 'pending_request' } },
   { collection: COLLECTIONS.pending, keys: { reference_id: 1 }, options: { name: 'pending_reference' } },
   { collection: COLLECTIONS.pending, keys: { indexing_deadline: 1 }, options: { name: 'pending_indexing_deadline' } },
+  { collection: COLLECTIONS.pending, keys: { index_reference_id: 1 }, options: { name: 'pending_index_reference' } },
   { collection: COLLECTIONS.batches, keys: { status: 1 }, options: { name: 'batch_status' } },
   // The outbox relay selects batches with waiting jobs through this flag.
   { collection: COLLECTIONS.batches, keys: { outbox_pending: 1 }, options: { name: 'batch_outbox_pending' } },

@@ -42,10 +42,13 @@ export function createPendingEnhancementRepository(db: Db) {
 
   async function settleIndexing(items: ReadonlyArray<{ reference_id: string; version: number }>, status: 'completed' | 'indexing_failed'): Promise<number> {
     if (items.length === 0) return 0;
+    const update = { $set: { status, indexing_deadline: null } };
+    // Rows wait for their own reference's entry or (duplicates) for the one named in index_reference_id.
     const result = await pending.bulkWrite(
-      items.map((item) => ({
-        updateMany: { filter: { reference_id: item.reference_id, status: 'indexing' as const, index_version: { $lte: item.version } }, update: { $set: { status, indexing_deadline: null } } },
-      })),
+      items.flatMap((item) => [
+        { updateMany: { filter: { reference_id: item.reference_id, index_reference_id: { $exists: false }, status: 'indexing' as const, index_version: { $lte: item.version } }, update } },
+        { updateMany: { filter: { index_reference_id: item.reference_id, status: 'indexing' as const, index_version: { $lte: item.version } }, update } },
+      ]),
       { ordered: false },
     );
     return result.modifiedCount;

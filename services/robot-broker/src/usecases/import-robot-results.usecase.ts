@@ -79,8 +79,10 @@ export function createImportRobotResults(deps: {
       if (row.status !== 'importing') continue;
       const attempt = attempts[row.reference_id];
       const set: Partial<PendingEnhancementDocument> =
-        attempt?.status === 'stored' ? { status: 'indexing', index_version: attempt.version ?? 0, indexing_deadline: deadline } : { status: attempt?.status === 'discarded' ? 'discarded' : 'failed' };
-      const key = `${set.status}|${set.index_version ?? ''}`;
+        attempt?.status === 'stored'
+          ? { status: 'indexing', index_version: attempt.version ?? 0, indexing_deadline: deadline, ...(attempt.index_reference_id ? { index_reference_id: attempt.index_reference_id } : {}) }
+          : { status: attempt?.status === 'discarded' ? 'discarded' : 'failed' };
+      const key = `${set.status}|${set.index_version ?? ''}|${set.index_reference_id ?? ''}`;
       const group = groups.get(key) ?? { set, ids: [] };
       group.ids.push(row._id);
       groups.set(key, group);
@@ -90,8 +92,8 @@ export function createImportRobotResults(deps: {
     }));
     if (operations.length > 0) await deps.pending.collection.bulkWrite(operations, { ordered: false });
     // Announcements that arrived before the rows reached `indexing` complete them now.
-    const stored = Object.entries(attempts).filter(([, attempt]) => attempt.status === 'stored').map(([id]) => id);
-    const versions = await deps.indexed.current(stored);
+    const stored = Object.entries(attempts).filter(([, attempt]) => attempt.status === 'stored').map(([id, attempt]) => attempt.index_reference_id ?? id);
+    const versions = await deps.indexed.current([...new Set(stored)]);
     await deps.pending.completeIndexed([...versions].map(([reference_id, version]) => ({ reference_id, version })));
     await deps.batches.collection.updateOne({ _id: batch._id, status: 'importing' }, { $set: { status: 'imported', validation_key: validationKey } });
   }
@@ -128,13 +130,15 @@ export function createImportRobotResults(deps: {
           });
         } catch (error) {
           if (!(error instanceof ServiceError) || error.httpStatus !== 422) throw error;
-          outcomes = queued.map((item) => ({ reference_id: item.reference_id, status: 'failed', enhancement_id: '', error: IMPORT_MESSAGES.addFailed, reference_version: 0 }));
+          outcomes = queued.map((item) => ({ reference_id: item.reference_id, status: 'failed', enhancement_id: '', error: IMPORT_MESSAGES.addFailed, reference_version: 0, index_reference_id: '', index_version: 0 }));
         }
         queued.forEach((item, index) => {
           const outcome = outcomes[index];
           const status = outcome?.status ?? 'failed';
           if (status === 'stored') {
-            attempts[item.reference_id] = { status: 'stored', version: outcome.reference_version };
+            // A duplicate becomes searchable through its canonical's entry (an older dedup-service names none).
+            const entry = outcome.index_reference_id && outcome.index_reference_id !== item.reference_id ? { index_reference_id: outcome.index_reference_id } : {};
+            attempts[item.reference_id] = { status: 'stored', version: outcome.index_version || outcome.reference_version, ...entry };
             entries[item.entryIndex] = { reference_id: item.reference_id };
           } else if (status === 'discarded') {
             attempts[item.reference_id] = { status: 'discarded' };

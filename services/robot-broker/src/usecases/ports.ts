@@ -8,6 +8,9 @@ export interface AddEnhancementOutcome {
   error: string;
   /** The reference version holding the enhancement. */
   reference_version: number;
+  /** Stored: the search entry holding the enhancement (the reference, or a duplicate's canonical) and its version. */
+  index_reference_id: string;
+  index_version: number;
 }
 
 export interface ReferenceStorePort {

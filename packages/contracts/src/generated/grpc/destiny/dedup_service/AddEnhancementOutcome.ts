@@ -7,6 +7,8 @@ export interface AddEnhancementOutcome {
   'enhancement_id'?: (string);
   'error'?: (string);
   'reference_version'?: (number);
+  'index_reference_id'?: (string);
+  'index_version'?: (number);
 }
 
 export interface AddEnhancementOutcome__Output {
@@ -15,4 +17,6 @@ export interface AddEnhancementOutcome__Output {
   'enhancement_id': (string);
   'error': (string);
   'reference_version': (number);
+  'index_reference_id': (string);
+  'index_version': (number);
 }
