@@ -9,6 +9,8 @@ interface AddOutcome {
   enhancement_id: string;
   error: string;
   reference_version: number;
+  index_reference_id: string;
+  index_version: number;
 }
 
 interface StoredView {
@@ -123,5 +125,24 @@ describe('dedup-service AddEnhancements through gRPC', () => {
     const abstracts = (await getReference(canonical)).enhancements.map((item) => item.content.abstract);
     expect(abstracts).toEqual(expect.arrayContaining(['from own', 'from duplicate']));
     expect(abstracts).not.toContain('from unknown');
+  });
+
+  it('when an enhancement is added to a duplicate, then its canonical gets a new version with a duplicate_enhanced event holding it, and the outcome names that entry', async () => {
+    const [canonical] = await ingest(['10.1000/Refresh.Y']);
+    await decided(canonical);
+    const [duplicate] = await ingest(['10.1000/refresh.y']);
+    expect(await decided(duplicate)).toEqual({ duplicate_determination: 'duplicate', canonical_reference_id: canonical });
+    const [outcome] = await add([abstract(duplicate, 'abstract on the duplicate')]);
+    expect(outcome).toMatchObject({ reference_id: duplicate, status: 'stored', index_reference_id: canonical });
+    const refresh = await waitFor(() => observer.events.find((event) => event.reference_id === canonical && event.kind === 'duplicate_enhanced'), 'the canonical refresh');
+    expect(refresh.version).toBe(outcome.index_version);
+    expect(refresh.reference.enhancements?.map((item) => item.id)).toContain(outcome.enhancement_id);
+    expect(refresh.changeset.enhancements?.map((item) => item.id)).toEqual([outcome.enhancement_id]);
+    const own = await waitFor(() => enhancedEvents(duplicate)[0], 'the duplicate\'s own event');
+    expect(own.version).toBe(outcome.reference_version);
+
+    const [retried] = await add([abstract(duplicate, 'abstract on the duplicate')], [outcome.enhancement_id]);
+    // A retry finds it stored and refreshes the canonical again: the first call may have stopped between the writes.
+    expect(retried).toMatchObject({ status: 'stored', enhancement_id: outcome.enhancement_id, index_reference_id: canonical, index_version: outcome.index_version + 1 });
   });
 });
