@@ -199,6 +199,33 @@ export class Mapping {
     };
   }
 
+  /** Field infos of dynamically mapped fields, shared by the documents that introduce the same field. */
+  private readonly dynamicFields = new Map<string, FieldInfo>();
+
+  /** The info of a field dynamic mapping introduces (with a `keyword` sub-field for strings). */
+  dynamicField(path: string, type: string, level: string, withKeyword: boolean): FieldInfo {
+    const key = `${path}\u0000${type}\u0000${level}\u0000${withKeyword}`;
+    let info = this.dynamicFields.get(key);
+    if (info) return info;
+    const analyzer = this.analyzers.get(undefined);
+    const leaf = (leafPath: string, leafType: string, ignoreAbove: number, multiFields: FieldInfo[]): FieldInfo => ({
+      path: leafPath,
+      type: leafType,
+      level,
+      analyzer,
+      searchAnalyzer: analyzer,
+      scalingFactor: 1,
+      ignoreAbove,
+      indexed: true,
+      multiFields,
+    });
+    info = leaf(path, type, Number.POSITIVE_INFINITY, withKeyword ? [leaf(`${path}.keyword`, 'keyword', 256, [])] : []);
+    // Percolated documents never extend the mapping, so arbitrary keys must not grow this forever.
+    if (this.dynamicFields.size >= 10_000) this.dynamicFields.clear();
+    this.dynamicFields.set(key, info);
+    return info;
+  }
+
   /** Nested level that a field (or object path) belongs to. */
   levelOf(path: string): string | undefined {
     return this.fields.get(path)?.level ?? this.objects.get(path)?.level;
@@ -288,8 +315,12 @@ export function coerceValue(field: FieldInfo, value: unknown, docId: string): Fi
   }
 }
 
-/** Parses a source document against the mapping (applying dynamic mapping where allowed). */
-export function parseDocument(mapping: Mapping, source: Record<string, unknown>, docId: string): ParseOutcome {
+/**
+ * Parses a source document against the mapping (applying dynamic mapping where allowed).
+ * `indexedFields`: only these field paths keep their values (every value is still validated, so a
+ * document fails exactly as it would when fully parsed); nested objects always become hidden docs.
+ */
+export function parseDocument(mapping: Mapping, source: Record<string, unknown>, docId: string, indexedFields?: ReadonlySet<string>): ParseOutcome {
   const additions: DynamicAddition[] = [];
   const pendingFields = new Map<string, FieldInfo>();
   const pendingObjects = new Map<string, ObjectInfo>();
@@ -309,10 +340,10 @@ export function parseDocument(mapping: Mapping, source: Record<string, unknown>,
     }
     const coerced = coerceValue(field, value, docId);
     if (coerced === undefined) return;
-    doc.values.push([field, coerced]);
+    if (!indexedFields || indexedFields.has(field.path)) doc.values.push([field, coerced]);
     for (const multi of field.multiFields) {
       const sub = coerceValue(multi, value, docId);
-      if (sub !== undefined) doc.values.push([multi, sub]);
+      if (sub !== undefined && (!indexedFields || indexedFields.has(multi.path))) doc.values.push([multi, sub]);
     }
   };
 
@@ -368,15 +399,9 @@ export function parseDocument(mapping: Mapping, source: Record<string, unknown>,
     if (definition.type === undefined) {
       pendingObjects.set(path, { path, nested: false, dynamic, level });
     } else {
-      const multiFields: FieldInfo[] = [];
-      const analyzer = mapping.analyzers.get(undefined);
-      const base = { level, scalingFactor: 1, ignoreAbove: Number.POSITIVE_INFINITY, indexed: true };
-      if (definition.fields) {
-        const keywordInfo: FieldInfo = { ...base, path: `${path}.keyword`, type: 'keyword', analyzer, searchAnalyzer: analyzer, ignoreAbove: 256, multiFields: [] };
-        multiFields.push(keywordInfo);
-        pendingFields.set(keywordInfo.path, keywordInfo);
-      }
-      pendingFields.set(path, { ...base, path, type: String(definition.type), analyzer, searchAnalyzer: analyzer, multiFields });
+      const info = mapping.dynamicField(path, String(definition.type), level, definition.fields !== undefined);
+      pendingFields.set(path, info);
+      for (const multi of info.multiFields) pendingFields.set(multi.path, multi);
     }
     parseEntry(doc, path, key, value, prefix, level, dynamic);
   };

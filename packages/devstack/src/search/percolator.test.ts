@@ -1,5 +1,6 @@
 import { Mapping, normalizeMapping } from './field-mapping';
-import { PercolatorStore } from './percolator';
+import { SegmentSet } from './index-segment';
+import { PercolateQuery, PercolatorStore, compileRecordingFields } from './percolator';
 import { compileQuery } from './query.compiler';
 import { termKey } from './query.model';
 import { AnalyzerRegistry } from './text-analysis';
@@ -45,5 +46,79 @@ describe('candidate selection', () => {
     expect(store.candidates(new Set([termKey('kind', 'a'), termKey('source', 's2')]))).toEqual([2]);
     expect(store.candidates(new Set([termKey('kind', 'a'), termKey('source', 's1')]))).toEqual([0, 2]);
     expect(store.candidates(new Set([termKey('kind', 'b')]))).toEqual([1, 2]);
+  });
+});
+
+describe('percolating with only the fields stored queries read', () => {
+  const percolatorMapping = new Mapping(
+    normalizeMapping({
+      properties: {
+        query: { type: 'percolator' },
+        title: { type: 'text', fields: { raw: { type: 'keyword' } } },
+        year: { type: 'long' },
+        tags: { type: 'keyword' },
+        items: { type: 'nested', properties: { kind: { type: 'keyword' }, note: { type: 'text' } } },
+      },
+    }),
+    new AnalyzerRegistry(undefined),
+  );
+  const documents = [
+    { title: 'Deep sea fish', year: 2001, tags: ['a'], items: [{ kind: 'x', note: 'large' }], extra: { free: 'text' } },
+    { title: 'Shallow reef', tags: ['b', 'a'], items: [{ kind: 'y' }, { kind: 'x', note: 'small fish' }] },
+    { year: 1999, items: [] },
+  ];
+
+  /** Score and slots of each matching stored query, with the store's field set (fast path) or every field indexed. */
+  function slotsPerQuery(queries: unknown[], fullParsing: boolean): { slots: Record<number, unknown[]>; fields: ReadonlySet<string> | null } {
+    const store = new PercolatorStore();
+    queries.forEach((query, doc) => {
+      const { query: compiled, fields } = compileRecordingFields(percolatorMapping, (recording) => compileQuery(query, { mapping: recording, strict: true, now: 0 }));
+      store.add(doc, compiled, fields);
+    });
+    const percolate = new PercolateQuery('query', documents, percolatorMapping, undefined, fullParsing ? undefined : () => store);
+    const hitFields = new Map<number, Record<string, unknown[]>>();
+    const segments = new SegmentSet(() => '');
+    const result = percolate.execute({ segments, level: '', scoring: true, now: 0, percolators: () => store, hitFields });
+    const slots: Record<number, unknown[]> = {};
+    result.docs.forEach((doc, position) => (slots[doc] = [result.scores[position], ...(hitFields.get(doc)?._percolator_document_slot ?? [])]));
+    return { slots, fields: store.fieldsInUse().fields };
+  }
+
+  test.each([
+    ['a term and a match on referenced fields', [{ term: { tags: 'a' } }, { match: { title: 'fish' } }, { term: { 'title.raw': 'Shallow reef' } }]],
+    ['nested queries', [{ nested: { path: 'items', query: { bool: { must: [{ term: { 'items.kind': 'x' } }, { match: { 'items.note': 'fish' } }] } } } }, { nested: { path: 'items', query: { match_all: {} } } }]],
+    ['exists and missing fields', [{ exists: { field: 'year' } }, { bool: { must_not: [{ exists: { field: 'title' } }] } }, { exists: { field: 'items.note' } }]],
+    ['a query_string over every field (the fallback)', [{ query_string: { query: 'fish OR text' } }, { term: { tags: 'b' } }]],
+  ])('when stored queries use %s, then the fast path gives the slots of full parsing', (_name, queries) => {
+    const fast = slotsPerQuery(queries, false);
+    const full = slotsPerQuery(queries, true);
+    expect(fast.slots).toEqual(full.slots);
+    expect(Object.keys(full.slots).length).toBeGreaterThan(0);
+  });
+
+  test('when a stored query reads named fields, then only those are indexed; an undeterminable one needs all', () => {
+    expect(slotsPerQuery([{ bool: { filter: [{ term: { tags: 'a' } }, { nested: { path: 'items', query: { exists: { field: 'items.kind' } } } }] } }], false).fields).toEqual(new Set(['tags', 'items.kind']));
+    expect(slotsPerQuery([{ term: { tags: 'a' } }, { query_string: { query: 'fish' } }], false).fields).toBeNull();
+  });
+
+  test('when a query is stored after the percolation was compiled, then it still sees the fields it reads', () => {
+    const store = new PercolatorStore();
+    const compileStored = (query: unknown) => compileRecordingFields(percolatorMapping, (recording) => compileQuery(query, { mapping: recording, strict: true, now: 0 }));
+    const first = compileStored({ term: { tags: 'a' } });
+    store.add(0, first.query, first.fields);
+    const percolate = new PercolateQuery('query', documents, percolatorMapping, undefined, () => store);
+    const second = compileStored({ range: { year: { gte: 2000 } } });
+    store.add(1, second.query, second.fields);
+    const hitFields = new Map<number, Record<string, unknown[]>>();
+    const result = percolate.execute({ segments: new SegmentSet(() => ''), level: '', scoring: false, now: 0, percolators: () => store, hitFields });
+    expect([...result.docs]).toEqual([0, 1]);
+    expect(hitFields.get(1)?._percolator_document_slot).toEqual([0]);
+  });
+
+  test('when an unindexed field holds a malformed value, then percolation fails as with full parsing', () => {
+    const store = new PercolatorStore();
+    const { query, fields } = compileRecordingFields(percolatorMapping, (recording) => compileQuery({ term: { tags: 'a' } }, { mapping: recording, strict: true, now: 0 }));
+    store.add(0, query, fields);
+    expect(() => new PercolateQuery('query', [{ tags: 'a', year: 'not a year' }], percolatorMapping, undefined, () => store)).toThrow(/failed to parse field \[year\]/);
   });
 });

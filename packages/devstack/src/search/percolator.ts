@@ -2,12 +2,71 @@
 // `percolate` query that runs the candidates against an in-memory index of the given document(s).
 import { type DocSet, EMPTY } from './doc-set';
 import { EsError, parsingError } from './es-error';
-import { type Mapping, parseDocument } from './field-mapping';
+import { type FieldInfo, type Mapping, parseDocument } from './field-mapping';
 import { SegmentSet } from './index-segment';
 import { type ExecContext, type PercolatorSource, type Query, type RequiredTerms, scoreOf, termKey } from './query.model';
 
+/**
+ * The mapping's field table that remembers which fields a query compiler looked up. Enumerating
+ * the table (wildcard or object-path fields, `query_string` defaults) makes the set undetermined.
+ */
+class FieldUseRecorder extends Map<string, FieldInfo> {
+  readonly used = new Set<string>();
+  enumerated = false;
+
+  override get(path: string): FieldInfo | undefined {
+    this.used.add(path);
+    return super.get(path);
+  }
+
+  override has(path: string): boolean {
+    this.used.add(path);
+    return super.has(path);
+  }
+
+  override values(): MapIterator<FieldInfo> {
+    this.enumerated = true;
+    return super.values();
+  }
+
+  override keys(): MapIterator<string> {
+    this.enumerated = true;
+    return super.keys();
+  }
+
+  override entries(): MapIterator<[string, FieldInfo]> {
+    this.enumerated = true;
+    return super.entries();
+  }
+
+  override [Symbol.iterator](): MapIterator<[string, FieldInfo]> {
+    this.enumerated = true;
+    return super.entries();
+  }
+
+  override forEach(callback: (value: FieldInfo, key: string, map: Map<string, FieldInfo>) => void, thisArg?: unknown): void {
+    this.enumerated = true;
+    super.forEach(callback, thisArg);
+  }
+}
+
+/**
+ * Compiles a stored percolator query and returns the field paths it can read, or null when they
+ * cannot be determined (the percolated documents must then be indexed in full).
+ */
+export function compileRecordingFields<T>(mapping: Mapping, compile: (mapping: Mapping) => T): { query: T; fields: Set<string> | null } {
+  const recorder = new FieldUseRecorder(mapping.fields);
+  const recording = Object.create(mapping, { fields: { value: recorder } }) as Mapping;
+  const query = compile(recording);
+  return { query, fields: recorder.enumerated ? null : recorder.used };
+}
+
 export class PercolatorStore implements PercolatorSource {
   private readonly queries: Array<Query | undefined> = [];
+  /** Field paths any stored query reads (null: some query's fields are unknown, so all are needed). */
+  private referenced: Set<string> | null = new Set();
+  /** Bumped whenever `referenced` grows, so a percolation built for an older set can tell. */
+  private fieldsVersion = 0;
   /** Stored queries by one term of their indexed requirement set. */
   private readonly byTerm = new Map<string, number[]>();
   /** Per stored query, the other requirement sets a document must also hit. */
@@ -16,8 +75,10 @@ export class PercolatorStore implements PercolatorSource {
   private readonly requirements: Array<Array<Set<string>> | undefined> = [];
   private readonly always: number[] = [];
 
-  add(doc: number, query: Query): void {
+  /** `fields`: the paths the query reads (from compileRecordingFields), null or omitted when unknown. */
+  add(doc: number, query: Query, fields: ReadonlySet<string> | null = null): void {
     this.queries[doc] = query;
+    this.noteFields(fields);
     const required = query.requiredTerms();
     if (required === null || required.length === 0) {
       this.always.push(doc);
@@ -32,6 +93,23 @@ export class PercolatorStore implements PercolatorSource {
       if (docs) docs.push(doc);
       else this.byTerm.set(term, [doc]);
     }
+  }
+
+  private noteFields(fields: ReadonlySet<string> | null): void {
+    if (this.referenced === null) return;
+    if (fields === null) {
+      this.referenced = null;
+      this.fieldsVersion += 1;
+      return;
+    }
+    const before = this.referenced.size;
+    for (const path of fields) this.referenced.add(path);
+    if (this.referenced.size !== before) this.fieldsVersion += 1;
+  }
+
+  /** The field paths percolated documents need indexed (null: all), with the version of that set. */
+  fieldsInUse(): { fields: ReadonlySet<string> | null; version: number } {
+    return { fields: this.referenced, version: this.fieldsVersion };
   }
 
   candidates(termKeys: Set<string>): number[] {
@@ -72,45 +150,76 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** `{"percolate": {"field", "document" | "documents", "name"}}` compiled against the percolator index mapping. */
-export class PercolateQuery implements Query {
-  private readonly memory: SegmentSet;
-  private readonly termKeys = new Set<string>();
+/** The in-memory index of the percolated documents, with the term keys of all and of each slot. */
+interface MemoryIndex {
+  readonly segments: SegmentSet;
+  readonly termKeys: Set<string>;
   /** Term keys of each percolated document (slot), to skip slots a stored query cannot match. */
-  private readonly slotKeys: Array<Set<string>> = [];
-  private readonly slotField: string;
+  readonly slotKeys: Array<Set<string>>;
+  /** What it was built for: the store and its field-set version (undefined store: every field). */
+  readonly store: PercolatorSource | undefined;
+  readonly fieldsVersion: number;
+}
 
-  constructor(
-    private readonly field: string,
-    documents: Record<string, unknown>[],
-    mapping: Mapping,
-    name: string | undefined,
-  ) {
-    this.memory = new SegmentSet((level) => mapping.parentLevel(level));
-    documents.forEach((document, slot) => this.memory.addDocument(parseDocument(mapping, document, String(slot)).root));
-    for (let slot = 0; slot < documents.length; slot += 1) this.slotKeys.push(new Set());
-    for (const level of this.memory.levels.values()) {
-      for (const [path, index] of level.fields) {
-        for (const [term, posting] of index.postings) {
-          const key = termKey(path, term);
-          this.termKeys.add(key);
-          for (const doc of posting.docs) this.slotKeys[this.rootOf(level.path, doc)].add(key);
-        }
+function buildMemoryIndex(documents: Record<string, unknown>[], mapping: Mapping, store: PercolatorSource | undefined): MemoryIndex {
+  const inUse = store?.fieldsInUse?.();
+  // Only the fields stored queries read are indexed: the others cannot change any stored query's
+  // result, and a field's postings, norms and statistics do not depend on other fields.
+  const indexed = store === undefined ? undefined : inUse ? (inUse.fields ?? undefined) : undefined;
+  const segments = new SegmentSet((level) => mapping.parentLevel(level));
+  documents.forEach((document, slot) => segments.addDocument(parseDocument(mapping, document, String(slot), indexed).root));
+  const termKeys = new Set<string>();
+  const slotKeys: Array<Set<string>> = [];
+  for (let slot = 0; slot < documents.length; slot += 1) slotKeys.push(new Set());
+  for (const level of segments.levels.values()) {
+    for (const [path, index] of level.fields) {
+      for (const [term, posting] of index.postings) {
+        const key = termKey(path, term);
+        termKeys.add(key);
+        for (const doc of posting.docs) slotKeys[rootOf(segments, level.path, doc)].add(key);
       }
     }
+  }
+  return { segments, termKeys, slotKeys, store: indexed ? store : undefined, fieldsVersion: inUse?.version ?? 0 };
+}
+
+function rootOf(segments: SegmentSet, levelPath: string, doc: number): number {
+  let level = segments.levels.get(levelPath);
+  let current = doc;
+  while (level && level.parentPath !== undefined) {
+    current = level.parents[current];
+    level = segments.levels.get(level.parentPath);
+  }
+  return current;
+}
+
+export class PercolateQuery implements Query {
+  private memory: MemoryIndex;
+  private readonly slotField: string;
+
+  /** `storeOf`: the index's stored queries of a percolator field, whose field set limits what is indexed. */
+  constructor(
+    private readonly field: string,
+    private readonly documents: Record<string, unknown>[],
+    private readonly mapping: Mapping,
+    name: string | undefined,
+    storeOf?: (field: string) => PercolatorSource | undefined,
+  ) {
+    // Built here, not lazily, so a malformed document fails the request before any shard runs.
+    this.memory = buildMemoryIndex(documents, mapping, storeOf?.(field));
     this.slotField = name ? `_percolator_document_slot_${name}` : '_percolator_document_slot';
   }
 
-  private rootOf(levelPath: string, doc: number): number {
-    let level = this.memory.levels.get(levelPath);
-    let current = doc;
-    while (level && level.parentPath !== undefined) {
-      current = level.parents[current];
-      level = this.memory.levels.get(level.parentPath);
-    }
-    return current;
+  /** The index built at compile time, or a full one when the stored queries changed since. */
+  private memoryFor(source: PercolatorSource): MemoryIndex {
+    const built = this.memory;
+    if (built.store === undefined) return built;
+    if (built.store === source && source.fieldsInUse?.().version === built.fieldsVersion) return built;
+    this.memory = buildMemoryIndex(this.documents, this.mapping, undefined);
+    return this.memory;
   }
 
-  static compile(body: Record<string, unknown>, mapping: Mapping): PercolateQuery {
+  static compile(body: Record<string, unknown>, mapping: Mapping, storeOf?: (field: string) => PercolatorSource | undefined): PercolateQuery {
     if (typeof body.field !== 'string') throw parsingError('[percolate] query is missing required [field] parameter');
     const field = mapping.fields.get(body.field);
     if (!field) throw new EsError(400, 'query_shard_exception', `field [${body.field}] does not exist`);
@@ -126,24 +235,25 @@ export class PercolateQuery implements Query {
     } else {
       throw new EsError(400, 'illegal_argument_exception', '[document], [documents] or [id] must be specified');
     }
-    return new PercolateQuery(body.field, documents, mapping, typeof body.name === 'string' ? body.name : undefined);
+    return new PercolateQuery(body.field, documents, mapping, typeof body.name === 'string' ? body.name : undefined, storeOf);
   }
 
   execute(context: ExecContext): DocSet {
     if (context.level !== '') return EMPTY;
     const source = context.percolators?.(this.field);
     if (!source) return EMPTY;
+    const memory = this.memoryFor(source);
     const docs: number[] = [];
     const scores: number[] = [];
-    const memoryContext: ExecContext = { segments: this.memory, level: '', scoring: context.scoring, now: context.now };
-    const slots = this.memory.root.maxDoc;
-    for (const doc of source.candidates(this.termKeys)) {
+    const memoryContext: ExecContext = { segments: memory.segments, level: '', scoring: context.scoring, now: context.now };
+    const slots = memory.segments.root.maxDoc;
+    for (const doc of source.candidates(memory.termKeys)) {
       const query = source.query(doc);
       if (!query) continue;
       const matchedSlots: number[] = [];
       let best = 0;
       for (let slot = 0; slot < slots; slot += 1) {
-        if (slots > 1 && !source.accepts(doc, this.slotKeys[slot])) continue;
+        if (slots > 1 && !source.accepts(doc, memory.slotKeys[slot])) continue;
         const score = scoreOf(query, memoryContext, slot);
         if (Number.isNaN(score)) continue;
         matchedSlots.push(slot);

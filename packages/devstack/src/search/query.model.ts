@@ -10,6 +10,8 @@ export interface PercolatorSource {
   /** Whether one document's keys satisfy every requirement set of a stored query. */
   accepts(doc: number, termKeys: Set<string>): boolean;
   query(doc: number): Query | undefined;
+  /** Field paths the stored queries read (null: unknown, so all), and a version that changes with them. */
+  fieldsInUse?(): { fields: ReadonlySet<string> | null; version: number };
 }
 
 export interface ExecContext {

@@ -4,8 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { EsError, QueryShardError } from './es-error';
 import { Mapping, type MappingJson, applyAdditions, mergeMapping, normalizeMapping, parseDocument } from './field-mapping';
 import { SegmentSet } from './index-segment';
-import { PercolateQuery, PercolatorStore } from './percolator';
+import { PercolateQuery, PercolatorStore, compileRecordingFields } from './percolator';
 import { type CompileContext, compileQuery } from './query.compiler';
+import { type Query } from './query.model';
 import { AnalyzerRegistry } from './text-analysis';
 
 export interface StoredDoc {
@@ -172,7 +173,7 @@ export class SearchIndex {
 
   compileContext(strict: boolean): CompileContext {
     const mapping = this.mapping;
-    return { mapping, strict, now: Date.now(), percolate: (body) => PercolateQuery.compile(body, mapping) };
+    return { mapping, strict, now: Date.now(), percolate: (body) => PercolateQuery.compile(body, mapping, (field) => this.percolators.get(field)) };
   }
 
   private conflict(id: string, reason: string): EsError {
@@ -223,7 +224,7 @@ export class SearchIndex {
     const root = parsed.additions.length > 0 ? parseDocument(this.mapping, source, id).root : parsed.root;
     const doc = this.segments.addDocument(root);
     this.storeDoc(doc, { id, source, version, seqNo, primaryTerm: PRIMARY_TERM });
-    for (const [field, query] of queries) this.percolatorStore(field).add(doc, query);
+    for (const [field, { query, fields }] of queries) this.percolatorStore(field).add(doc, query, fields);
     this.tombstones.delete(id);
     this.maybeCompact();
     return { result: existing === undefined ? 'created' : 'updated', version, seqNo, primaryTerm: PRIMARY_TERM };
@@ -257,16 +258,18 @@ export class SearchIndex {
     return store;
   }
 
-  private compilePercolatorQueries(source: Record<string, unknown>, strict: boolean): Array<[string, ReturnType<typeof compileQuery>]> {
+  /** Each percolator field's query, with the field paths it reads (null when unknown). */
+  private compilePercolatorQueries(source: Record<string, unknown>, strict: boolean): Array<[string, { query: Query; fields: Set<string> | null }]> {
     const fields = this.mapping.percolatorFields;
     if (fields.length === 0) return [];
-    const result: Array<[string, ReturnType<typeof compileQuery>]> = [];
+    const result: Array<[string, { query: Query; fields: Set<string> | null }]> = [];
     for (const field of fields) {
       let value: unknown = source;
       for (const part of field.path.split('.')) value = value && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
       if (value === undefined || value === null) continue;
       try {
-        result.push([field.path, compileQuery(value, this.compileContext(strict))]);
+        const context = this.compileContext(strict);
+        result.push([field.path, compileRecordingFields(context.mapping, (mapping) => compileQuery(value, { ...context, mapping }))]);
       } catch (error) {
         if (!strict) continue;
         const cause = error instanceof QueryShardError ? error.toCause(this.name, this.uuid) : error instanceof EsError ? error.toCause() : undefined;
@@ -338,7 +341,7 @@ export class SearchIndex {
     for (const stored of liveDocs) {
       const doc = this.segments.addDocument(parseDocument(this.mapping, stored.source, stored.id).root);
       this.storeDoc(doc, stored);
-      for (const [field, query] of this.compilePercolatorQueries(stored.source, false)) this.percolatorStore(field).add(doc, query);
+      for (const [field, { query, fields }] of this.compilePercolatorQueries(stored.source, false)) this.percolatorStore(field).add(doc, query, fields);
     }
   }
 }
