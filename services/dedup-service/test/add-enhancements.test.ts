@@ -145,4 +145,23 @@ describe('dedup-service AddEnhancements through gRPC', () => {
     // A retry finds it stored and refreshes the canonical again: the first call may have stopped between the writes.
     expect(retried).toMatchObject({ status: 'stored', enhancement_id: outcome.enhancement_id, index_reference_id: canonical, index_version: outcome.index_version + 1 });
   });
+  it('when an import merges an enhancement into a duplicate, then its canonical gets a new version with a duplicate_enhanced event holding it', async () => {
+    const [canonical] = await ingest(['10.1000/Merge.Z']);
+    await decided(canonical);
+    const [duplicate] = await ingest(['10.1000/merge.z']);
+    expect(await decided(duplicate)).toEqual({ duplicate_determination: 'duplicate', canonical_reference_id: canonical });
+    const canonicalVersions = () => observer.events.filter((event) => event.reference_id === canonical).map((event) => event.version);
+    const before = await waitFor(() => (canonicalVersions().length > 0 ? Math.max(...canonicalVersions()) : undefined), 'the canonical\'s decision event');
+    const line = { identifiers: [{ identifier: '10.1000/merge.z', identifier_type: 'doi' }], enhancements: [{ source: 'importer', visibility: 'public', content: { enhancement_type: 'abstract', process: 'other', abstract: 'merged into the duplicate' } }] };
+    const response = await call<{ outcomes: Array<{ reference_id: string; status: string }> }>(client, 'IngestReferences', {
+      import_batch_id: uuidv7(),
+      collision_strategy: 'merge_defensive',
+      lines: [{ line_number: 1, reference_json: JSON.stringify(line), import_result_id: uuidv7() }],
+    });
+    expect(response.outcomes).toEqual([expect.objectContaining({ reference_id: duplicate, status: 'completed' })]);
+    const refresh = await waitFor(() => observer.events.find((event) => event.reference_id === canonical && event.kind === 'duplicate_enhanced'), 'the canonical refresh');
+    expect(refresh.version).toBe(before + 1);
+    expect(refresh.reference.enhancements?.map((item) => item.content.enhancement_type === 'abstract' && item.content.abstract)).toContain('merged into the duplicate');
+    expect(refresh.changeset.enhancements?.map((item) => item.reference_id)).toEqual([duplicate]);
+  });
 });

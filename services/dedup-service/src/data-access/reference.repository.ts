@@ -8,6 +8,9 @@ export interface IdentifierClaim {
   reference_id: string;
 }
 
+/** Another writer (a second replica) may change a reference between a read and the write: rounds of read-decide-write before giving up. */
+export const WRITE_ROUNDS = 5;
+
 export class ConcurrentChangeError extends Error {
   constructor(referenceId: string) {
     super(`reference ${referenceId} changed concurrently`);

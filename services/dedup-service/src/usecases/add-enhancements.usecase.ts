@@ -1,8 +1,9 @@
 import { canonicalUuid, Enhancement, enhancementFingerprint, uuidv7, validate, type ChangeOrigin } from '@destiny/contracts';
 import { ServiceError } from '@destiny/platform';
-import { ConcurrentChangeError, type ReferenceRepository } from '../data-access/reference.repository';
+import { ConcurrentChangeError, WRITE_ROUNDS, type ReferenceRepository } from '../data-access/reference.repository';
 import { currentEnhancements, enhancementChangeset, isCanonicalLike, type ReferenceDocument, type StoredEnhancement } from '../domain/reference.model';
 import { referenceChangedEntry } from '../domain/reference-changed.event-builder';
+import { createRefreshCanonicalViews, type SearchEntry } from './refresh-canonical-views';
 
 export interface AddEnhancementOutcome {
   reference_id: string;
@@ -26,11 +27,6 @@ export interface AddEnhancementsRequest {
   enhancement_ids?: string[];
 }
 
-interface SearchEntry {
-  id: string;
-  version: number;
-}
-
 interface ParsedEnhancement {
   index: number;
   id: string;
@@ -38,9 +34,6 @@ interface ParsedEnhancement {
   assigned: boolean;
   value: Enhancement;
 }
-
-/** Another writer (a second replica) may change a reference between the read and the bulk write. */
-const WRITE_ROUNDS = 5;
 
 export function missingParentsMessage(ids: readonly string[]): string {
   return `Enhancements with ids [${ids.join(', ')}] do not exist.`;
@@ -75,6 +68,7 @@ type Outcome = Omit<AddEnhancementOutcome, 'index_reference_id' | 'index_version
  * `derived_from` id that is neither on the reference nor on one of its duplicates fails the item.
  */
 export function createAddEnhancements(deps: { references: ReferenceRepository; exclusive<T>(work: () => Promise<T>): Promise<T>; onEvents(): void }) {
+  const refreshCanonicals = createRefreshCanonicalViews(deps);
   return async (request: AddEnhancementsRequest): Promise<AddEnhancementOutcome[]> => {
     const parsed = parseRequest(request);
     const origin: ChangeOrigin = {};
@@ -96,51 +90,6 @@ export function createAddEnhancements(deps: { references: ReferenceRepository; e
       });
     });
   };
-
-  /**
-   * Gives the canonical of each enhanced duplicate a new version whose event carries its
-   * deduplicated view, read after the duplicates' writes so it holds their new enhancements. Also
-   * done for a retried call that finds its enhancements already stored: the first attempt may have
-   * stopped between the two writes. Answers, per duplicate, the search entry now holding them.
-   */
-  async function refreshCanonicals(enhancedDuplicates: Map<string, Set<string>>, origin: ChangeOrigin): Promise<Map<string, SearchEntry>> {
-    const entries = new Map<string, SearchEntry>();
-    let remaining = [...enhancedDuplicates.keys()];
-    for (let round = 0; remaining.length > 0; round += 1) {
-      if (round === WRITE_ROUNDS) throw new ConcurrentChangeError(remaining[0]);
-      const duplicates = await deps.references.getMany(remaining);
-      const duplicatesOfCanonical = new Map<string, ReferenceDocument[]>();
-      for (const duplicate of duplicates) {
-        const canonicalId = isCanonicalLike(duplicate) ? null : duplicate.active_decision?.canonical_reference_id;
-        // No longer a duplicate (a decision changed meanwhile): its own entry holds the enhancements.
-        if (!canonicalId) entries.set(duplicate._id, { id: duplicate._id, version: duplicate.version });
-        else duplicatesOfCanonical.set(canonicalId, [...(duplicatesOfCanonical.get(canonicalId) ?? []), duplicate]);
-      }
-      const canonicalIds = [...duplicatesOfCanonical.keys()];
-      const canonicals = await deps.references.getMany(canonicalIds);
-      const groups = await deps.references.duplicatesOf(canonicalIds);
-      const now = new Date();
-      const conflicts = await Promise.all(
-        canonicals.map(async (canonical) => {
-          const enhanced = duplicatesOfCanonical.get(canonical._id) ?? [];
-          const added = enhanced.flatMap((duplicate) => duplicate.enhancements.filter((enhancement) => enhancedDuplicates.get(duplicate._id)?.has(enhancement.id)));
-          const after = { ...canonical, version: canonical.version + 1 };
-          const event = referenceChangedEntry({ kind: 'duplicate_enhanced', reference: after, duplicates: groups.get(canonical._id) ?? [], changeset: enhancementChangeset(added), origin, now });
-          try {
-            await deps.references.update(canonical._id, canonical.version, { version: after.version }, [event]);
-          } catch (error) {
-            if (error instanceof ConcurrentChangeError) return enhanced.map((duplicate) => duplicate._id);
-            throw error;
-          }
-          for (const duplicate of enhanced) entries.set(duplicate._id, { id: canonical._id, version: after.version });
-          return [];
-        }),
-      );
-      if (canonicals.length > 0) deps.onEvents();
-      remaining = conflicts.flat();
-    }
-    return entries;
-  }
 
   /** One read-decide-write round; answers the items whose reference changed under it (to redo). */
   async function addOnce(items: ParsedEnhancement[], outcomes: Outcome[], origin: ChangeOrigin, onDuplicates: Map<string, Set<string>>): Promise<ParsedEnhancement[]> {

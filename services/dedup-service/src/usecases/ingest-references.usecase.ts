@@ -6,9 +6,10 @@ import { COLLECTIONS } from '../data-access/collections';
 import { pendingDecision, type DecisionDocument, type DecisionRepository } from '../data-access/decision.repository';
 import { ConcurrentChangeError, insertIgnoringDuplicates, type IdentifierClaim, type ReferenceRepository } from '../data-access/reference.repository';
 import { planIngest, type IncomingReference, type IngestStrategy } from '../domain/ingest.planner';
-import { enhancementChangeset, identityKeys, type ReferenceDocument } from '../domain/reference.model';
+import { enhancementChangeset, identityKeys, isCanonicalLike, type ReferenceDocument } from '../domain/reference.model';
 import { referenceChangedEntry } from '../domain/reference-changed.event-builder';
 import { ServiceError } from '@destiny/platform';
+import { createRefreshCanonicalViews } from './refresh-canonical-views';
 
 export interface IngestLineInput {
   line_number: number;
@@ -48,6 +49,7 @@ const STRATEGIES = new Set<IngestStrategy>(['discard', 'fail', 'merge_defensive'
 
 export function createIngestReferences(deps: { db: Db; references: ReferenceRepository; decisions: DecisionRepository; bus: MessageBus; logger: Logger; exclusive<T>(work: () => Promise<T>): Promise<T>; onEvents(): void }) {
   const outcomes = deps.db.collection<OutcomeDocument>(COLLECTIONS.ingestOutcomes);
+  const refreshCanonicals = createRefreshCanonicalViews(deps);
 
   async function ingest(request: { import_batch_id: string; collision_strategy: string; lines: IngestLineInput[] }): Promise<IngestOutcome[]> {
     const strategy = (request.collision_strategy || 'fail') as IngestStrategy;
@@ -166,8 +168,9 @@ export function createIngestReferences(deps: { db: Db; references: ReferenceRepo
     // Order matters for crash safety: the reference (carrying its import result id) first, then
     // its identifier claims and pending decision, and the outcome last.
     await deps.references.insertNew(created.filter((reference) => !earlier.has(reference.import_result_id as string)));
+    const groups = await deps.references.duplicatesOf([...merged.values()].filter((change) => isCanonicalLike(change.before)).map((change) => change.before._id));
     for (const [id, change] of merged) {
-      const events = change.added.length > 0 ? [referenceChangedEntry({ kind: 'enhanced', reference: { ...change.after, version: change.before.version + 1 }, duplicates: [], changeset: enhancementChangeset(change.added), now })] : [];
+      const events = change.added.length > 0 ? [referenceChangedEntry({ kind: 'enhanced', reference: { ...change.after, version: change.before.version + 1 }, duplicates: groups.get(id) ?? [], changeset: enhancementChangeset(change.added), now })] : [];
       await deps.references.update(
         id,
         change.before.version,
@@ -176,6 +179,9 @@ export function createIngestReferences(deps: { db: Db; references: ReferenceRepo
         { $addToSet: { merged_import_results: { $each: change.resultIds } } },
       );
     }
+    // A duplicate is searchable only through its canonical's view, which the merge just changed.
+    const mergedDuplicates = new Map([...merged].filter(([, change]) => !isCanonicalLike(change.before)).map(([id, change]) => [id, new Set(change.added.map((enhancement) => enhancement.id))]));
+    if (mergedDuplicates.size > 0) await refreshCanonicals(mergedDuplicates, {});
     await deps.references.claim(claims);
     const pending = created.map((reference) => pendingDecision(reference.import_decision_id as string, reference._id, 'import', now));
     await deps.decisions.insert([...pending, ...decisions]);
