@@ -6,7 +6,6 @@ import { createInProcessBus, createLogger, type BackendOverrides, type MessageBu
 import { startRobotBroker } from '@destiny/robot-broker';
 import { startSearchRequestService } from '@destiny/search-request-service';
 import type { LauncherConfig } from './launcher.config';
-import { freePort } from './port-check';
 import { startStandIns } from './stand-ins';
 
 export interface RunningEmbeddedSystem {
@@ -18,6 +17,7 @@ export interface RunningEmbeddedSystem {
 
 type BackendStarter = (env: NodeJS.ProcessEnv, overrides: BackendOverrides) => Promise<RunningBackendService>;
 
+/** In start order: each service's gRPC dependencies come before it. */
 const backendStarters: Array<[name: string, variable: string, start: BackendStarter]> = [
   ['dedup-service', 'DEDUP_SERVICE_GRPC_URL', startDedupService],
   ['import-service', 'IMPORT_SERVICE_GRPC_URL', startImportService],
@@ -57,16 +57,13 @@ export async function startEmbeddedSystem(config: LauncherConfig, useRabbitMq: b
     await standIns.stop();
   };
   try {
-    // Services call each other too (import-service → dedup-service, percolator → robot-broker…),
-    // so every one of them learns every address before any starts.
-    const ports = new Map<string, number>();
-    for (const [name, variable] of backendStarters) {
-      ports.set(name, await freePort('127.0.0.1'));
-      baseEnvironment[variable] = `127.0.0.1:${ports.get(name)}`;
-    }
-    for (const [name, , start] of backendStarters) {
-      const environment = { ...baseEnvironment, GRPC_PORT: String(ports.get(name)) };
-      services.push(await start(environment, { ...overrides, logger: createLogger({ service: name, level: config.LOG_LEVEL }) }));
+    // Each service calls only services started before it (import-service → dedup-service,
+    // percolator → robot-broker…), so each listens on a port of its own choosing (0) and the
+    // next ones learn its address: no port is picked early and lost to another process meanwhile.
+    for (const [name, variable, start] of backendStarters) {
+      const service = await start({ ...baseEnvironment }, { ...overrides, logger: createLogger({ service: name, level: config.LOG_LEVEL }) });
+      services.push(service);
+      baseEnvironment[variable] = `127.0.0.1:${service.grpcPort}`;
     }
     gateway = await startApiGateway({ ...baseEnvironment, PORT: String(config.DESTINY_PORT), HOST: config.DESTINY_HOST });
   } catch (error) {
