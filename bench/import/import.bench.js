@@ -21,10 +21,7 @@ const { startImportService } = req('services/import-service/dist/index.js');
 const { readLines } = req('services/import-service/dist/domain/line-reader.js');
 const { validateImportLine } = req('services/import-service/dist/domain/import-line.validator.js');
 
-const argument = (name, fallback) => {
-  const index = process.argv.indexOf(name);
-  return index >= 0 ? process.argv[index + 1] : fallback;
-};
+const { argument } = require('../support/arguments');
 const total = Number(argument('--references', '100000'));
 const busKind = argument('--bus', 'in-process');
 // `process`: the stand-in in its own process (as `npm run devstack -- mongo`); `in-process`: in this one.

@@ -14,12 +14,9 @@ const { MongoClient } = require('mongodb');
 const root = path.resolve(__dirname, '../..');
 // BENCH_MONGO_CLI runs another build of the stand-in (e.g. a copy of an earlier dist) for before/after runs.
 const cli = process.env.BENCH_MONGO_CLI ?? path.join(root, 'packages/devstack/dist/devstack.cli.js');
-const argument = (name, fallback) => {
-  const index = process.argv.indexOf(name);
-  return index >= 0 ? Number(process.argv[index + 1]) : fallback;
-};
-const totalDocuments = argument('--documents', 1_000_000);
-const clientProcesses = argument('--clients', 2);
+const { argument } = require('../support/arguments');
+const totalDocuments = Number(argument('--documents', 1_000_000));
+const clientProcesses = Number(argument('--clients', 2));
 const batchDocuments = 100_000;
 
 function startServer(dataDir) {

@@ -22,10 +22,7 @@ const { startBlob } = req('packages/devstack/dist/blob/index.js');
 const { startDedupService } = req('services/dedup-service/dist/index.js');
 const { startRobotBroker } = req('services/robot-broker/dist/index.js');
 
-const argument = (name, fallback) => {
-  const index = process.argv.indexOf(name);
-  return index >= 0 ? process.argv[index + 1] : fallback;
-};
+const { argument } = require('../support/arguments');
 const referenceCount = Number(argument('--references', '25000'));
 const robotCount = Number(argument('--robots', '4'));
 const batchSize = Number(argument('--batch', '1000'));

@@ -160,7 +160,9 @@ describe('dedup-service AddEnhancements through gRPC', () => {
     });
     expect(response.outcomes).toEqual([expect.objectContaining({ reference_id: duplicate, status: 'completed' })]);
     const refresh = await waitFor(() => observer.events.find((event) => event.reference_id === canonical && event.kind === 'duplicate_enhanced'), 'the canonical refresh');
-    expect(refresh.version).toBe(before + 1);
+    // The duplicate joining may still publish a group event for the canonical meanwhile, so only the order is fixed.
+    expect(refresh.version).toBeGreaterThan(before);
+    expect(canonicalVersions().filter((version) => version === refresh.version)).toHaveLength(1);
     expect(refresh.reference.enhancements?.map((item) => item.content.enhancement_type === 'abstract' && item.content.abstract)).toContain('merged into the duplicate');
     expect(refresh.changeset.enhancements?.map((item) => item.reference_id)).toEqual([duplicate]);
   });

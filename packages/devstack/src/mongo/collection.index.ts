@@ -171,16 +171,20 @@ export class CollectionIndex {
     const full = this.fullMap();
     if (full) for (const key of keys.full) full.set(key, addHolder(full.get(key), documentKey));
     keys.first.forEach((value, position) => {
-      const canonical = this.fields.length === 1 ? keys.full[position] : canonicalKey(value);
-      const entry = this.byFirst.get(canonical);
-      if (entry) {
-        entry.holders = addHolder(entry.holders, documentKey);
-      } else {
-        const created = { value, holders: documentKey };
-        this.byFirst.set(canonical, created);
-        this.sorted?.insert(created);
-      }
+      this.holdFirstValue(this.fields.length === 1 ? keys.full[position] : canonicalKey(value), value, documentKey);
     });
+  }
+
+  /** Records the document under the value of the index's first field. */
+  private holdFirstValue(canonical: string, value: unknown, documentKey: string): void {
+    const entry = this.byFirst.get(canonical);
+    if (entry) {
+      entry.holders = addHolder(entry.holders, documentKey);
+    } else {
+      const created = { value, holders: documentKey };
+      this.byFirst.set(canonical, created);
+      this.sorted?.insert(created);
+    }
   }
 
   /** Adds a document known to satisfy uniqueness (recovery), skipping the key list for the common single scalar field. */
@@ -189,15 +193,7 @@ export class CollectionIndex {
       const raw = document[this.topLevelField];
       if (!Array.isArray(raw) && (raw !== undefined || this.spec.sparse !== true)) {
         const value = raw === undefined ? null : raw;
-        const canonical = canonicalKey(value);
-        const entry = this.byFirst.get(canonical);
-        if (entry) {
-          entry.holders = addHolder(entry.holders, documentKey);
-        } else {
-          const created = { value, holders: documentKey };
-          this.byFirst.set(canonical, created);
-          this.sorted?.insert(created);
-        }
+        this.holdFirstValue(canonicalKey(value), value, documentKey);
         return;
       }
     }

@@ -1,3 +1,4 @@
+import type { AddEnhancementOutcome__Output as AddEnhancementOutcome } from '@destiny/contracts/generated/grpc/destiny/dedup_service/AddEnhancementOutcome';
 import { canonicalUuid, Enhancement, enhancementFingerprint, uuidv7, validate, type ChangeOrigin } from '@destiny/contracts';
 import { ServiceError } from '@destiny/platform';
 import { ConcurrentChangeError, WRITE_ROUNDS, type ReferenceRepository } from '../data-access/reference.repository';
@@ -5,18 +6,7 @@ import { currentEnhancements, enhancementChangeset, isCanonicalLike, type Refere
 import { referenceChangedEntry } from '../domain/reference-changed.event-builder';
 import { createRefreshCanonicalViews, type SearchEntry } from './refresh-canonical-views';
 
-export interface AddEnhancementOutcome {
-  reference_id: string;
-  /** stored | discarded | failed */
-  status: string;
-  enhancement_id: string;
-  error: string;
-  /** The reference's version holding the enhancement (its current version when discarded; 0 when failed). */
-  reference_version: number;
-  /** Stored: the search entry holding the enhancement (the reference, or a duplicate's canonical) and its version. */
-  index_reference_id: string;
-  index_version: number;
-}
+export type { AddEnhancementOutcome };
 
 export interface AddEnhancementsRequest {
   enhancements_json: string[];

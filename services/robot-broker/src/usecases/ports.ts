@@ -1,17 +1,8 @@
 // What robot-broker needs from dedup-service (gRPC in production, anything in tests).
+import type { AddEnhancementOutcome__Output as AddEnhancementOutcome } from '@destiny/contracts/generated/grpc/destiny/dedup_service/AddEnhancementOutcome';
 
-export interface AddEnhancementOutcome {
-  reference_id: string;
-  /** stored | discarded | failed */
-  status: string;
-  enhancement_id: string;
-  error: string;
-  /** The reference version holding the enhancement. */
-  reference_version: number;
-  /** Stored: the search entry holding the enhancement (the reference, or a duplicate's canonical) and its version. */
-  index_reference_id: string;
-  index_version: number;
-}
+// The outcome's fields are documented on AddEnhancementOutcome in protos/destiny/dedup_service.proto.
+export type { AddEnhancementOutcome };
 
 export interface ReferenceStorePort {
   /** Deduplicated views (§6.9) in request order; missing references omitted. */
