@@ -8,6 +8,10 @@
 //   node node_modules/typescript/bin/tsc -b tsconfig.build.json && node bench/pipeline/pipeline.bench.js [--references 100000]
 // Options: --references N (lines imported), --queries N (searches timed), --bus auto|rabbitmq|in-process
 // (auto: RabbitMQ when reachable, as `npm start` decides), --interval ms (sampling period);
+// --layout embedded|cluster (cluster: `npm run start:cluster`, each service its own process, RabbitMQ);
+// --hold F (cluster only: search-request-service and percolator are frozen with SIGSTOP from the
+// batch registration until the import has recorded the fraction F of its lines, then resumed, so
+// their catch-up rate is measured while the import goes on);
 // BENCH_PROFILE_DIR=<dir> writes a CPU profile of the embedded default.
 const { spawn } = require('node:child_process');
 const crypto = require('node:crypto');
@@ -38,6 +42,13 @@ const TOTAL = Number(option('references', '100000'));
 const QUERIES = Number(option('queries', '300'));
 const BUS = option('bus', 'auto');
 const INTERVAL_MS = Number(option('interval', '1000'));
+const LAYOUT = option('layout', 'embedded');
+const HOLD = Number(option('hold', '0'));
+// The services whose catch-up `--hold` measures, with the stage each one drives and its queue.
+const HELD = [
+  { service: 'search-request-service', stage: 'indexed' },
+  { service: 'percolator', stage: 'pending' },
+];
 const ROBOTS = 20;
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 // A stage is finished once its count has not moved for this long (and, on RabbitMQ, its queue is empty).
@@ -71,10 +82,15 @@ function tcpReachable(url) {
   });
 }
 
-/** The embedded default as `npm start` runs it: the built launcher in its own process. */
+/**
+ * The embedded default as `npm start` runs it (the built launcher in its own process), or with
+ * `--layout cluster` as `npm run start:cluster` runs it (stand-ins in the launcher, each service a
+ * process of its own; their pids come from the launcher's `cluster started` line).
+ */
 async function startEmbeddedDefault(dataDir, ports, env) {
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
-  const child = spawn(process.execPath, ['--max-semi-space-size=64', ...profile, path.join(root, 'packages/devstack/dist/launcher/launcher.cli.js')], {
+  const cli = LAYOUT === 'cluster' ? 'cluster.cli.js' : 'launcher.cli.js';
+  const child = spawn(process.execPath, ['--max-semi-space-size=64', ...profile, path.join(root, 'packages/devstack/dist/launcher', cli)], {
     cwd: root,
     env: {
       ...process.env,
@@ -89,10 +105,16 @@ async function startEmbeddedDefault(dataDir, ports, env) {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const warnings = [];
+  const services = {};
   const ready = new Promise((resolve, reject) => {
     readline.createInterface({ input: child.stdout }).on('line', (line) => {
-      if (line.includes('is running.')) resolve();
+      if (line.includes('is running.') && LAYOUT !== 'cluster') resolve();
       if (!line.startsWith('{')) return;
+      if (line.includes('"cluster started"')) {
+        Object.assign(services, JSON.parse(line).services);
+        resolve();
+        return;
+      }
       // Services log warnings and errors only (the launcher's default level); keep a few to show.
       try {
         const entry = JSON.parse(line);
@@ -110,6 +132,9 @@ async function startEmbeddedDefault(dataDir, ports, env) {
   child.removeAllListeners('exit');
   return {
     pid: child.pid,
+    // Every process of the system: the launcher and, in the cluster layout, each service.
+    pids: [child.pid, ...Object.values(services).map((service) => service.pid)],
+    services,
     warnings,
     stop: () => new Promise((resolve) => {
       if (child.exitCode !== null) return resolve();
@@ -174,6 +199,8 @@ async function main() {
   console.error(`file: ${TOTAL} references, ${round(bytes / 1024 / 1024)} MB`);
 
   const useRabbitMq = BUS === 'rabbitmq' || (BUS === 'auto' && (await tcpReachable(AMQP_URL)));
+  if (LAYOUT === 'cluster' && !useRabbitMq) throw new Error('--layout cluster needs RabbitMQ');
+  if (HOLD > 0 && LAYOUT !== 'cluster') throw new Error('--hold needs --layout cluster (a frozen service must be a process of its own)');
   const namespace = `bench-pipeline-${crypto.randomBytes(4).toString('hex')}`;
   // An unreachable broker address makes the launcher fall back to its in-process bus.
   const busEnv = useRabbitMq ? { AMQP_URL, AMQP_NAMESPACE: namespace } : { AMQP_URL: 'amqp://guest:guest@127.0.0.1:1' };
@@ -229,8 +256,12 @@ async function main() {
 
     const record = await send('POST', '/imports/records/', { processor_name: 'pipeline-bench', processor_version: '1', expected_reference_count: TOTAL, source_name: 'bench' });
     const rabbitPid = useRabbitMq ? rabbitMqPid() : undefined;
-    const cpuBefore = { system: cpuSecondsOf(system.pid), rabbitmq: rabbitPid ? cpuSecondsOf(rabbitPid) : NaN, bench: process.cpuUsage() };
+    const systemCpu = () => system.pids.reduce((total, pid) => total + cpuSecondsOf(pid), 0);
+    const cpuBefore = { system: systemCpu(), rabbitmq: rabbitPid ? cpuSecondsOf(rabbitPid) : NaN, bench: process.cpuUsage() };
     const started = process.hrtime.bigint();
+    const held = HOLD > 0 ? HELD.map((entry) => ({ ...entry, pid: system.services[entry.service]?.pid })) : [];
+    for (const entry of held) process.kill(entry.pid, 'SIGSTOP');
+    let resumed;
     const batch = await send('POST', `/imports/records/${record.id}/batches/`, { storage_url: `http://127.0.0.1:${fileServer.address().port}/references.jsonl` });
 
     const samples = [];
@@ -257,8 +288,13 @@ async function main() {
         continue;
       }
       const [progress, total, undecided, unpublished, indexed, pending, indexQueue, percolateQueue] = reads;
-      const sample = { ms, recorded: Math.max(0, (progress?.next_line ?? 1) - 1), decided: total - undecided, unpublished, indexed, pending, index_queue: indexQueue, percolate_queue: percolateQueue, system_cpu_s: cpuSecondsOf(system.pid) - cpuBefore.system };
+      const sample = { ms, recorded: Math.max(0, (progress?.next_line ?? 1) - 1), decided: total - undecided, unpublished, indexed, pending, index_queue: indexQueue, percolate_queue: percolateQueue, system_cpu_s: systemCpu() - cpuBefore.system };
       samples.push(sample);
+      if (held.length > 0 && !resumed && sample.recorded >= HOLD * TOTAL) {
+        for (const entry of held) process.kill(entry.pid, 'SIGCONT');
+        resumed = sample;
+        console.error(`${round(ms / 1000)} s: resumed ${held.map((entry) => entry.service).join(' and ')} with ${indexQueue} / ${percolateQueue} events queued`);
+      }
       if (samples.length % Math.max(1, Math.round(5000 / INTERVAL_MS)) === 0) {
         console.error(`${round(ms / 1000)} s: recorded ${sample.recorded}, decided ${sample.decided}, references with unpublished events ${unpublished}, searchable ${indexed}, pending enhancements ${pending}${amqp ? `, queued for indexing ${indexQueue} / percolation ${percolateQueue}` : ''}; load ${loadAverage().join(' ')}`);
       }
@@ -304,6 +340,29 @@ async function main() {
       system_cpu_s: round(sample.system_cpu_s),
     }));
     const loadAfterImport = loadAverage();
+    // From the resume until a held service has worked off the backlog it had then (its final count
+    // scaled to the lines recorded by then; prefetched events are not in the queue depth): all that
+    // time it had work waiting, so its rate is its capacity while the import goes on.
+    const catchUp = resumed
+      ? Object.fromEntries(
+          held.map(({ service, stage }) => {
+            const levelAtResume = Math.floor((resumed.recorded * last[stage]) / TOTAL);
+            const caughtUp = samples.find((sample) => sample.ms > resumed.ms && sample[stage] >= levelAtResume);
+            if (!caughtUp || levelAtResume <= resumed[stage]) return [service, null];
+            const seconds = (caughtUp.ms - resumed.ms) / 1000;
+            return [
+              service,
+              {
+                backlog_at_resume: levelAtResume - resumed[stage],
+                seconds: round(seconds),
+                per_s: Math.round((caughtUp[stage] - resumed[stage]) / seconds),
+                import_per_s_meanwhile: Math.round((caughtUp.recorded - resumed.recorded) / seconds),
+                import_still_running: caughtUp.recorded < TOTAL,
+              },
+            ];
+          }),
+        )
+      : undefined;
 
     // Typical searches through the gateway on the store the import built.
     const word = () => generator.pick(generator.vocabulary);
@@ -319,7 +378,7 @@ async function main() {
       return { body: JSON.parse(text), bytes: text.length };
     };
     for (let n = 0; n < 20; n += 1) await searchVia(typicalQuery(n, { word, surname, random: generator.random }));
-    const searchCpuBefore = cpuSecondsOf(system.pid);
+    const searchCpuBefore = systemCpu();
     for (let n = 0; n < QUERIES; n += 1) {
       const parameters = typicalQuery(n, { word, surname, random: generator.random });
       const queryStarted = process.hrtime.bigint();
@@ -330,13 +389,15 @@ async function main() {
       hits += body.total.count;
       answerBytes += size;
     }
-    const searchCpu = cpuSecondsOf(system.pid) - searchCpuBefore;
+    const searchCpu = systemCpu() - searchCpuBefore;
 
     const perReference = (seconds) => round((seconds * 1000) / TOTAL, 2);
     console.log(JSON.stringify({
       references: TOTAL,
       file_mb: round(bytes / 1024 / 1024),
       bus: useRabbitMq ? 'rabbitmq' : 'in-process',
+      layout: LAYOUT,
+      ...(catchUp ? { held_until_fraction_recorded: HOLD, catch_up: catchUp } : {}),
       robots: ROBOTS,
       automations: robots.length * 5,
       startup_s: round(startupSeconds),
@@ -345,7 +406,7 @@ async function main() {
       stages,
       cpu_seconds_during_pipeline: Object.fromEntries(Object.entries(cpu).map(([key, value]) => [key, value === null ? null : round(value)])),
       cpu_ms_per_reference: Object.fromEntries(Object.entries(cpu).filter(([, value]) => value !== null).map(([key, value]) => [key, perReference(value)])),
-      peak_rss_mb: { embedded_default: peakRssMb(system.pid) },
+      peak_rss_mb: LAYOUT === 'cluster' ? Object.fromEntries([['launcher', peakRssMb(system.pid)], ...Object.entries(system.services).map(([name, service]) => [name, peakRssMb(service.pid)])]) : { embedded_default: peakRssMb(system.pid) },
       load_average_after_pipeline: loadAfterImport,
       timeline,
       search_via_gateway: { ...latencySummary(latencies), by_kind: byKind.map((kind, index) => ({ kind: index, ...latencySummary(kind) })), average_total_hits: Math.round(hits / QUERIES), average_answer_kb: Math.round(answerBytes / QUERIES / 1024), system_cpu_ms_per_search: round((searchCpu * 1000) / QUERIES) },
@@ -353,6 +414,8 @@ async function main() {
       service_warnings: system.warnings,
     }, null, 2));
   } finally {
+    // A frozen process would not act on SIGTERM.
+    for (const pid of system.pids) process.kill(pid, 'SIGCONT');
     await mongoClient.close();
     fileServer.close();
     await system.stop();
