@@ -46,6 +46,30 @@ describe('canonicalUuid', () => {
   });
 });
 
+describe('parseUuidAnyVersion', () => {
+  // The regular-expression parse the canonical fast path must agree with.
+  const byExpressions = (input: string): string | null => {
+    let value = input.trim().toLowerCase();
+    if (value.startsWith('urn:uuid:')) value = value.slice('urn:uuid:'.length);
+    if (value.startsWith('{') && value.endsWith('}')) value = value.slice(1, -1);
+    const hex = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(value) ? value.replace(/-/g, '') : /^[0-9a-f]{32}$/.test(value) ? value : null;
+    return hex === null ? null : `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  };
+
+  it('when given canonical, near-canonical and mangled texts, then it answers as the regular-expression parse does', () => {
+    const alphabet = '0123456789abcdefABCDEFg-{} :';
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const inputs = [V7, V4, ` ${V7}`, `${V7} `, V7.toUpperCase(), `{${V7}}`, V7.replace(/-/g, ''), `${V7.slice(0, 8)}x${V7.slice(9)}`, `${V7.slice(0, 35)}g`, `${V7}0`];
+    for (let n = 0; n < 2000; n += 1) {
+      const characters = [...V7];
+      characters[Math.floor(random() * 36)] = alphabet[Math.floor(random() * alphabet.length)];
+      inputs.push(characters.join(''));
+    }
+    for (const input of inputs) expect(parseUuidAnyVersion(input)).toBe(byExpressions(input));
+  });
+});
+
 describe('uuidToBytes', () => {
   it('when converting a uuid, then it gives the 16 big-endian bytes', () => {
     expect(uuidToBytes(V7).toString('hex')).toBe('01970c2e5b1a7c3d9e8f0a1b2c3d4e5f');

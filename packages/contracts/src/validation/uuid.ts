@@ -12,9 +12,25 @@ function stripWrapping(input: string): string {
   return value;
 }
 
+const DASH = 0x2d;
+
+/** True for text already in canonical lowercase 8-4-4-4-12 form: every id we emit ourselves. */
+function isCanonicalLowercase(value: string): boolean {
+  if (value.length !== 36) return false;
+  for (let index = 0; index < 36; index += 1) {
+    const code = value.charCodeAt(index);
+    if (index === 8 || index === 13 || index === 18 || index === 23) {
+      if (code !== DASH) return false;
+    } else if (!((code >= 0x30 && code <= 0x39) || (code >= 0x61 && code <= 0x66))) return false;
+  }
+  return true;
+}
+
 /** Any RFC 4122-shaped UUID (any version) in canonical lowercase form, or null when unparseable. */
 export function parseUuidAnyVersion(input: unknown): string | null {
   if (typeof input !== 'string') return null;
+  // Ids in events and bodies are nearly always canonical already: skip the regexes and re-slicing.
+  if (isCanonicalLowercase(input)) return input;
   const value = stripWrapping(input);
   let hex: string;
   if (DASHED.test(value)) hex = value.replace(/-/g, '');
