@@ -11,7 +11,18 @@ const { Writable } = require('node:stream');
 
 const root = path.resolve(__dirname, '../..');
 const req = (p) => require(path.join(root, p));
-const { spawn } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
+const { argument } = require('../support/arguments');
+
+// The services and the stand-in run with the young generation they get in production (`npm start`,
+// `npm run devstack`, the images: 64 MB semi-spaces); `--semi-space default` keeps V8's 16 MB.
+// V8 reads the size only at start-up, so this process starts itself again with it.
+const semiSpace = argument('--semi-space', '64');
+const semiSpaceFlag = semiSpace === 'default' ? [] : [`--max-semi-space-size=${semiSpace}`];
+if (semiSpaceFlag.length > 0 && !process.execArgv.some((flag) => flag.startsWith('--max-semi-space-size'))) {
+  const child = spawnSync(process.execPath, [...semiSpaceFlag, ...process.execArgv, __filename, ...process.argv.slice(2)], { stdio: 'inherit' });
+  process.exit(child.status ?? 1);
+}
 const readline = require('node:readline');
 const { startMongo } = req('packages/devstack/dist/mongo/index.js');
 const platform = req('packages/platform/dist/index.js');
@@ -21,7 +32,6 @@ const { startImportService } = req('services/import-service/dist/index.js');
 const { readLines } = req('services/import-service/dist/domain/line-reader.js');
 const { validateImportLine } = req('services/import-service/dist/domain/import-line.validator.js');
 
-const { argument } = require('../support/arguments');
 const total = Number(argument('--references', '100000'));
 const busKind = argument('--bus', 'in-process');
 // `process`: the stand-in in its own process (as `npm run devstack -- mongo`); `in-process`: in this one.
@@ -38,6 +48,14 @@ async function startCommandCounter(targetUrl) {
   const { BSON } = require(require.resolve('bson', { paths: [path.dirname(require.resolve('mongodb', { paths: [path.join(root, 'packages/platform')] }))] }));
   const target = new URL(targetUrl);
   const counts = new Map();
+  // Request id -> counted row, so a reply's bytes (what the driver decodes) go to its command.
+  const awaiting = new Map();
+  const countReply = (message) => {
+    const row = awaiting.get(message.readInt32LE(8));
+    if (!row) return;
+    awaiting.delete(message.readInt32LE(8));
+    row.replyBytes += message.length;
+  };
   const count = (message) => {
     if (message.readInt32LE(12) !== 2013) return;
     let offset = 20;
@@ -66,11 +84,12 @@ async function startCommandCounter(targetUrl) {
     const collection = typeof body[command] === 'string' ? body[command] : '';
     for (const field of ['documents', 'updates', 'deletes']) if (Array.isArray(body[field])) statements += body[field].length;
     const key = `${command} ${collection}`;
-    const row = counts.get(key) ?? { commands: 0, statements: 0, bytes: 0 };
+    const row = counts.get(key) ?? { commands: 0, statements: 0, bytes: 0, replyBytes: 0 };
     row.commands += 1;
     row.statements += statements;
     row.bytes += message.length;
     counts.set(key, row);
+    awaiting.set(message.readInt32LE(4), row);
   };
   const server = net.createServer((socket) => {
     const upstream = net.connect(Number(target.port), target.hostname);
@@ -84,7 +103,16 @@ async function startCommandCounter(targetUrl) {
         pending = pending.subarray(length);
       }
     });
-    upstream.pipe(socket);
+    let replies = Buffer.alloc(0);
+    upstream.on('data', (data) => {
+      socket.write(data);
+      replies = Buffer.concat([replies, data]);
+      while (replies.length >= 4 && replies.length >= replies.readInt32LE(0)) {
+        const length = replies.readInt32LE(0);
+        countReply(replies.subarray(0, length));
+        replies = replies.subarray(length);
+      }
+    });
     socket.on('error', () => upstream.destroy());
     upstream.on('error', () => socket.destroy());
     socket.on('close', () => upstream.destroy());
@@ -97,7 +125,7 @@ async function startCommandCounter(targetUrl) {
 
 async function startMongoStandIn(dataDir) {
   if (mongoKind === 'in-process') return startMongo({ port: 0, dataDir });
-  const child = spawn(process.execPath, [...(process.env.BENCH_MONGO_NODE_ARGS ? process.env.BENCH_MONGO_NODE_ARGS.split(' ') : []), path.join(root, 'packages/devstack/dist/devstack.cli.js'), 'mongo', '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...semiSpaceFlag, ...(process.env.BENCH_MONGO_NODE_ARGS ? process.env.BENCH_MONGO_NODE_ARGS.split(' ') : []), path.join(root, 'packages/devstack/dist/devstack.cli.js'), 'mongo', '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = readline.createInterface({ input: child.stdout });
   const url = await new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`MongoDB stand-in exited with ${code}`)));
@@ -221,7 +249,7 @@ async function main() {
   const summary = JSON.parse((await unary('GetImportBatchSummary', { import_record_id: record.id, import_batch_id: batch.id })).json);
   const determinations = await db('destiny_dedup').collection('duplicate_decisions').aggregate([{ $group: { _id: '$duplicate_determination', count: { $sum: 1 } } }]).toArray();
 
-  console.log(`bus: ${busKind}; batch ${summary.import_batch_status}; results ${JSON.stringify(summary.results)}`);
+  console.log(`bus: ${busKind}; semi-space: ${semiSpace === 'default' ? 'V8 default' : `${semiSpace} MB`}; batch ${summary.import_batch_status}; results ${JSON.stringify(summary.results)}`);
   console.log(`determinations: ${determinations.map((row) => `${row._id}=${row.count}`).join(', ')}`);
   for (const checkpoint of checkpoints) console.log(`first ${checkpoint} recorded and decided: ${(marks[checkpoint] / 1000).toFixed(1)} s`);
   console.log(`all results recorded: ${(importedMs / 1000).toFixed(1)} s; all decided: ${(totalMs / 1000).toFixed(1)} s => ${Math.round((total / totalMs) * 1000)} references/s end to end`);
@@ -229,11 +257,11 @@ async function main() {
   if (mongo.pid) console.log(`CPU time: services process ${Math.round(cpu.services)} ms (${perReference(cpu.services)}), MongoDB stand-in ${Math.round(cpu.mongo)} ms (${perReference(cpu.mongo)}); load average ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`);
   else console.log(`CPU time (services + MongoDB stand-in): ${Math.round(cpu.services)} ms (${perReference(cpu.services)}); load average ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`);
   if (counter) {
-    console.log(`MongoDB commands per reference from the services (command collection: commands, statements, request KB):`);
+    console.log(`MongoDB commands per reference from the services (command collection: commands, statements, request KB, reply KB):`);
     const rows = [...counter.counts].sort((a, b) => b[1].bytes - a[1].bytes);
-    for (const [key, row] of rows) console.log(`  ${key.padEnd(40)} ${(row.commands / total).toFixed(3).padStart(7)} ${(row.statements / total).toFixed(2).padStart(6)} ${(row.bytes / total / 1024).toFixed(2).padStart(7)}`);
-    const sum = rows.reduce((acc, [, row]) => ({ commands: acc.commands + row.commands, statements: acc.statements + row.statements, bytes: acc.bytes + row.bytes }), { commands: 0, statements: 0, bytes: 0 });
-    console.log(`  ${'total'.padEnd(40)} ${(sum.commands / total).toFixed(3).padStart(7)} ${(sum.statements / total).toFixed(2).padStart(6)} ${(sum.bytes / total / 1024).toFixed(2).padStart(7)}`);
+    for (const [key, row] of rows) console.log(`  ${key.padEnd(40)} ${(row.commands / total).toFixed(3).padStart(7)} ${(row.statements / total).toFixed(2).padStart(6)} ${(row.bytes / total / 1024).toFixed(2).padStart(7)} ${(row.replyBytes / total / 1024).toFixed(2).padStart(7)}`);
+    const sum = rows.reduce((acc, [, row]) => ({ commands: acc.commands + row.commands, statements: acc.statements + row.statements, bytes: acc.bytes + row.bytes, replyBytes: acc.replyBytes + row.replyBytes }), { commands: 0, statements: 0, bytes: 0, replyBytes: 0 });
+    console.log(`  ${'total'.padEnd(40)} ${(sum.commands / total).toFixed(3).padStart(7)} ${(sum.statements / total).toFixed(2).padStart(6)} ${(sum.bytes / total / 1024).toFixed(2).padStart(7)} ${(sum.replyBytes / total / 1024).toFixed(2).padStart(7)}`);
   }
   const t = timing.totals;
   const share = (ms) => `${Math.round(ms)} ms (${Math.round((ms / totalMs) * 100)}% of wall time)`;
