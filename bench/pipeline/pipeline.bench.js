@@ -10,8 +10,9 @@
 // (auto: RabbitMQ when reachable, as `npm start` decides), --interval ms (sampling period);
 // --layout embedded|cluster (cluster: `npm run start:cluster`, each service its own process, RabbitMQ);
 // --hold F (cluster only: search-request-service and percolator are frozen with SIGSTOP from the
-// batch registration until the import has recorded the fraction F of its lines, then resumed, so
-// their catch-up rate is measured while the import goes on);
+// batch registration; search-request-service is resumed once the import has recorded the fraction F
+// of its lines, the percolator once indexing has caught up, so each one's catch-up rate is measured
+// on its own while the import goes on);
 // BENCH_PROFILE_DIR=<dir> writes a CPU profile of the embedded default.
 const { spawn } = require('node:child_process');
 const crypto = require('node:crypto');
@@ -46,8 +47,8 @@ const LAYOUT = option('layout', 'embedded');
 const HOLD = Number(option('hold', '0'));
 // The services whose catch-up `--hold` measures, with the stage each one drives and its queue.
 const HELD = [
-  { service: 'search-request-service', stage: 'indexed' },
-  { service: 'percolator', stage: 'pending' },
+  { service: 'search-request-service', stage: 'indexed', queue: 'index_queue' },
+  { service: 'percolator', stage: 'pending', queue: 'percolate_queue' },
 ];
 const ROBOTS = 20;
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
@@ -261,7 +262,6 @@ async function main() {
     const started = process.hrtime.bigint();
     const held = HOLD > 0 ? HELD.map((entry) => ({ ...entry, pid: system.services[entry.service]?.pid })) : [];
     for (const entry of held) process.kill(entry.pid, 'SIGSTOP');
-    let resumed;
     const batch = await send('POST', `/imports/records/${record.id}/batches/`, { storage_url: `http://127.0.0.1:${fileServer.address().port}/references.jsonl` });
 
     const samples = [];
@@ -290,10 +290,14 @@ async function main() {
       const [progress, total, undecided, unpublished, indexed, pending, indexQueue, percolateQueue] = reads;
       const sample = { ms, recorded: Math.max(0, (progress?.next_line ?? 1) - 1), decided: total - undecided, unpublished, indexed, pending, index_queue: indexQueue, percolate_queue: percolateQueue, system_cpu_s: systemCpu() - cpuBefore.system };
       samples.push(sample);
-      if (held.length > 0 && !resumed && sample.recorded >= HOLD * TOTAL) {
-        for (const entry of held) process.kill(entry.pid, 'SIGCONT');
-        resumed = sample;
-        console.error(`${round(ms / 1000)} s: resumed ${held.map((entry) => entry.service).join(' and ')} with ${indexQueue} / ${percolateQueue} events queued`);
+      // One at a time, so that neither catch-up competes with the other, only with the import.
+      const next = held.find((entry) => !entry.resumed);
+      const released = held[held.indexOf(next) - 1];
+      // Queue depth leaves out the prefetched events (up to 4,000 for indexing): empty means nearly caught up.
+      if (next && (released ? sample[released.queue] === 0 && ms - released.resumed.ms > 2000 : sample.recorded >= HOLD * TOTAL)) {
+        process.kill(next.pid, 'SIGCONT');
+        next.resumed = sample;
+        console.error(`${round(ms / 1000)} s: resumed ${next.service} with ${sample[next.queue]} events queued`);
       }
       if (samples.length % Math.max(1, Math.round(5000 / INTERVAL_MS)) === 0) {
         console.error(`${round(ms / 1000)} s: recorded ${sample.recorded}, decided ${sample.decided}, references with unpublished events ${unpublished}, searchable ${indexed}, pending enhancements ${pending}${amqp ? `, queued for indexing ${indexQueue} / percolation ${percolateQueue}` : ''}; load ${loadAverage().join(' ')}`);
@@ -343,9 +347,10 @@ async function main() {
     // From the resume until a held service has worked off the backlog it had then (its final count
     // scaled to the lines recorded by then; prefetched events are not in the queue depth): all that
     // time it had work waiting, so its rate is its capacity while the import goes on.
-    const catchUp = resumed
+    const catchUp = held.length > 0
       ? Object.fromEntries(
-          held.map(({ service, stage }) => {
+          held.map(({ service, stage, resumed }) => {
+            if (!resumed) return [service, null];
             const levelAtResume = Math.floor((resumed.recorded * last[stage]) / TOTAL);
             const caughtUp = samples.find((sample) => sample.ms > resumed.ms && sample[stage] >= levelAtResume);
             if (!caughtUp || levelAtResume <= resumed[stage]) return [service, null];
