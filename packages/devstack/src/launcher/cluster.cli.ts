@@ -3,13 +3,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ServiceStartedMessage } from '@destiny/platform';
 import { startupBanner } from './banner';
 import { launcherPorts, loadLauncherConfig } from './launcher.config';
-import { assertPortsFree, freePort, tcpReachable } from './port-check';
+import { assertPortsFree, tcpReachable } from './port-check';
 import { startStandIns } from './stand-ins';
 
 const root = path.resolve(__dirname, '..', '..', '..', '..');
 
+/** In start order: each service's gRPC dependencies come before it (as in the embedded default). */
 const backendServices = [
   ['dedup-service', 'DEDUP_SERVICE_GRPC_URL'],
   ['import-service', 'IMPORT_SERVICE_GRPC_URL'],
@@ -22,17 +24,27 @@ interface ServiceProcess {
   name: string;
   child: ChildProcess;
   exited: Promise<void>;
+  /** The ports the service chose (it listens on port 0), once it has started. */
+  started: Promise<ServiceStartedMessage>;
 }
 
 function spawnService(name: string, env: NodeJS.ProcessEnv, onUnexpectedExit: (name: string, code: number | null, signal: string | null) => void): ServiceProcess {
-  const child = spawn(process.execPath, [...process.execArgv, path.join(root, 'services', name, 'dist', 'main.js')], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  // The IPC channel carries the service's `service-started` message with the ports it listens on.
+  const child = spawn(process.execPath, [...process.execArgv, path.join(root, 'services', name, 'dist', 'main.js')], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const started = new Promise<ServiceStartedMessage>((resolve, reject) => {
+    child.on('message', (message: ServiceStartedMessage) => {
+      if (message?.event === 'service-started') resolve(message);
+    });
+    child.once('exit', (code, signal) => reject(new Error(`${name} exited (${signal ?? `code ${code}`}) before it started`)));
+  });
+  started.catch(() => undefined);
   const exited = new Promise<void>((resolve) =>
     child.once('exit', (code, signal) => {
       onUnexpectedExit(name, code, signal);
       resolve();
     }),
   );
-  return { name, child, exited };
+  return { name, child, exited, started };
 }
 
 async function waitForHealthy(apiUrl: string, timeoutMs: number): Promise<void> {
@@ -65,24 +77,29 @@ async function main(): Promise<void> {
   const onExit = (name: string, code: number | null, signal: string | null) => {
     if (!stopping) process.stderr.write(`[cluster] ${name} exited unexpectedly (${signal ?? `code ${code}`}); the healthcheck reports it unavailable\n`);
   };
-  const baseEnvironment: NodeJS.ProcessEnv = { ...process.env, ...standIns.serviceEnvironment, AMQP_URL: config.AMQP_URL, LOG_LEVEL: config.LOG_LEVEL, GRPC_HOST: '127.0.0.1' };
-  const gatewayEnvironment: NodeJS.ProcessEnv = { ...baseEnvironment, PORT: String(config.DESTINY_PORT), HOST: config.DESTINY_HOST, HEALTH_PORT: String(await freePort('127.0.0.1')) };
+  const baseEnvironment: NodeJS.ProcessEnv = { ...process.env, ...standIns.serviceEnvironment, AMQP_URL: config.AMQP_URL, LOG_LEVEL: config.LOG_LEVEL, GRPC_HOST: '127.0.0.1', GRPC_PORT: '0', HEALTH_PORT: '0' };
   const serviceSummary: Record<string, { pid: number | undefined; grpc: string; health: number }> = {};
-  // Services call each other too, so every one of them learns every address before any starts.
-  const ports = new Map<string, { grpc: number; health: number }>();
-  for (const [name, variable] of backendServices) {
-    ports.set(name, { grpc: await freePort('127.0.0.1'), health: await freePort('127.0.0.1') });
-    baseEnvironment[variable] = `127.0.0.1:${ports.get(name)!.grpc}`;
-    gatewayEnvironment[variable] = baseEnvironment[variable];
+  // Each service listens on a port of its own choosing (0) and reports it; the next ones learn its
+  // address. No port is picked early, where another process could take it in between.
+  try {
+    for (const [name, variable] of backendServices) {
+      const service = spawnService(name, { ...baseEnvironment }, onExit);
+      processes.push(service);
+      const { grpcPort, healthPort } = await service.started;
+      baseEnvironment[variable] = `127.0.0.1:${grpcPort}`;
+      serviceSummary[name] = { pid: service.child.pid, grpc: `127.0.0.1:${grpcPort}`, health: healthPort ?? 0 };
+    }
+    const gateway = spawnService('api-gateway', { ...baseEnvironment, PORT: String(config.DESTINY_PORT), HOST: config.DESTINY_HOST }, onExit);
+    processes.push(gateway);
+    await gateway.started;
+    serviceSummary['api-gateway'] = { pid: gateway.child.pid, grpc: '-', health: config.DESTINY_PORT };
+  } catch (error) {
+    stopping = true;
+    for (const service of processes) service.child.kill('SIGTERM');
+    await Promise.all(processes.map((service) => service.exited));
+    await standIns.stop();
+    throw error;
   }
-  for (const [name] of backendServices) {
-    const { grpc, health } = ports.get(name)!;
-    const started = spawnService(name, { ...baseEnvironment, GRPC_PORT: String(grpc), HEALTH_PORT: String(health) }, onExit);
-    processes.push(started);
-    serviceSummary[name] = { pid: started.child.pid, grpc: `127.0.0.1:${grpc}`, health };
-  }
-  processes.push(spawnService('api-gateway', gatewayEnvironment, onExit));
-  serviceSummary['api-gateway'] = { pid: processes[processes.length - 1].child.pid, grpc: '-', health: config.DESTINY_PORT };
 
   const host = config.DESTINY_HOST === '0.0.0.0' ? '127.0.0.1' : config.DESTINY_HOST;
   const apiUrl = `http://${host}:${config.DESTINY_PORT}`;

@@ -17,18 +17,6 @@ export async function assertPortsFree(ports: Array<{ port: number; variable: str
   if (busy.length > 0) throw new Error(busy.join('\n'));
 }
 
-/** A free ephemeral port, for child processes that must be told their port up front. */
-export function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, host, () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 export function tcpReachable(host: string, port: number, timeoutMs = 1000): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ host, port });

@@ -4,6 +4,21 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
+/** What a started service tells the process that spawned it, over the IPC channel when there is one. */
+export interface ServiceStartedMessage {
+  event: 'service-started';
+  name: string;
+  grpcPort?: number;
+  healthPort?: number;
+  port?: number;
+}
+
+/** The ports a running service listens on, whichever kind of service it is. */
+function startedMessage(name: string, service: RunningService): ServiceStartedMessage {
+  const { grpcPort, healthPort, port } = service as RunningService & Partial<Omit<ServiceStartedMessage, 'event' | 'name'>>;
+  return { event: 'service-started', name, grpcPort, healthPort, port };
+}
+
 /**
  * Runs a service as the process's main job: SIGTERM or SIGINT stops it gracefully (stop taking
  * work, finish in-flight work within the timeout, close connections), then the process exits.
@@ -19,6 +34,8 @@ export async function runService(options: { name: string; logger: Logger; shutdo
     await options.onExit?.();
     process.exit(1);
   }
+  // A launcher that spawned this process with an IPC channel learns the ports chosen (port 0) here.
+  process.send?.(startedMessage(options.name, service));
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
