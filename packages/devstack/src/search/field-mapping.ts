@@ -42,6 +42,19 @@ export interface ObjectInfo {
 
 export type FieldValue = string | number | boolean | Record<string, unknown>;
 
+/**
+ * A key path of parsed documents with what the mapping says about it, cached per mapping so
+ * parsing neither joins nor hashes path strings per value.
+ */
+export interface PathNode {
+  readonly path: string;
+  readonly field: FieldInfo | undefined;
+  readonly object: ObjectInfo | undefined;
+  readonly children: Map<string, PathNode>;
+  /** Dynamically mapped field infos of this path, by type. */
+  readonly dynamicFields: Map<string, FieldInfo>;
+}
+
 /** One Lucene-level document: the root document or one nested object. */
 export interface ParsedLevelDoc {
   values: Array<[FieldInfo, FieldValue]>;
@@ -199,6 +212,22 @@ export class Mapping {
     };
   }
 
+  readonly rootNode: PathNode = { path: '', field: undefined, object: undefined, children: new Map(), dynamicFields: new Map() };
+  private pathNodeCount = 0;
+
+  /** The node of `key` below `parent` (documents with arbitrary keys stop the cache growing past 10,000 paths). */
+  childNode(parent: PathNode, key: string): PathNode {
+    const cached = parent.children.get(key);
+    if (cached) return cached;
+    const path = parent.path ? `${parent.path}.${key}` : key;
+    const node: PathNode = { path, field: this.fields.get(path), object: this.objects.get(path), children: new Map(), dynamicFields: new Map() };
+    if (this.pathNodeCount < 10_000) {
+      this.pathNodeCount += 1;
+      parent.children.set(key, node);
+    }
+    return node;
+  }
+
   /** Field infos of dynamically mapped fields, shared by the documents that introduce the same field. */
   private readonly dynamicFields = new Map<string, FieldInfo>();
 
@@ -322,12 +351,13 @@ export function coerceValue(field: FieldInfo, value: unknown, docId: string): Fi
  */
 export function parseDocument(mapping: Mapping, source: Record<string, unknown>, docId: string, indexedFields?: ReadonlySet<string>): ParseOutcome {
   const additions: DynamicAddition[] = [];
-  const pendingFields = new Map<string, FieldInfo>();
-  const pendingObjects = new Map<string, ObjectInfo>();
   const rootDynamic = mapping.json.dynamic === undefined ? 'true' : String(mapping.json.dynamic);
 
-  const resolveField = (path: string): FieldInfo | undefined => mapping.fields.get(path) ?? pendingFields.get(path);
-  const resolveObject = (path: string): ObjectInfo | undefined => mapping.objects.get(path) ?? pendingObjects.get(path);
+  // Paths dynamic mapping introduced in this document (only the document's later values see them).
+  let pendingFields: Map<string, FieldInfo> | undefined;
+  let pendingObjects: Map<string, ObjectInfo> | undefined;
+  const resolveField = (node: PathNode): FieldInfo | undefined => node.field ?? pendingFields?.get(node.path);
+  const resolveObject = (node: PathNode): ObjectInfo | undefined => node.object ?? pendingObjects?.get(node.path);
 
   const addValue = (doc: ParsedLevelDoc, field: FieldInfo, value: unknown) => {
     if (value === null || value === undefined) return;
@@ -347,27 +377,31 @@ export function parseDocument(mapping: Mapping, source: Record<string, unknown>,
     }
   };
 
-  const parseObject = (doc: ParsedLevelDoc, object: Record<string, unknown>, prefix: string, level: string, dynamic: string) => {
-    for (const [rawKey, value] of Object.entries(object)) {
+  const parseObject = (doc: ParsedLevelDoc, object: Record<string, unknown>, parent: PathNode, level: string, dynamic: string) => {
+    const keys = Object.keys(object);
+    for (let index = 0; index < keys.length; index += 1) {
+      const rawKey = keys[index];
+      const value = object[rawKey];
       if (rawKey === '') throw documentParsing(`[1:2] failed to parse: field name cannot be an empty string`, { type: 'illegal_argument_exception', reason: 'field name cannot be an empty string' });
+      const node = mapping.childNode(parent, rawKey);
       // Dotted keys are object paths, as Elasticsearch expands them.
-      if (rawKey.includes('.') && !resolveField(prefix ? `${prefix}.${rawKey}` : rawKey)) {
+      if (rawKey.includes('.') && !resolveField(node)) {
         const [head, ...rest] = rawKey.split('.');
-        parseObject(doc, { [head]: expandDotted(rest, value) }, prefix, level, dynamic);
+        parseObject(doc, { [head]: expandDotted(rest, value) }, parent, level, dynamic);
         continue;
       }
-      const path = prefix ? `${prefix}.${rawKey}` : rawKey;
-      parseEntry(doc, path, rawKey, value, prefix, level, dynamic);
+      parseEntry(doc, node, rawKey, value, parent.path, level, dynamic);
     }
   };
 
-  const parseEntry = (doc: ParsedLevelDoc, path: string, key: string, value: unknown, prefix: string, level: string, dynamic: string) => {
-    const field = resolveField(path);
+  const parseEntry = (doc: ParsedLevelDoc, node: PathNode, key: string, value: unknown, prefix: string, level: string, dynamic: string) => {
+    const path = node.path;
+    const field = resolveField(node);
     if (field) {
       addValue(doc, field, value);
       return;
     }
-    const objectInfo = resolveObject(path);
+    const objectInfo = resolveObject(node);
     if (objectInfo?.disabled) return;
     if (objectInfo) {
       const items = Array.isArray(value) ? value : [value];
@@ -378,10 +412,10 @@ export function parseDocument(mapping: Mapping, source: Record<string, unknown>,
         }
         if (objectInfo.nested) {
           const child: ParsedLevelDoc = { values: [], children: [] };
-          parseObject(child, item as Record<string, unknown>, path, path, objectInfo.dynamic);
+          parseObject(child, item as Record<string, unknown>, node, path, objectInfo.dynamic);
           doc.children.push({ path, doc: child });
         } else {
-          parseObject(doc, item as Record<string, unknown>, path, level, objectInfo.dynamic);
+          parseObject(doc, item as Record<string, unknown>, node, level, objectInfo.dynamic);
         }
       }
       return;
@@ -397,13 +431,19 @@ export function parseDocument(mapping: Mapping, source: Record<string, unknown>,
     if (!definition) return;
     additions.push({ path, definition });
     if (definition.type === undefined) {
-      pendingObjects.set(path, { path, nested: false, dynamic, level });
+      (pendingObjects ??= new Map()).set(path, { path, nested: false, dynamic, level });
     } else {
-      const info = mapping.dynamicField(path, String(definition.type), level, definition.fields !== undefined);
+      const type = String(definition.type);
+      let info = node.dynamicFields.get(type);
+      if (info === undefined || info.level !== level) {
+        info = mapping.dynamicField(path, type, level, definition.fields !== undefined);
+        node.dynamicFields.set(type, info);
+      }
+      pendingFields ??= new Map();
       pendingFields.set(path, info);
       for (const multi of info.multiFields) pendingFields.set(multi.path, multi);
     }
-    parseEntry(doc, path, key, value, prefix, level, dynamic);
+    parseEntry(doc, node, key, value, prefix, level, dynamic);
   };
 
   for (const key of Object.keys(source)) {
@@ -415,7 +455,7 @@ export function parseDocument(mapping: Mapping, source: Record<string, unknown>,
     }
   }
   const root: ParsedLevelDoc = { values: [], children: [] };
-  parseObject(root, source, '', '', rootDynamic);
+  parseObject(root, source, mapping.rootNode, '', rootDynamic);
   return { root, additions };
 }
 

@@ -122,3 +122,51 @@ describe('percolating with only the fields stored queries read', () => {
     expect(() => new PercolateQuery('query', [{ tags: 'a', year: 'not a year' }], percolatorMapping, undefined, () => store)).toThrow(/failed to parse field \[year\]/);
   });
 });
+
+describe('percolating many documents in one request', () => {
+  const manyMapping = new Mapping(
+    normalizeMapping({
+      properties: {
+        query: { type: 'percolator' },
+        kind: { type: 'keyword' },
+        tags: { type: 'keyword' },
+        items: { type: 'nested', properties: { type: { type: 'keyword' }, notes: { type: 'nested', properties: { label: { type: 'keyword' } } } } },
+      },
+    }),
+    new AnalyzerRegistry(undefined),
+  );
+  const queries = [
+    { term: { kind: 'a' } },
+    { bool: { filter: [{ term: { kind: 'b' } }, { nested: { path: 'items', query: { terms: { 'items.type': ['x', 'y'] } } } }] } },
+    { bool: { must: [{ nested: { path: 'items.notes', query: { term: { 'items.notes.label': 'l1' } } } }], must_not: [{ term: { tags: 't0' } }] } },
+    { bool: { should: [{ term: { tags: 't1' } }, { term: { kind: 'c' } }] } },
+    { bool: { must_not: [{ term: { kind: 'a' } }] } },
+  ];
+  // 75 documents: slots span three 32-bit words, the last one partly.
+  const documents = Array.from({ length: 75 }, (_, slot) => ({
+    kind: ['a', 'b', 'c'][slot % 3],
+    tags: slot % 4 === 0 ? [] : [`t${slot % 5}`],
+    items: Array.from({ length: slot % 3 }, (_item, item) => ({ type: ['x', 'y', 'z'][(slot + item) % 3], notes: slot % 7 === 0 ? [{ label: `l${item}` }] : [] })),
+  }));
+
+  function percolate(batch: Array<Record<string, unknown>>): Map<number, { score: number; slots: unknown[] }> {
+    const store = new PercolatorStore();
+    queries.forEach((query, doc) => {
+      const { query: compiled, fields } = compileRecordingFields(manyMapping, (recording) => compileQuery(query, { mapping: recording, strict: true, now: 0 }));
+      store.add(doc, compiled, fields);
+    });
+    const hitFields = new Map<number, Record<string, unknown[]>>();
+    const result = new PercolateQuery('query', batch, manyMapping, undefined, () => store).execute({ segments: new SegmentSet(() => ''), level: '', scoring: true, now: 0, percolators: () => store, hitFields });
+    return new Map([...result.docs].map((doc, position) => [doc, { score: result.scores[position], slots: hitFields.get(doc)?._percolator_document_slot ?? [] }]));
+  }
+
+  test('when documents are percolated together, then each stored query matches the slots it matches one document at a time', () => {
+    const alone = new Map<number, number[]>();
+    documents.forEach((document, slot) => {
+      for (const doc of percolate([document]).keys()) alone.set(doc, [...(alone.get(doc) ?? []), slot]);
+    });
+    const together = percolate(documents);
+    expect(new Map([...together].map(([doc, hit]) => [doc, hit.slots]))).toEqual(alone);
+    expect(together.size).toBe(queries.length);
+  });
+});

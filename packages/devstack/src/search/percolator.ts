@@ -3,7 +3,7 @@
 import { type DocSet, EMPTY } from './doc-set';
 import { EsError, parsingError } from './es-error';
 import { type FieldInfo, type Mapping, parseDocument } from './field-mapping';
-import { SegmentSet } from './index-segment';
+import { type LevelSegment, SegmentSet } from './index-segment';
 import { type ExecContext, type PercolatorSource, type Query, type RequiredTerms, scoreOf, termKey } from './query.model';
 
 /**
@@ -131,13 +131,8 @@ export class PercolatorStore implements PercolatorSource {
     return [...found].sort((x, y) => x - y);
   }
 
-  accepts(doc: number, termKeys: Set<string>): boolean {
-    const required = this.requirements[doc];
-    if (!required) return true;
-    return required.every((set) => {
-      for (const term of set) if (termKeys.has(term)) return true;
-      return false;
-    });
+  requirementsOf(doc: number): ReadonlyArray<ReadonlySet<string>> | undefined {
+    return this.requirements[doc];
   }
 
   query(doc: number): Query | undefined {
@@ -149,13 +144,12 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** `{"percolate": {"field", "document" | "documents", "name"}}` compiled against the percolator index mapping. */
-/** The in-memory index of the percolated documents, with the term keys of all and of each slot. */
+/** The in-memory index of the percolated documents, with the term keys of all and the slots of each. */
 interface MemoryIndex {
   readonly segments: SegmentSet;
   readonly termKeys: Set<string>;
-  /** Term keys of each percolated document (slot), to skip slots a stored query cannot match. */
-  readonly slotKeys: Array<Set<string>>;
+  /** Per term key, a bit set (32 slots a word) of the percolated documents holding it. */
+  readonly termSlots: Map<string, Uint32Array>;
   /** What it was built for: the store and its field-set version (undefined store: every field). */
   readonly store: PercolatorSource | undefined;
   readonly fieldsVersion: number;
@@ -168,29 +162,66 @@ function buildMemoryIndex(documents: Record<string, unknown>[], mapping: Mapping
   const indexed = store === undefined ? undefined : inUse ? (inUse.fields ?? undefined) : undefined;
   const segments = new SegmentSet((level) => mapping.parentLevel(level));
   documents.forEach((document, slot) => segments.addDocument(parseDocument(mapping, document, String(slot), indexed).root));
-  const termKeys = new Set<string>();
-  const slotKeys: Array<Set<string>> = [];
-  for (let slot = 0; slot < documents.length; slot += 1) slotKeys.push(new Set());
+  const words = Math.ceil(documents.length / 32);
+  const termSlots = new Map<string, Uint32Array>();
+  const roots = new Map<string, ArrayLike<number>>();
   for (const level of segments.levels.values()) {
+    const rootOf = rootsOf(segments, level.path, roots);
     for (const [path, index] of level.fields) {
       for (const [term, posting] of index.postings) {
         const key = termKey(path, term);
-        termKeys.add(key);
-        for (const doc of posting.docs) slotKeys[rootOf(segments, level.path, doc)].add(key);
+        let slots = termSlots.get(key);
+        if (!slots) {
+          slots = new Uint32Array(words);
+          termSlots.set(key, slots);
+        }
+        for (const doc of posting.docs) {
+          const slot = rootOf[doc];
+          slots[slot >>> 5] |= 1 << (slot & 31);
+        }
       }
     }
   }
-  return { segments, termKeys, slotKeys, store: indexed ? store : undefined, fieldsVersion: inUse?.version ?? 0 };
+  return { segments, termKeys: new Set(termSlots.keys()), termSlots, store: indexed ? store : undefined, fieldsVersion: inUse?.version ?? 0 };
 }
 
-function rootOf(segments: SegmentSet, levelPath: string, doc: number): number {
-  let level = segments.levels.get(levelPath);
-  let current = doc;
-  while (level && level.parentPath !== undefined) {
-    current = level.parents[current];
-    level = segments.levels.get(level.parentPath);
+/** The root document (slot) of each document of a level. */
+function rootsOf(segments: SegmentSet, levelPath: string, memo: Map<string, ArrayLike<number>>): ArrayLike<number> {
+  const known = memo.get(levelPath);
+  if (known) return known;
+  const level = segments.levels.get(levelPath) as LevelSegment;
+  let roots: ArrayLike<number>;
+  if (level.parentPath === undefined) {
+    roots = Int32Array.from({ length: level.maxDoc }, (_, doc) => doc);
+  } else {
+    const parentRoots = rootsOf(segments, level.parentPath, memo);
+    roots = Int32Array.from(level.parents, (parent) => parentRoots[parent]);
   }
-  return current;
+  memo.set(levelPath, roots);
+  return roots;
+}
+
+/** The slots holding at least one term of every requirement set (every slot when nothing is required). */
+function acceptedSlots(memory: MemoryIndex, required: ReadonlyArray<ReadonlySet<string>> | undefined, slotCount: number): Uint32Array {
+  const words = Math.ceil(slotCount / 32);
+  const accepted = new Uint32Array(words);
+  if (!required) {
+    accepted.fill(0xffffffff);
+    if (slotCount % 32 !== 0) accepted[words - 1] = (2 ** (slotCount % 32) - 1) >>> 0;
+    return accepted;
+  }
+  const any = new Uint32Array(words);
+  required.forEach((set, position) => {
+    any.fill(0);
+    for (const term of set) {
+      const slots = memory.termSlots.get(term);
+      if (!slots) continue;
+      for (let word = 0; word < words; word += 1) any[word] |= slots[word];
+    }
+    if (position === 0) accepted.set(any);
+    else for (let word = 0; word < words; word += 1) accepted[word] &= any[word];
+  });
+  return accepted;
 }
 
 export class PercolateQuery implements Query {
@@ -252,12 +283,15 @@ export class PercolateQuery implements Query {
       if (!query) continue;
       const matchedSlots: number[] = [];
       let best = 0;
-      for (let slot = 0; slot < slots; slot += 1) {
-        if (slots > 1 && !source.accepts(doc, memory.slotKeys[slot])) continue;
-        const score = scoreOf(query, memoryContext, slot);
-        if (Number.isNaN(score)) continue;
-        matchedSlots.push(slot);
-        if (score > best) best = score;
+      const accepted = acceptedSlots(memory, source.requirementsOf(doc), slots);
+      for (let word = 0; word < accepted.length; word += 1) {
+        for (let bits = accepted[word]; bits !== 0; bits &= bits - 1) {
+          const slot = word * 32 + (31 - Math.clz32(bits & -bits));
+          const score = scoreOf(query, memoryContext, slot);
+          if (Number.isNaN(score)) continue;
+          matchedSlots.push(slot);
+          if (score > best) best = score;
+        }
       }
       if (matchedSlots.length === 0) continue;
       docs.push(doc);

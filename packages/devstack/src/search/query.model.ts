@@ -7,8 +7,8 @@ import { type FieldIndex, type SegmentSet, VALUE_GAP, bm25Idf } from './index-se
 export interface PercolatorSource {
   /** Stored query docs that may match a document with these `field\0term` keys. */
   candidates(termKeys: Set<string>): number[];
-  /** Whether one document's keys satisfy every requirement set of a stored query. */
-  accepts(doc: number, termKeys: Set<string>): boolean;
+  /** The term sets a document must hit (one term of each) for a stored query to match; undefined: none. */
+  requirementsOf(doc: number): ReadonlyArray<ReadonlySet<string>> | undefined;
   query(doc: number): Query | undefined;
   /** Field paths the stored queries read (null: unknown, so all), and a version that changes with them. */
   fieldsInUse?(): { fields: ReadonlySet<string> | null; version: number };
