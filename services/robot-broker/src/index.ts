@@ -88,6 +88,7 @@ export async function startRobotBroker(env: NodeJS.ProcessEnv = process.env, ove
         },
       };
       const pending = createPendingEnhancementRepository(db);
+      await pending.adoptRowLeases();
       const batches = createBatchRepository(db);
       const indexed = createIndexedVersionRepository(db);
       // Jobs wait in the batch document (outbox) until RabbitMQ confirms them.

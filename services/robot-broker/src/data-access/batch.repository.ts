@@ -9,6 +9,11 @@ export function createBatchRepository(db: Db) {
     insert: async (batch: RobotBatchDocument) => {
       await batches.insertOne(batch);
     },
+    /** A live lease gets the new expiry (§12.7); false when there is none (passed, submitted or failed). */
+    async renew(id: string, now: Date, expiresAt: Date): Promise<boolean> {
+      const result = await batches.updateOne({ _id: id, status: 'processing', lease_expiry: { $gt: now } }, { $set: { lease_expiry: expiresAt } });
+      return result.matchedCount === 1;
+    },
   };
 }
 

@@ -52,6 +52,7 @@ export interface PendingEnhancementDocument {
   robot_enhancement_batch_id: string | null;
   status: PendingEnhancementStatus;
   source: string | null;
+  /** Always null now: every row of a batch shares its batch's lease (`lease_expiry` there). */
   expires_at: Date | null;
   retry_of: string | null;
   retry_depth: number;
@@ -60,8 +61,8 @@ export interface PendingEnhancementDocument {
   dedup_key: string;
   /** `<robot_id>|<id>` while pollable, else null: one ordered range per robot, oldest first. */
   queue_order: string | null;
-  /** `expires_at` while processing, else null: the expiry sweep walks only live leases. */
-  lease_expiry: Date | null;
+  /** Written by versions that kept the lease on each row; the lease is now its batch's `lease_expiry`. */
+  lease_expiry?: Date | null;
   /** While `indexing`: the version of the search entry that holds the stored enhancement (searchable once indexed). */
   index_version?: number;
   /** While `indexing`, for a duplicate: its canonical, whose search entry holds the enhancement; absent: the reference's own. */
@@ -70,7 +71,12 @@ export interface PendingEnhancementDocument {
   indexing_deadline?: Date | null;
 }
 
-export type BatchStatus = 'processing' | 'importing' | 'imported' | 'failed';
+/**
+ * `processing` → `importing` → `imported`, or `failed` (robot error, import crash), or `expired`
+ * (lease passed). A row still marked `processing` is in whatever state its batch is in: the
+ * submission and the expiry are one write to the batch, not one per row.
+ */
+export type BatchStatus = 'processing' | 'importing' | 'imported' | 'failed' | 'expired';
 
 export interface ImportAttempt {
   status: 'stored' | 'discarded' | 'failed';
@@ -96,8 +102,12 @@ export interface RobotBatchDocument {
   _id: string;
   robot_id: string;
   status: BatchStatus;
+  /** The lease of every pending enhancement in the batch while `processing` (and `expired` until the expiry is done), else null. */
+  lease_expiry: Date | null;
   error: string | null;
   reference_ids: string[];
+  /** The pending enhancement of each of `reference_ids`, in the same order (absent on batches of older versions). */
+  pending_ids?: string[];
   reference_key: string;
   result_key: string;
   validation_key: string | null;
@@ -115,13 +125,13 @@ export const ROBOT_BROKER_INDEXES: IndexDeclaration[] = [
   { collection: COLLECTIONS.robots, keys: { name: 1 }, options: { unique: true, name: 'robot_name_unique' } },
   { collection: COLLECTIONS.pending, keys: { dedup_key: 1 }, options: { unique: true, name: 'pending_dedup_key' } },
   { collection: COLLECTIONS.pending, keys: { queue_order: 1 }, options: { name: 'pending_queue_order' } },
-  { collection: COLLECTIONS.pending, keys: { lease_expiry: 1 }, options: { name: 'pending_lease_expiry' } },
   { collection: COLLECTIONS.pending, keys: { robot_enhancement_batch_id: 1 }, options: { name: 'pending_batch' } },
   { collection: COLLECTIONS.pending, keys: { enhancement_request_id: 1 }, options: { name: 'pending_request' } },
   { collection: COLLECTIONS.pending, keys: { reference_id: 1 }, options: { name: 'pending_reference' } },
   { collection: COLLECTIONS.pending, keys: { indexing_deadline: 1 }, options: { name: 'pending_indexing_deadline' } },
   { collection: COLLECTIONS.pending, keys: { index_reference_id: 1 }, options: { name: 'pending_index_reference' } },
   { collection: COLLECTIONS.batches, keys: { status: 1 }, options: { name: 'batch_status' } },
+  { collection: COLLECTIONS.batches, keys: { lease_expiry: 1 }, options: { name: 'batch_lease_expiry' } },
   // The outbox relay selects batches with waiting jobs through this flag.
   { collection: COLLECTIONS.batches, keys: { outbox_pending: 1 }, options: { name: 'batch_outbox_pending' } },
 ];

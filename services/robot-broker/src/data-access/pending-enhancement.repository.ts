@@ -1,6 +1,6 @@
 import { uuidv7, type PendingEnhancementStatus } from '@destiny/contracts';
-import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
-import { COLLECTIONS, isDuplicateKeyError, type PendingEnhancementDocument } from './collections';
+import type { Collection, Db } from 'mongodb';
+import { COLLECTIONS, isDuplicateKeyError, type BatchStatus, type PendingEnhancementDocument, type RobotBatchDocument } from './collections';
 
 /** Replacements are made while the chain behind an expired one is shorter than this (§12.8). */
 export const MAX_RETRY_DEPTH = 3;
@@ -17,8 +17,20 @@ export interface NewPendingEnhancement {
 
 const queueOrder = (robotId: string, id: string) => `${robotId}|${id}`;
 
+/**
+ * What a row still marked `processing` is, as request statuses count it: its batch carries the
+ * later states. An expired batch's rows count as processing until their replacements exist.
+ */
+export function leasedRowStatus(batchStatus: BatchStatus | undefined): PendingEnhancementStatus {
+  return batchStatus === 'importing' || batchStatus === 'failed' ? batchStatus : 'processing';
+}
+
+/** Due leases handled per sweep read. */
+const EXPIRY_PAGE = 100;
+
 export function createPendingEnhancementRepository(db: Db) {
   const pending: Collection<PendingEnhancementDocument> = db.collection(COLLECTIONS.pending);
+  const batches: Collection<RobotBatchDocument> = db.collection(COLLECTIONS.batches);
 
   function document(input: NewPendingEnhancement, now: Date): PendingEnhancementDocument {
     const id = uuidv7(now.getTime());
@@ -36,7 +48,6 @@ export function createPendingEnhancementRepository(db: Db) {
       created_at: now,
       dedup_key: input.dedup_key ?? id,
       queue_order: queueOrder(input.robot_id, id),
-      lease_expiry: null,
     };
   }
 
@@ -52,6 +63,19 @@ export function createPendingEnhancementRepository(db: Db) {
       { ordered: false },
     );
     return result.modifiedCount;
+  }
+
+  /** Processing rows of a request by the status their batches give them. */
+  async function leasedCounts(requestId: string): Promise<Map<PendingEnhancementStatus, number>> {
+    const groups = await pending.aggregate<{ _id: string | null; count: number }>([{ $match: { enhancement_request_id: requestId, status: 'processing' } }, { $group: { _id: '$robot_enhancement_batch_id', count: { $sum: 1 } } }]).toArray();
+    const ids = groups.map((group) => group._id).filter((id): id is string => id !== null);
+    const statuses = new Map((await batches.find({ _id: { $in: ids } }, { projection: { status: 1 } }).toArray()).map((batch) => [batch._id, batch.status]));
+    const counts = new Map<PendingEnhancementStatus, number>();
+    for (const group of groups) {
+      const status = leasedRowStatus(group._id === null ? undefined : statuses.get(group._id));
+      counts.set(status, (counts.get(status) ?? 0) + group.count);
+    }
+    return counts;
   }
 
   return {
@@ -84,88 +108,93 @@ export function createPendingEnhancementRepository(db: Db) {
     },
 
     /**
-     * Claims the given rows for a batch; the filter makes each row's claim atomic, so a row taken
-     * by a concurrent poll is simply not matched here.
+     * Claims the given rows for a batch (whose document, holding the lease, exists already); the
+     * filter makes each row's claim atomic, so a row taken by a concurrent poll is not matched here.
      */
-    async claim(candidates: ReadonlyArray<Pick<PendingEnhancementDocument, '_id' | 'reference_id'>>, batchId: string, expiresAt: Date): Promise<Array<Pick<PendingEnhancementDocument, '_id' | 'reference_id'>>> {
+    async claim(candidates: ReadonlyArray<Pick<PendingEnhancementDocument, '_id' | 'reference_id'>>, batchId: string): Promise<Array<Pick<PendingEnhancementDocument, '_id' | 'reference_id'>>> {
       if (candidates.length === 0) return [];
       const result = await pending.updateMany(
         { _id: { $in: candidates.map((candidate) => candidate._id) }, status: 'pending', robot_enhancement_batch_id: null },
-        { $set: { status: 'processing', robot_enhancement_batch_id: batchId, expires_at: expiresAt, lease_expiry: expiresAt, queue_order: null } },
+        { $set: { status: 'processing', robot_enhancement_batch_id: batchId, queue_order: null } },
       );
       // Read back only when a concurrent poll took some of them.
       if (result.modifiedCount === candidates.length) return [...candidates];
       return pending.find({ robot_enhancement_batch_id: batchId }, { projection: { _id: 1, reference_id: 1 } }).toArray();
     },
 
-    ofBatch(batchId: string): Promise<PendingEnhancementDocument[]> {
-      return pending.find({ robot_enhancement_batch_id: batchId }).toArray();
+    ofBatch(batchId: string): Promise<Array<Pick<PendingEnhancementDocument, '_id' | 'reference_id' | 'status'>>> {
+      return pending.find({ robot_enhancement_batch_id: batchId }, { projection: { _id: 1, reference_id: 1, status: 1 } }).toArray();
     },
 
-    statusesOfRequest(requestId: string): Promise<PendingEnhancementStatus[]> {
-      return pending.distinct('status', { enhancement_request_id: requestId }) as Promise<PendingEnhancementStatus[]>;
+    async statusesOfRequest(requestId: string): Promise<PendingEnhancementStatus[]> {
+      const statuses = (await pending.distinct('status', { enhancement_request_id: requestId })) as PendingEnhancementStatus[];
+      if (!statuses.includes('processing')) return statuses;
+      const leased = await leasedCounts(requestId);
+      return [...new Set([...statuses.filter((status) => status !== 'processing'), ...leased.keys()])];
     },
 
     async statusCountsOfRequest(requestId: string): Promise<Record<string, number>> {
       const rows = await pending.aggregate<{ _id: string; count: number }>([{ $match: { enhancement_request_id: requestId } }, { $group: { _id: '$status', count: { $sum: 1 } } }]).toArray();
-      return Object.fromEntries(rows.map((row) => [row._id, row.count]));
+      const counts: Record<string, number> = Object.fromEntries(rows.filter((row) => row._id !== 'processing').map((row) => [row._id, row.count]));
+      if (rows.some((row) => row._id === 'processing')) for (const [status, count] of await leasedCounts(requestId)) counts[status] = (counts[status] ?? 0) + count;
+      return counts;
     },
 
-    /** Live leases of a batch get a new expiry; answers how many (§12.7). */
-    async renew(batchId: string, now: Date, expiresAt: Date): Promise<number> {
-      const result = await pending.updateMany(
-        { robot_enhancement_batch_id: batchId, status: 'processing', lease_expiry: { $gt: now } },
-        { $set: { expires_at: expiresAt, lease_expiry: expiresAt } },
-      );
-      return result.modifiedCount;
-    },
-
-    /** Moves rows of a batch between statuses; `liveOnly` excludes leases that have passed. */
-    async transition(filter: { batchId?: string; ids?: readonly string[] }, from: readonly PendingEnhancementStatus[], to: PendingEnhancementStatus, now: Date, extra: Partial<PendingEnhancementDocument> = {}): Promise<number> {
-      const query: Record<string, unknown> = { status: { $in: [...from] } };
-      if (filter.batchId) query.robot_enhancement_batch_id = filter.batchId;
-      if (filter.ids) query._id = { $in: [...filter.ids] };
-      // A processing row whose lease has passed is expired, whether or not the sweep ran.
-      if (from.length === 1 && from[0] === 'processing') query.lease_expiry = { $gt: now };
-      else if (from.includes('processing')) query.$or = [{ status: { $ne: 'processing' } }, { lease_expiry: { $gt: now } }];
-      const set: Record<string, unknown> = { status: to, ...extra };
-      if (to !== 'processing') set.lease_expiry = null;
-      const result = await pending.updateMany(query, { $set: set });
+    /** Moves a batch's rows between statuses; answers how many moved. */
+    async transition(batchId: string, from: readonly PendingEnhancementStatus[], to: PendingEnhancementStatus): Promise<number> {
+      const result = await pending.updateMany({ robot_enhancement_batch_id: batchId, status: { $in: [...from] } }, { $set: { status: to } });
       return result.modifiedCount;
     },
 
     /**
-     * Expires passed leases (§12.8): replacements first (idempotent by `retry:<id>`), then the
-     * expired status, so a crash in between leaves nothing lost and nothing doubled.
+     * Expires passed leases (§12.8), a batch at a time: the batch becomes `expired` first (the one
+     * write a submission races with, so exactly one of them wins), then its rows get their
+     * replacements (idempotent by `retry:<id>`), then the `expired` status, and last the batch
+     * leaves the sweep. A crash in between repeats harmlessly. Answers how many rows expired.
      */
     async expireDue(now: Date, robotId?: string): Promise<number> {
       const filter: Record<string, unknown> = { lease_expiry: { $lte: now } };
       if (robotId) filter.robot_id = robotId;
       let total = 0;
       for (;;) {
-        const due = await pending.find(filter).limit(5000).toArray();
-        if (due.length === 0) return total;
-        const replacements = due
-          .filter((row) => row.status === 'processing' && row.retry_depth < MAX_RETRY_DEPTH)
-          .map((row) => ({
-            reference_id: row.reference_id,
-            robot_id: row.robot_id,
-            enhancement_request_id: row.enhancement_request_id,
-            source: row.source,
-            retry_of: row._id,
-            retry_depth: row.retry_depth + 1,
-            dedup_key: `retry:${row._id}`,
-          }));
-        await this.createMany(replacements);
-        const operations: AnyBulkWriteOperation<PendingEnhancementDocument>[] = due.map((row) => ({
-          updateOne: {
-            filter: { _id: row._id, lease_expiry: { $lte: now } },
-            update: row.status === 'processing' ? { $set: { status: 'expired' as const, lease_expiry: null } } : { $set: { lease_expiry: null } },
-          },
-        }));
-        const result = await pending.bulkWrite(operations, { ordered: false });
-        total += due.filter((row) => row.status === 'processing').length;
-        if (result.modifiedCount === 0) return total;
+        const due = await batches.find(filter, { projection: { _id: 1, status: 1 } }).limit(EXPIRY_PAGE).toArray();
+        let expired = 0;
+        for (const batch of due) {
+          if (batch.status === 'processing') {
+            const claimed = await batches.updateOne({ _id: batch._id, status: 'processing', lease_expiry: { $lte: now } }, { $set: { status: 'expired' } });
+            if (claimed.modifiedCount === 0) continue;
+          } else if (batch.status !== 'expired') continue;
+          const rows = await pending.find({ robot_enhancement_batch_id: batch._id, status: 'processing' }).toArray();
+          await this.createMany(
+            rows
+              .filter((row) => row.retry_depth < MAX_RETRY_DEPTH)
+              .map((row) => ({
+                reference_id: row.reference_id,
+                robot_id: row.robot_id,
+                enhancement_request_id: row.enhancement_request_id,
+                source: row.source,
+                retry_of: row._id,
+                retry_depth: row.retry_depth + 1,
+                dedup_key: `retry:${row._id}`,
+              })),
+          );
+          total += await this.transition(batch._id, ['processing'], 'expired');
+          await batches.updateOne({ _id: batch._id, status: 'expired' }, { $set: { lease_expiry: null } });
+          expired += 1;
+        }
+        if (due.length < EXPIRY_PAGE || expired === 0) return total;
+      }
+    },
+
+    /**
+     * Batches leased before the lease moved to the batch document take their rows' lease (run at
+     * start, before any sweep); their rows already `importing` stay so and are handled as such.
+     */
+    async adoptRowLeases(): Promise<void> {
+      const legacy = await batches.find({ status: 'processing', lease_expiry: { $exists: false } }, { projection: { _id: 1 } }).toArray();
+      for (const batch of legacy) {
+        const row = await pending.findOne({ robot_enhancement_batch_id: batch._id, status: 'processing' }, { projection: { lease_expiry: 1 } });
+        await batches.updateOne({ _id: batch._id, lease_expiry: { $exists: false } }, { $set: { lease_expiry: row?.lease_expiry ?? new Date(0) } });
       }
     },
 

@@ -1,6 +1,6 @@
 import readline from 'node:readline';
 import type { Readable } from 'node:stream';
-import { parseRobotResultLine, serialiseJsonLine, uuidv7, type RobotResultValidationEntry } from '@destiny/contracts';
+import { parseRobotResultLine, serialiseJsonLine, uuidv7, type PendingEnhancementStatus, type RobotResultValidationEntry } from '@destiny/contracts';
 import { ServiceError, type BlobStorage, type EnhancementContentPreparer, type Logger } from '@destiny/platform';
 import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
 import type { BatchRepository } from '../data-access/batch.repository';
@@ -24,6 +24,9 @@ export const IMPORT_MESSAGES = {
   notInResult: 'Requested reference not in enhancement result.',
   importCrashed: 'Failed to import the robot result file.',
 } as const;
+
+/** The rows of an importing batch: `processing` (the batch carries the state) or `importing` (written by older versions). */
+const IMPORTING: PendingEnhancementStatus[] = ['processing', 'importing'];
 
 interface QueuedEnhancement {
   reference_id: string;
@@ -71,24 +74,26 @@ export function createImportRobotResults(deps: {
     for (const referenceId of batch.reference_ids) if (!attempts[referenceId]) entries.push({ reference_id: referenceId, error: IMPORT_MESSAGES.notInResult });
     const validationKey = `robot-batches/${batch._id}/validation.jsonl`;
     await deps.blob.put(validationKey, Buffer.from(entries.map((entry) => `${serialiseJsonLine(entry)}\n`).join(''), 'utf8'), 'application/x-ndjson');
-    const rows = await deps.pending.ofBatch(batch._id);
-    // One updateMany per outcome (and stored version) instead of one update per row.
+    // One updateMany per outcome (and stored version) instead of one update per row; the rows are
+    // still `processing` (their batch is importing) or, from older versions, `importing`.
     const deadline = new Date(Date.now() + deps.indexingDeadlineMs);
+    const rowOf = new Map<string, string>();
+    if (batch.pending_ids) batch.reference_ids.forEach((referenceId, index) => rowOf.set(referenceId, batch.pending_ids![index]));
+    else for (const row of await deps.pending.ofBatch(batch._id)) rowOf.set(row.reference_id, row._id);
     const groups = new Map<string, { set: Partial<PendingEnhancementDocument>; ids: string[] }>();
-    for (const row of rows) {
-      if (row.status !== 'importing') continue;
-      const attempt = attempts[row.reference_id];
+    for (const [referenceId, rowId] of rowOf) {
+      const attempt = attempts[referenceId];
       const set: Partial<PendingEnhancementDocument> =
         attempt?.status === 'stored'
           ? { status: 'indexing', index_version: attempt.version ?? 0, indexing_deadline: deadline, ...(attempt.index_reference_id ? { index_reference_id: attempt.index_reference_id } : {}) }
           : { status: attempt?.status === 'discarded' ? 'discarded' : 'failed' };
       const key = `${set.status}|${set.index_version ?? ''}|${set.index_reference_id ?? ''}`;
       const group = groups.get(key) ?? { set, ids: [] };
-      group.ids.push(row._id);
+      group.ids.push(rowId);
       groups.set(key, group);
     }
     const operations: AnyBulkWriteOperation<PendingEnhancementDocument>[] = [...groups.values()].map(({ set, ids }) => ({
-      updateMany: { filter: { _id: { $in: ids }, status: 'importing' as const }, update: { $set: set } },
+      updateMany: { filter: { _id: { $in: ids }, status: { $in: IMPORTING } }, update: { $set: set } },
     }));
     if (operations.length > 0) await deps.pending.collection.bulkWrite(operations, { ordered: false });
     // Announcements that arrived before the rows reached `indexing` complete them now.
@@ -221,7 +226,7 @@ export function createImportRobotResults(deps: {
     run,
     /** The import failed for good: the batch error is set and its pending enhancements fail (§12.6). */
     async fail(batchId: string): Promise<void> {
-      await deps.pending.transition({ batchId }, ['importing'], 'failed', new Date());
+      await deps.pending.transition(batchId, IMPORTING, 'failed');
       await deps.batches.collection.updateOne({ _id: batchId, status: 'importing' }, { $set: { status: 'failed', error: IMPORT_MESSAGES.importCrashed } });
     },
   };

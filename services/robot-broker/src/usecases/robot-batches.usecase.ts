@@ -43,9 +43,15 @@ function batchLimit(limit: number | undefined): number {
   return Math.min(Math.floor(limit), MAX_PENDING_ENHANCEMENTS_BATCH_SIZE);
 }
 
-/** The status a pending enhancement is really in: a passed lease is expired even before the sweep. */
-function effectiveStatus(row: PendingEnhancementDocument, now: Date): string {
-  return row.status === 'processing' && row.expires_at !== null && row.expires_at <= now ? 'expired' : row.status;
+function leaseLive(batch: RobotBatchDocument, now: Date): boolean {
+  return batch.status === 'processing' && batch.lease_expiry !== null && batch.lease_expiry !== undefined && batch.lease_expiry > now;
+}
+
+/** The status a pending enhancement is really in: a `processing` row is in its batch's state, and a passed lease is expired even before the sweep. */
+function effectiveStatus(row: Pick<PendingEnhancementDocument, 'status'>, batch: RobotBatchDocument, now: Date): string {
+  if (row.status !== 'processing') return row.status;
+  if (batch.status === 'importing' || batch.status === 'failed') return batch.status;
+  return leaseLive(batch, now) ? 'processing' : 'expired';
 }
 
 function transitionError(from: string, to: string): ServiceError {
@@ -83,19 +89,27 @@ export function createRobotBatchUsecases(deps: { pending: PendingEnhancementRepo
     return batch;
   }
 
-  /** Gives claimed rows back to the queue when the batch could not be prepared. */
+  /** Gives claimed rows back to the queue and drops the batch when it could not be prepared. */
   async function release(batchId: string): Promise<void> {
-    const rows = await pending.ofBatch(batchId);
+    const rows = await pending.collection.find({ robot_enhancement_batch_id: batchId, status: 'processing' }, { projection: { _id: 1, robot_id: 1 } }).toArray();
     await Promise.all(
-      rows
-        .filter((row) => row.status === 'processing')
-        .map((row) =>
-          pending.collection.updateOne(
-            { _id: row._id, status: 'processing', robot_enhancement_batch_id: batchId },
-            { $set: { status: 'pending', robot_enhancement_batch_id: null, expires_at: null, lease_expiry: null, queue_order: `${row.robot_id}|${row._id}` } },
-          ),
+      rows.map((row) =>
+        pending.collection.updateOne(
+          { _id: row._id, status: 'processing', robot_enhancement_batch_id: batchId },
+          { $set: { status: 'pending', robot_enhancement_batch_id: null, queue_order: `${row.robot_id}|${row._id}` } },
         ),
+      ),
     );
+    await batches.collection.deleteOne({ _id: batchId, status: 'processing' });
+  }
+
+  /** The 422 of a submission the batch's state refuses, naming the first row that cannot move (§12.5). */
+  async function refusal(batchId: string, allowed: readonly string[], to: string): Promise<ServiceError> {
+    const batch = await load(batchId);
+    const now = new Date();
+    const rows = await pending.ofBatch(batchId);
+    const blocked = rows.map((row) => effectiveStatus(row, batch, now)).find((status) => !allowed.includes(status));
+    return transitionError(blocked ?? 'expired', to);
   }
 
   return {
@@ -106,6 +120,20 @@ export function createRobotBatchUsecases(deps: { pending: PendingEnhancementRepo
       await pending.expireDue(new Date(), robotId);
       const batchId = uuidv7();
       const expiresAt = new Date(Date.now() + leaseMs);
+      const batch: RobotBatchDocument = {
+        _id: batchId,
+        robot_id: robotId,
+        status: 'processing',
+        lease_expiry: expiresAt,
+        error: null,
+        reference_ids: [],
+        reference_key: `robot-batches/${batchId}/references.jsonl`,
+        result_key: `robot-batches/${batchId}/results.jsonl`,
+        validation_key: null,
+        created_at: new Date(),
+        import: { next_line: 0, attempts: {}, entries: [], in_flight: null },
+      };
+      let inserted = false;
       let claimed: Array<Pick<PendingEnhancementDocument, '_id' | 'reference_id'>> = [];
       let views: Promise<Array<Record<string, unknown> & { id: string }>> = Promise.resolve([]);
       for (let round = 0; round < CLAIM_ROUNDS && claimed.length === 0; round += 1) {
@@ -117,28 +145,32 @@ export function createRobotBatchUsecases(deps: { pending: PendingEnhancementRepo
         // not); a contested claim just uses the views of what it got.
         views = deps.references.deduplicatedViews([...perReference.keys()]);
         views.catch(() => undefined);
-        claimed = await pending.claim([...perReference.values()], batchId, expiresAt);
+        // The batch holds the lease, so it exists before any row is claimed: rows claimed by a
+        // poll that dies here still expire with it.
+        if (!inserted) {
+          batch.reference_ids = [...perReference.keys()];
+          batch.pending_ids = [...perReference.values()].map((row) => row._id);
+          await batches.insert(batch);
+          inserted = true;
+        }
+        claimed = await pending.claim([...perReference.values()], batchId);
       }
-      if (claimed.length === 0) return null;
-      const batch: RobotBatchDocument = {
-        _id: batchId,
-        robot_id: robotId,
-        status: 'processing',
-        error: null,
-        reference_ids: claimed.map((row) => row.reference_id),
-        reference_key: `robot-batches/${batchId}/references.jsonl`,
-        result_key: `robot-batches/${batchId}/results.jsonl`,
-        validation_key: null,
-        created_at: new Date(),
-        import: { next_line: 0, attempts: {}, entries: [], in_flight: null },
-      };
+      if (claimed.length === 0) {
+        if (inserted) await batches.collection.deleteOne({ _id: batchId, status: 'processing' });
+        return null;
+      }
       let signed: Awaited<ReturnType<typeof urls>>;
       try {
-        const mine = new Set(batch.reference_ids);
+        let mine = new Set(batch.reference_ids);
+        if (claimed.length !== mine.size || claimed.some((row) => !mine.has(row.reference_id))) {
+          batch.reference_ids = claimed.map((row) => row.reference_id);
+          batch.pending_ids = claimed.map((row) => row._id);
+          mine = new Set(batch.reference_ids);
+          await batches.collection.updateOne({ _id: batchId }, { $set: { reference_ids: batch.reference_ids, pending_ids: batch.pending_ids } });
+        }
         const records = await deps.fullTextLinks.presentAll((await views).filter((view) => mine.has(view.id)).map((view) => referenceFileRecord(view, caller.entitlements)));
         const file = records.map((record) => `${serialiseJsonLine(record)}\n`).join('');
         [signed] = await Promise.all([urls(batch), blob.put(batch.reference_key, Buffer.from(file, 'utf8'), 'application/x-ndjson')]);
-        await batches.insert(batch);
       } catch (error) {
         await release(batchId);
         throw error;
@@ -167,24 +199,23 @@ export function createRobotBatchUsecases(deps: { pending: PendingEnhancementRepo
       if (body.request_id !== pathId) throw ServiceError.badRequest('Request ID mismatch');
       const batch = await load(pathId);
       const now = new Date();
-      const rows = await pending.ofBatch(batch._id);
+      // One conditional write to the batch moves all its rows: a row still `processing` is in its batch's state.
       if (body.error) {
-        const blocked = rows.find((row) => !['processing', 'importing'].includes(effectiveStatus(row, now)));
-        if (blocked) throw transitionError(effectiveStatus(blocked, now), 'failed');
-        await pending.transition({ batchId: batch._id }, ['processing', 'importing'], 'failed', now);
-        await batches.collection.updateOne({ _id: batch._id }, { $set: { status: 'failed', error: body.error.message } });
+        const failed = await batches.collection.updateOne(
+          { _id: batch._id, $or: [{ status: 'importing' }, { status: 'processing', lease_expiry: { $gt: now } }] },
+          { $set: { status: 'failed', error: body.error.message, lease_expiry: null } },
+        );
+        if (failed.matchedCount === 0) throw await refusal(batch._id, ['processing', 'importing'], 'failed');
+        await pending.transition(batch._id, ['processing', 'importing'], 'failed');
         return batchRead({ ...batch, status: 'failed', error: body.error.message });
       }
-      const blocked = rows.find((row) => effectiveStatus(row, now) !== 'processing');
-      if (blocked) throw transitionError(effectiveStatus(blocked, now), 'importing');
-      const moved = await pending.transition({ batchId: batch._id }, ['processing'], 'importing', now);
-      if (moved === 0) throw transitionError('expired', 'importing');
       const job: RobotResultImportJob = { job_id: uuidv7(), robot_enhancement_batch_id: batch._id };
       // The state change and the job are one write: the import cannot be lost to a crash.
-      await batches.collection.updateOne(
-        { _id: batch._id, status: 'processing' },
-        { $set: { status: 'importing' }, ...pushToOutbox([{ event_id: job.job_id, exchange: '', routing_key: QUEUES.robotBrokerRobotResultImport, payload: job, created_at: now }]) },
+      const accepted = await batches.collection.updateOne(
+        { _id: batch._id, status: 'processing', lease_expiry: { $gt: now } },
+        { $set: { status: 'importing', lease_expiry: null }, ...pushToOutbox([{ event_id: job.job_id, exchange: '', routing_key: QUEUES.robotBrokerRobotResultImport, payload: job, created_at: now }]) },
       );
+      if (accepted.matchedCount === 0) throw await refusal(batch._id, ['processing'], 'importing');
       deps.notifyOutbox();
       return batchRead({ ...batch, status: 'importing' });
     },
@@ -196,8 +227,7 @@ export function createRobotBatchUsecases(deps: { pending: PendingEnhancementRepo
       if (!batch) throw ServiceError.unprocessable(`RobotEnhancementBatch with id [${id}] does not exist.`);
       const now = new Date();
       const expiresAt = new Date(now.getTime() + leaseMs);
-      const renewed = await pending.renew(batch._id, now, expiresAt);
-      if (renewed === 0) throw ServiceError.conflict(NOTHING_TO_RENEW_DETAIL);
+      if (!(await batches.renew(batch._id, now, expiresAt))) throw ServiceError.conflict(NOTHING_TO_RENEW_DETAIL);
       return pythonIsoformatUtc(expiresAt);
     },
   };
