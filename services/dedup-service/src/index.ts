@@ -4,7 +4,7 @@ import { loadConfig, startBackendService, startOutboxRelay, type BackendOverride
 import { dedupServiceConfig } from './config';
 import { createBlockingKeyRepository } from './data-access/blocking-key.repository';
 import { COLLECTIONS, DEDUP_INDEXES } from './data-access/collections';
-import { expandFromDocument } from './domain/reference-changed.event-builder';
+import { expandFromContent, expandFromDocument } from './domain/reference-changed.event-builder';
 import type { ReferenceDocument } from './domain/reference.model';
 import { createDecisionRepository } from './data-access/decision.repository';
 import { createReferenceRepository } from './data-access/reference.repository';
@@ -49,6 +49,7 @@ export async function startDedupService(env: NodeJS.ProcessEnv = process.env, ov
         logger,
         publish: (entry) => bus.publish(entry.exchange || EVENTS_EXCHANGE, entry.routing_key, entry.payload, { messageId: entry.event_id }),
         expand: (entry, document) => expandFromDocument(entry, document as ReferenceDocument),
+        expandFromMemory: (entry, id) => expandFromContent(entry, references.decidedContentOf(String(id))),
       });
       const onEvents = () => relay.notify();
       const ingest = createIngestReferences({ db, references, decisions, bus, logger, exclusive, onEvents });

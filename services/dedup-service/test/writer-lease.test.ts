@@ -81,4 +81,60 @@ describe('the dedup-service writer lease on MongoDB', () => {
     await expect(staleWork).rejects.toBeInstanceOf(ConcurrentChangeError);
     expect(await db.collection(COLLECTIONS.references).findOne({ _id: id as never })).toMatchObject({ visibility: 'hidden', version: 1 });
   });
+
+  it('when only this replica took the lease again, then its tenure stays; when another held it in between, then the tenure changes', async () => {
+    const first = lease(5000, 'replica-a');
+    const second = lease(5000, 'replica-b');
+    const tenure = await first.exclusive(async () => first.tenure());
+    expect(await first.exclusive(async () => first.tenure())).toBe(tenure);
+    await second.exclusive(async () => second.tenure());
+    expect(await first.exclusive(async () => first.tenure())).not.toBe(tenure);
+    expect(() => first.tenure()).toThrow(WriterLeaseLostError);
+  });
+
+  describe('references inserted under the lease', () => {
+    const fresh = (): ReferenceDocument => {
+      const id = uuidv7();
+      return {
+        _id: id,
+        visibility: 'public',
+        identifiers: [{ identifier_type: 'doi', identifier: `10.1234/${id}` }, { identifier_type: 'pm_id', identifier: 123 }],
+        enhancements: [{ id: uuidv7(), reference_id: id, source: 'importer', visibility: 'public', robot_version: null, derived_from: null, content: { enhancement_type: 'bibliographic', title: 'A title', publication_year: 2020, authorship: [{ display_name: 'A. Author', position: 'first' }] }, created_at: '2026-01-01T00:00:00.000Z', superseded_by: null, fingerprint: 'f' }],
+        active_decision: null,
+        version: 0,
+        import_result_id: uuidv7(),
+        merged_import_results: [],
+        import_decision_id: uuidv7(),
+        created_at: new Date('2026-01-01T00:00:00.000Z'),
+      };
+    };
+
+    it('when read under the lease right after the insert, then they are exactly what the store holds', async () => {
+      const holder = lease(5000, 'holder');
+      const references = createReferenceRepository(db, holder);
+      const documents = [fresh(), fresh()];
+      const [held, stored] = await holder.exclusive(async () => {
+        await references.insertNew(documents);
+        return [await references.getManyHeld(documents.map((document) => document._id)), await references.getMany(documents.map((document) => document._id))];
+      });
+      expect(held).toStrictEqual(stored);
+      expect(held.map((document) => document._id)).toEqual(documents.map((document) => document._id));
+    });
+
+    it('when one was written since, or another replica held the lease in between, then it is read from the store', async () => {
+      const holder = lease(5000, 'holder');
+      const other = lease(5000, 'other');
+      const references = createReferenceRepository(db, holder);
+      const [updated, untouched] = [fresh(), fresh()];
+      await holder.exclusive(async () => {
+        await references.insertNew([updated, untouched]);
+        await references.update(updated._id, 0, { visibility: 'restricted' });
+        const [row] = await references.getManyHeld([updated._id]);
+        expect(row).toMatchObject({ visibility: 'restricted' });
+      });
+      await other.exclusive(() => createReferenceRepository(db, other).update(untouched._id, 0, { visibility: 'hidden' }));
+      const [row] = await holder.exclusive(() => references.getManyHeld([untouched._id]));
+      expect(row).toMatchObject({ visibility: 'hidden' });
+    });
+  });
 });

@@ -1,4 +1,4 @@
-import type { Db, Document, Filter } from 'mongodb';
+import type { Collection, Db, Document, Filter } from 'mongodb';
 import type { Logger } from 'pino';
 
 /** An event waiting inside the document whose change produced it. */
@@ -57,6 +57,11 @@ export function startOutboxRelay(options: {
    * relay reads whole documents instead of their outboxes only.
    */
   expand?(entry: OutboxEntry, document: Document): OutboxEntry;
+  /**
+   * Completes an entry (as `expand` would) from what the writer kept in memory, or answers null; when
+   * given, the relay reads outboxes only and whole documents only where an entry answered null.
+   */
+  expandFromMemory?(entry: OutboxEntry, documentId: unknown): OutboxEntry | null;
 }): OutboxRelay {
   const intervalMs = options.intervalMs ?? 500;
   const batchSize = options.batchSize ?? 200;
@@ -91,23 +96,42 @@ export function startOutboxRelay(options: {
     return done;
   }
 
+  const outboxOf = (document: Document) => (document[OUTBOX_FIELD] ?? []) as OutboxEntry[];
+
+  /** Each document's entries as stored and as published: completed from memory where possible, else from the whole document. */
+  async function completeEntries(collection: Collection<Document>, documents: Document[]): Promise<Array<{ document: Document; entries: OutboxEntry[]; toPublish: OutboxEntry[] }>> {
+    const { expand, expandFromMemory } = options;
+    if (!expand) return documents.map((document) => ({ document, entries: outboxOf(document), toPublish: outboxOf(document) }));
+    const fromMemory = new Map<unknown, OutboxEntry[]>();
+    if (expandFromMemory) {
+      for (const document of documents) {
+        const completed = outboxOf(document).map((entry) => expandFromMemory(entry, document._id));
+        if (completed.every((entry) => entry !== null)) fromMemory.set(document._id, completed as OutboxEntry[]);
+      }
+    }
+    const unread = documents.filter((document) => !fromMemory.has(document._id)).map((document) => document._id);
+    const whole = !expandFromMemory ? documents : unread.length === 0 ? [] : await collection.find({ _id: { $in: unread } }).toArray();
+    const wholeById = new Map(whole.map((document) => [document._id, document]));
+    return documents.map((document) => {
+      const completed = fromMemory.get(document._id);
+      if (completed) return { document, entries: outboxOf(document), toPublish: completed };
+      // A document gone since the first read has nothing left to publish.
+      const current = wholeById.get(document._id) ?? { _id: document._id };
+      return { document: current, entries: outboxOf(current), toPublish: outboxOf(current).map((entry) => expand(entry, current)) };
+    });
+  }
+
   async function drainCollection(name: string): Promise<number> {
     await flagLegacyEntries(name);
     const collection = options.db.collection(name);
     let published = 0;
     for (;;) {
       const documents = await collection
-        .find({ [OUTBOX_PENDING_FIELD]: true } as Filter<Document>, options.expand ? {} : { projection: { [OUTBOX_FIELD]: 1 } })
+        .find({ [OUTBOX_PENDING_FIELD]: true } as Filter<Document>, options.expand && !options.expandFromMemory ? {} : { projection: { [OUTBOX_FIELD]: 1 } })
         .limit(batchSize)
         .toArray();
       if (documents.length === 0) return published;
-      const outcomes = await Promise.all(
-        documents.map(async (document) => {
-          const entries = (document[OUTBOX_FIELD] ?? []) as OutboxEntry[];
-          const expand = options.expand;
-          return { document, entries, done: await publishEntries(expand ? entries.map((entry) => expand(entry, document)) : entries) };
-        }),
-      );
+      const outcomes = await Promise.all((await completeEntries(collection, documents)).map(async ({ document, entries, toPublish }) => ({ document, entries, done: await publishEntries(toPublish) })));
       // One write per document, all in one command: a document whose outbox still holds exactly
       // the entries read (only the relay removes entries, so no element past them means none
       // arrived since) is emptied and unflagged at once; otherwise the published ones are pulled

@@ -145,4 +145,35 @@ describe('outbox relay against the MongoDB stand-in and RabbitMQ', () => {
     ]);
     await relay.stop();
   });
+
+  it('when entries can be completed from memory, then only outboxes are read; where memory answers null, the whole document is read and expanded', async () => {
+    const compact = db.collection('compact');
+    const remembered = entry(exchange, 'thing.remembered', { short: 'remembered' });
+    const forgotten = entry(exchange, 'thing.forgotten', { short: 'forgotten' });
+    await compact.insertMany([
+      { _id: 'remembered' as never, content: 'stored', ...pushToOutbox([remembered]).$max, _outbox: [remembered] },
+      { _id: 'forgotten' as never, content: 'stored', ...pushToOutbox([forgotten]).$max, _outbox: [forgotten] },
+    ]);
+    const published: unknown[] = [];
+    const seenByExpand: unknown[] = [];
+    const relay = startOutboxRelay({
+      db,
+      collections: ['compact'],
+      logger,
+      intervalMs: 10_000,
+      publish: async (outboxEntry) => void published.push(outboxEntry.payload),
+      expand: (outboxEntry, document) => {
+        seenByExpand.push(document._id);
+        return { ...outboxEntry, payload: { ...(outboxEntry.payload as object), content: document.content } };
+      },
+      expandFromMemory: (outboxEntry, id) => (id === 'remembered' ? { ...outboxEntry, payload: { ...(outboxEntry.payload as object), content: 'memory' } } : null),
+    });
+    await waitFor(() => published.length >= 2, 'the first pass');
+    await relay.drain();
+    expect(seenByExpand).toEqual(['forgotten']);
+    expect(published).toEqual(expect.arrayContaining([{ short: 'remembered', content: 'memory' }, { short: 'forgotten', content: 'stored' }]));
+    expect(published).toHaveLength(2);
+    expect(await compact.countDocuments({ outbox_pending: true })).toBe(0);
+    await relay.stop();
+  });
 });

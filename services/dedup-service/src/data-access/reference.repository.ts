@@ -38,7 +38,23 @@ export async function insertIgnoringDuplicates<T extends Document>(collection: C
 export interface WriteFence {
   fencedFilter(filter: Document): Document;
   token(): number;
+  /** Changes whenever another writer may have held the lease since; throws when it is not held. */
+  tenure(): number;
   readonly tokenField: string;
+}
+
+/** References this replica inserted and has not written since, kept for reads under the lease (a few chunks' worth). */
+export const RECENTLY_INSERTED_LIMIT = 2000;
+/** Contents of references just decided, kept for the outbox relay (a few jobs' worth). */
+export const DECIDED_CONTENT_LIMIT = 2000;
+
+type ReferenceContent = Pick<ReferenceDocument, '_id' | 'visibility' | 'identifiers' | 'enhancements'>;
+
+function keepNewest<T>(map: Map<string, T>, limit: number) {
+  for (const key of map.keys()) {
+    if (map.size <= limit) return;
+    map.delete(key);
+  }
 }
 
 export function createReferenceRepository(db: Db, fence?: WriteFence) {
@@ -47,6 +63,14 @@ export function createReferenceRepository(db: Db, fence?: WriteFence) {
   const stamp = (): Document => (fence ? { [fence.tokenField]: fence.token() } : {});
   const identifiers = db.collection<IdentifierClaim>(COLLECTIONS.identifiers);
   const projection = { _outbox: 0 } as Document;
+  // What this replica inserted, as the store holds it (outbox aside), while no other writer can
+  // have changed it: valid only in the lease tenure it was inserted in, dropped on any write here.
+  // Readers never modify the documents they get (the ingest and the decision session copy them).
+  const recentlyInserted = new Map<string, { document: ReferenceDocument; tenure: number }>();
+  const decidedContent = new Map<string, ReferenceContent>();
+  const forget = (ids: Iterable<string>) => {
+    for (const id of ids) recentlyInserted.delete(id);
+  };
 
   return {
     references,
@@ -57,6 +81,23 @@ export function createReferenceRepository(db: Db, fence?: WriteFence) {
     async getMany(ids: readonly string[]): Promise<ReferenceDocument[]> {
       if (ids.length === 0) return [];
       return (await references.find({ _id: { $in: [...ids] } }, { projection }).toArray()) as ReferenceDocument[];
+    },
+    /**
+     * `getMany` for work under the writer lease: references this replica inserted in the current
+     * tenure and has not written since come from memory (the decision job reads what the ingest
+     * just stored), the rest from the store.
+     */
+    async getManyHeld(ids: readonly string[]): Promise<ReferenceDocument[]> {
+      if (!fence || recentlyInserted.size === 0) return this.getMany(ids);
+      const tenure = fence.tenure();
+      const found: ReferenceDocument[] = [];
+      const missing: string[] = [];
+      for (const id of ids) {
+        const entry = recentlyInserted.get(id);
+        if (entry?.tenure === tenure) found.push(entry.document);
+        else missing.push(id);
+      }
+      return missing.length === 0 ? found : [...found, ...(await this.getMany(missing))];
     },
     async createdByResults(resultIds: readonly string[]): Promise<ReferenceDocument[]> {
       if (resultIds.length === 0) return [];
@@ -86,8 +127,35 @@ export function createReferenceRepository(db: Db, fence?: WriteFence) {
       await insertIgnoringDuplicates(identifiers, rows);
     },
     async insertNew(documents: ReferenceDocument[]): Promise<void> {
+      if (documents.length === 0) return;
       const token = stamp();
-      await insertIgnoringDuplicates(references, documents.map((document) => ({ ...document, ...token })));
+      const tenure = fence?.tenure();
+      const stored = documents.map((document) => ({ ...document, ...token }));
+      forget(stored.map((document) => document._id));
+      try {
+        await references.insertMany(stored as never[], { ordered: false });
+      } catch (error) {
+        // An id already stored (a retried chunk) is done; the stored document may differ, so none is kept.
+        if (!isDuplicateKeyError(error)) throw error;
+        return;
+      }
+      if (tenure === undefined) return;
+      for (const document of stored) recentlyInserted.set(document._id, { document, tenure });
+      keepNewest(recentlyInserted, RECENTLY_INSERTED_LIMIT);
+    },
+    /**
+     * Keeps the content of references whose decisions were just written with compact events, for the
+     * relay to complete them without reading the documents (their content only ever grows).
+     */
+    rememberDecided(documents: readonly ReferenceContent[]): void {
+      for (const document of documents) {
+        decidedContent.delete(document._id);
+        decidedContent.set(document._id, { _id: document._id, visibility: document.visibility, identifiers: document.identifiers, enhancements: document.enhancements });
+      }
+      keepNewest(decidedContent, DECIDED_CONTENT_LIMIT);
+    },
+    decidedContentOf(id: string): ReferenceContent | undefined {
+      return decidedContent.get(id);
     },
     /**
      * Replaces fields of one reference if nobody changed it since `expectedVersion` was read, with
@@ -96,6 +164,7 @@ export function createReferenceRepository(db: Db, fence?: WriteFence) {
     async update(id: string, expectedVersion: number, set: Partial<ReferenceDocument>, events: OutboxEntry[] = [], extra: Document = {}): Promise<void> {
       const update: Document = { $set: { ...set, ...stamp(), ...(events.length > 0 ? { [OUTBOX_PENDING_FIELD]: true } : {}) }, ...extra };
       if (events.length > 0) update.$push = { ...(extra.$push as Document | undefined), ...pushToOutbox(events).$push };
+      forget([id]);
       const result = await references.updateOne(fenced({ _id: id, version: expectedVersion }), update);
       if (result.matchedCount === 0) throw new ConcurrentChangeError(id);
     },
@@ -105,6 +174,7 @@ export function createReferenceRepository(db: Db, fence?: WriteFence) {
      */
     async updateVersionedMany(writes: ReadonlyArray<{ id: string; expectedVersion: number; set: Partial<ReferenceDocument>; events: OutboxEntry[]; push: Document; marker: string }>): Promise<string[]> {
       if (writes.length === 0) return [];
+      forget(writes.map((write) => write.id));
       const result = await references.bulkWrite(
         writes.map((write) => {
           const outbox = pushToOutbox(write.events);
@@ -120,6 +190,9 @@ export function createReferenceRepository(db: Db, fence?: WriteFence) {
     /** Versioned single-reference updates in one bulk write, fenced and stamped; answers how many matched. */
     async updateMany(operations: ReadonlyArray<{ filter: Document; update: Document }>): Promise<number> {
       if (operations.length === 0) return 0;
+      const ids = operations.map((operation) => operation.filter._id as unknown);
+      if (ids.every((id) => typeof id === 'string')) forget(ids as string[]);
+      else recentlyInserted.clear();
       const result = await references.bulkWrite(
         operations.map((operation) => ({ updateOne: { filter: fenced(operation.filter), update: { ...operation.update, $set: { ...(operation.update.$set as Document | undefined), ...stamp() } } } })),
         { ordered: false },

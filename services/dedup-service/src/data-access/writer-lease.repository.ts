@@ -42,6 +42,11 @@ export interface WriterLease {
   exclusive<T>(work: () => Promise<T>): Promise<T>;
   /** The fencing token of the lease held now; throws when it is not held or may have expired. */
   token(): number;
+  /**
+   * Changes whenever another replica may have held the lease since this one last did (a token
+   * that is not the previous one plus one); the same while only this replica has written.
+   */
+  tenure(): number;
   /** `filter` plus the condition that no newer holder has written the document. */
   fencedFilter(filter: Document): Document;
   /** The field that records the token of a document's last writer. */
@@ -59,6 +64,8 @@ export function createWriterLease(db: Db, options: WriterLeaseOptions): WriterLe
   // The local deadline stops writes a safety margin before the stored expiry (clock drift, pauses).
   const marginMs = Math.max(50, Math.floor(options.ttlMs / 5));
   let held: { token: number; since: number; deadline: number } | null = null;
+  let lastToken: number | null = null;
+  let tenure = 0;
   let renewal: NodeJS.Timeout | undefined;
   let tail: Promise<unknown> = Promise.resolve();
   let waiting = 0;
@@ -74,6 +81,8 @@ export function createWriterLease(db: Db, options: WriterLeaseOptions): WriterLe
       );
       if (!row) return false;
       held = { token: row.token, since: now, deadline: now + options.ttlMs - marginMs };
+      if (lastToken === null || row.token !== lastToken + 1) tenure += 1;
+      lastToken = row.token;
       return true;
     } catch (error) {
       // The upsert collides with the existing document when another replica holds the lease.
@@ -143,6 +152,10 @@ export function createWriterLease(db: Db, options: WriterLeaseOptions): WriterLe
       if (!held) throw new WriterLeaseLostError('no lease is held');
       if (Date.now() > held.deadline) throw new WriterLeaseLostError('the lease may have expired');
       return held.token;
+    },
+    tenure() {
+      this.token();
+      return tenure;
     },
     fencedFilter(filter) {
       const token = this.token();

@@ -1,4 +1,4 @@
-import { compactOwnChange, expandFromDocument, referenceChangedEntry } from './reference-changed.event-builder';
+import { compactOwnChangeEntry, expandFromContent, expandFromDocument, referenceChangedEntry } from './reference-changed.event-builder';
 import { referenceDoc, type ReferenceDocument, type StoredEnhancement } from './reference.model';
 
 function enhancement(id: string, content: Record<string, unknown>): StoredEnhancement {
@@ -28,17 +28,29 @@ function ownDecisionEntry(of: ReferenceDocument) {
   return referenceChangedEntry({ kind: 'duplicate_decision_changed', reference: of, duplicates: [], changeset: referenceDoc([{ reference: of }], of.visibility, 'canonical'), duplicateDecisionId: 'd1', now: new Date('2026-01-02T00:00:00.000Z') });
 }
 
+/** The compact entry of the same event, with the full entry's event id. */
+function compactOwnDecisionEntry(of: ReferenceDocument, eventId: string) {
+  const compact = compactOwnChangeEntry({ kind: 'duplicate_decision_changed', reference: of, duplicateDecisionId: 'd1', now: new Date('2026-01-02T00:00:00.000Z') });
+  return { ...compact, event_id: eventId, payload: { ...(compact.payload as Record<string, unknown>), event_id: eventId } };
+}
+
 describe('compact own-decision outbox entries', () => {
-  it('when a compact entry is expanded from the unchanged document, then it is the event built at decision time', () => {
+  it('when a compact entry is expanded from the unchanged document, then it is the event built whole at decision time', () => {
     const full = ownDecisionEntry(reference);
-    const compact = compactOwnChange(full, reference);
+    const compact = compactOwnDecisionEntry(reference, full.event_id);
     expect(JSON.stringify(compact.payload).length).toBeLessThan(JSON.stringify(full.payload).length / 2);
     expect(expandFromDocument(compact, reference)).toEqual(full);
   });
 
+  it('when a compact entry is built, then it is the whole event without its view and changeset, plus where the content ends', () => {
+    const full = ownDecisionEntry(reference);
+    const { reference: _view, changeset: _changeset, ...rest } = full.payload as Record<string, unknown>;
+    expect(compactOwnDecisionEntry(reference, full.event_id)).toEqual({ ...full, payload: { ...rest, own_content_at: { identifiers: 2, enhancements: 2 } } });
+  });
+
   it('when identifiers, enhancements and a superseding version were added after the decision, then the expanded event still shows the content at decision time', () => {
     const full = ownDecisionEntry(reference);
-    const compact = compactOwnChange(full, reference);
+    const compact = compactOwnDecisionEntry(reference, full.event_id);
     const later: ReferenceDocument = {
       ...reference,
       identifiers: [...reference.identifiers, { identifier_type: 'open_alex', identifier: 'W1' }],
@@ -52,5 +64,21 @@ describe('compact own-decision outbox entries', () => {
   it('when an entry was stored whole, then expanding leaves it as it is', () => {
     const full = ownDecisionEntry(reference);
     expect(expandFromDocument(full, { ...reference, identifiers: [] })).toBe(full);
+  });
+
+  it('when a compact entry is completed from a copy of the content taken at the decision or later, then it is the event completed from the document', () => {
+    const full = ownDecisionEntry(reference);
+    const compact = compactOwnDecisionEntry(reference, full.event_id);
+    const later = { _id: reference._id, visibility: reference.visibility, identifiers: [...reference.identifiers, { identifier_type: 'open_alex' as const, identifier: 'W1' }], enhancements: reference.enhancements };
+    expect(expandFromContent(compact, { _id: reference._id, visibility: reference.visibility, identifiers: reference.identifiers, enhancements: reference.enhancements })).toStrictEqual(expandFromDocument(compact, reference));
+    expect(expandFromContent(compact, later)).toStrictEqual(full);
+  });
+
+  it('when no copy of the content is kept, or one shorter than the entry names, then completing from memory answers null; a whole entry stays as it is', () => {
+    const full = ownDecisionEntry(reference);
+    const compact = compactOwnDecisionEntry(reference, full.event_id);
+    expect(expandFromContent(compact, undefined)).toBeNull();
+    expect(expandFromContent(compact, { _id: reference._id, visibility: reference.visibility, identifiers: reference.identifiers.slice(0, 1), enhancements: reference.enhancements })).toBeNull();
+    expect(expandFromContent(full, undefined)).toBe(full);
   });
 });

@@ -42,12 +42,23 @@ const OWN_CONTENT_FIELD = 'own_content_at';
  * the reference itself, stored without them: both are exactly the document's content at that
  * moment, which stays recoverable because identifiers and enhancements are only ever appended.
  * The relay rebuilds them (`expandFromDocument`), so the outbox holds a few hundred bytes instead
- * of two copies of the reference.
+ * of two copies of the reference, and the decision never builds them.
  */
-export function compactOwnChange(entry: OutboxEntry, reference: ReferenceDocument): OutboxEntry {
-  const { reference: _view, changeset: _changeset, ...rest } = entry.payload as ReferenceChangedEvent;
-  const at: OwnContentAt = { identifiers: reference.identifiers.length, enhancements: reference.enhancements.length };
-  return { ...entry, payload: { ...rest, [OWN_CONTENT_FIELD]: at } };
+export function compactOwnChangeEntry(input: { kind: ReferenceChangeKind; reference: ReferenceDocument; origin?: ChangeOrigin; duplicateDecisionId?: string; now?: Date }): OutboxEntry {
+  const now = input.now ?? new Date();
+  const at: OwnContentAt = { identifiers: input.reference.identifiers.length, enhancements: input.reference.enhancements.length };
+  const payload = {
+    event_id: uuidv7(),
+    reference_id: input.reference._id,
+    version: input.reference.version,
+    kind: input.kind,
+    duplicate_decision: duplicateDecisionOut(input.reference),
+    ...(input.duplicateDecisionId ? { duplicate_decision_id: input.duplicateDecisionId } : {}),
+    origin: input.origin ?? {},
+    occurred_at: now.toISOString(),
+    [OWN_CONTENT_FIELD]: at,
+  };
+  return { event_id: payload.event_id, exchange: EVENTS_EXCHANGE, routing_key: ROUTING_KEYS.referenceChanged, payload, created_at: now };
 }
 
 /** The full event of a compact entry, from the document as it is now (a later state at most). */
@@ -83,4 +94,18 @@ export function expandFromDocument(entry: OutboxEntry, document: ReferenceDocume
     occurred_at: event.occurred_at,
   };
   return { ...entry, payload: full };
+}
+
+/** What a compact entry's expansion reads of its document. */
+export type ReferenceContent = Pick<ReferenceDocument, '_id' | 'visibility' | 'identifiers' | 'enhancements'>;
+
+/**
+ * `expandFromDocument` from a copy of the document's content taken when the entry was written or
+ * later (any such copy holds the prefix the entry names); null without one, so the document is read.
+ */
+export function expandFromContent(entry: OutboxEntry, content: ReferenceContent | undefined): OutboxEntry | null {
+  const at = (entry.payload as { [OWN_CONTENT_FIELD]?: OwnContentAt })[OWN_CONTENT_FIELD];
+  if (!at) return entry;
+  if (!content || content.identifiers.length < at.identifiers || content.enhancements.length < at.enhancements) return null;
+  return expandFromDocument(entry, content as ReferenceDocument);
 }

@@ -4,7 +4,7 @@ import type { AnyBulkWriteOperation, Document } from 'mongodb';
 import type { DecisionDocument, DecisionRepository } from '../data-access/decision.repository';
 import type { ReferenceRepository } from '../data-access/reference.repository';
 import type { ActiveRuleDecision, DeduplicationEnginePort, RuleOutcome } from '../domain/deduplication-engine.port';
-import { compactOwnChange, referenceChangedEntry } from '../domain/reference-changed.event-builder';
+import { compactOwnChangeEntry, referenceChangedEntry } from '../domain/reference-changed.event-builder';
 import { referenceDoc, type ActiveDecision, type ReferenceDocument, type TerminalDetermination } from '../domain/reference.model';
 
 // Applies duplicate decisions (§15.4) to a working set of references and writes the result in
@@ -47,11 +47,11 @@ export class DecisionSession {
     private readonly now = new Date(),
   ) {}
 
-  /** Loads references (and the duplicates of any of them) into the session. */
+  /** Loads references (and the duplicates of any of them) into the session; runs under the writer lease. */
   async load(ids: readonly string[]): Promise<void> {
     const missing = [...new Set(ids)].filter((id) => !this.working.has(id));
     if (missing.length === 0) return;
-    const rows = await this.deps.references.getMany(missing);
+    const rows = await this.deps.references.getManyHeld(missing);
     // Only `active_decision` is ever replaced on `after`, so a shallow copy keeps `before` intact.
     for (const row of rows) this.working.set(row._id, { before: row, after: { ...row }, decisionChanged: false });
     const groups = await this.deps.references.duplicatesOf(rows.map((row) => row._id));
@@ -155,6 +155,7 @@ export class DecisionSession {
     const groupIds = [...this.groupChanges.keys()].filter((id) => !this.working.has(id));
     await this.load(groupIds);
     const operations: Array<{ filter: Document; update: Document }> = [];
+    const compacted: ReferenceDocument[] = [];
     let events = 0;
     for (const [id, working] of this.working) {
       const entries: OutboxEntry[] = [];
@@ -169,8 +170,12 @@ export class DecisionSession {
         const reference = { ...working.after, version };
         const duplicates = determination === 'duplicate' ? [] : this.duplicatesFor(id);
         const duplicateDecisionId = working.after.active_decision?.decision_id;
-        const entry = referenceChangedEntry({ kind: 'duplicate_decision_changed', reference, duplicates, changeset: referenceDoc([{ reference }], reference.visibility, determination), duplicateDecisionId, now: this.now });
-        entries.push(duplicates.length === 0 ? compactOwnChange(entry, reference) : entry);
+        if (duplicates.length === 0) {
+          entries.push(compactOwnChangeEntry({ kind: 'duplicate_decision_changed', reference, duplicateDecisionId, now: this.now }));
+          compacted.push(reference);
+        } else {
+          entries.push(referenceChangedEntry({ kind: 'duplicate_decision_changed', reference, duplicates, changeset: referenceDoc([{ reference }], reference.visibility, determination), duplicateDecisionId, now: this.now }));
+        }
       }
       if (groupChanged && determination !== 'duplicate') {
         version += 1;
@@ -190,6 +195,7 @@ export class DecisionSession {
     if (operations.length > 0) {
       const matched = await this.deps.references.updateMany(operations);
       if (matched !== operations.length) throw new Error('a reference changed while its duplicate decision was applied; the job will be retried');
+      this.deps.references.rememberDecided(compacted);
     }
     const decisionOps: AnyBulkWriteOperation<DecisionDocument>[] = [
       ...[...this.deactivated].map((id) => ({ updateOne: { filter: { _id: id }, update: { $set: { active_decision: false, updated_at: this.now } } } })),

@@ -79,7 +79,7 @@ export function createIngestReferences(deps: { db: Db; references: ReferenceRepo
     const pendingLines = lines.filter((line) => !done.has(line.import_result_id));
     const earlier = new Map((await deps.references.createdByResults(pendingLines.map((line) => line.import_result_id))).map((row) => [row.import_result_id as string, row]));
     const owners = await deps.references.owners(pendingLines.flatMap((line) => identityKeys(line.incoming.identifiers)));
-    const known = new Map((await deps.references.getMany([...new Set(owners.values())])).map((row) => [row._id, row]));
+    const known = new Map((await deps.references.getManyHeld([...new Set(owners.values())])).map((row) => [row._id, row]));
     const now = new Date();
     const nowText = now.toISOString();
 
