@@ -93,6 +93,19 @@ describe('uuidv7', () => {
     expect(uuidv7(1000)).not.toBe(uuidv7(1000));
   });
 
+  it('when generated at any 48-bit time, then its first 48 bits are that time (as a BigInt shift writes them)', () => {
+    for (const now of [0, 1, 255, 256, 2 ** 32 - 1, 2 ** 32, 2 ** 40 + 12345, Date.UTC(2026, 10, 21, 23, 30), 2 ** 48 - 1]) {
+      const expected = Array.from({ length: 6 }, (_, i) => Number((BigInt(now) >> BigInt(8 * (5 - i))) & 0xffn).toString(16).padStart(2, '0')).join('');
+      expect(uuidv7(now).replace(/-/g, '').slice(0, 12)).toBe(expected);
+    }
+  });
+
+  it('when many are generated, then none repeats and each keeps its version and variant', () => {
+    const ids = Array.from({ length: 2000 }, () => uuidv7(1_700_000_000_000));
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(isDestinyUuid(id)).toBe(true);
+  });
+
   it('when generated at increasing times, then the ids sort in time order', () => {
     const ids = [1, 2, 3].map((offset) => uuidv7(1_700_000_000_000 + offset));
     expect([...ids].sort()).toEqual(ids);

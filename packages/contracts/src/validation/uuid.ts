@@ -69,11 +69,32 @@ export function uuidToBytes(input: string): Buffer {
   return Buffer.from(canonical.replace(/-/g, ''), 'hex');
 }
 
+// Random bits for 256 ids per system call: one call per id cost as much as the rest of the id.
+const RANDOM_POOL_BYTES = 16 * 256;
+let randomPool = Buffer.alloc(0);
+let randomPoolOffset = 0;
+
+/** 16 fresh random bytes, each handed out once. */
+function randomSixteen(): Buffer {
+  if (randomPoolOffset >= randomPool.length) {
+    randomPool = randomBytes(RANDOM_POOL_BYTES);
+    randomPoolOffset = 0;
+  }
+  randomPoolOffset += 16;
+  return randomPool.subarray(randomPoolOffset - 16, randomPoolOffset);
+}
+
 /** A new UUIDv7 (RFC 9562): 48-bit Unix milliseconds, version 7, 74 random bits, variant 10. */
 export function uuidv7(now: number = Date.now()): string {
-  const bytes = randomBytes(16);
-  const ms = BigInt(Math.floor(now));
-  for (let i = 0; i < 6; i += 1) bytes[i] = Number((ms >> BigInt(8 * (5 - i))) & 0xffn);
+  const bytes = randomSixteen();
+  const ms = Math.floor(now);
+  const high = Math.floor(ms / 2 ** 32);
+  bytes[0] = (high >>> 8) & 0xff;
+  bytes[1] = high & 0xff;
+  bytes[2] = (ms >>> 24) & 0xff;
+  bytes[3] = (ms >>> 16) & 0xff;
+  bytes[4] = (ms >>> 8) & 0xff;
+  bytes[5] = ms & 0xff;
   bytes[6] = (bytes[6] & 0x0f) | 0x70;
   bytes[8] = (bytes[8] & 0x3f) | 0x80;
   const hex = bytes.toString('hex');
