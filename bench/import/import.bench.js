@@ -27,10 +27,14 @@ const readline = require('node:readline');
 const { startMongo } = req('packages/devstack/dist/mongo/index.js');
 const platform = req('packages/platform/dist/index.js');
 const { loadDestinyProtos } = req('packages/contracts/dist/grpc/proto-files.js');
-const { startDedupService } = req('services/dedup-service/dist/index.js');
-const { startImportService } = req('services/import-service/dist/index.js');
-const { readLines } = req('services/import-service/dist/domain/line-reader.js');
-const { validateImportLine } = req('services/import-service/dist/domain/import-line.validator.js');
+// BENCH_SERVICES_ROOT: import-service and dedup-service built in another checkout (to compare two
+// versions on the same stand-in and packages; its service folders link to this one's node_modules).
+const servicesRoot = process.env.BENCH_SERVICES_ROOT ?? root;
+const services = (p) => require(path.join(servicesRoot, p));
+const { startDedupService } = services('services/dedup-service/dist/index.js');
+const { startImportService } = services('services/import-service/dist/index.js');
+const { readLines } = services('services/import-service/dist/domain/line-reader.js');
+const { validateImportLine } = services('services/import-service/dist/domain/import-line.validator.js');
 
 const total = Number(argument('--references', '100000'));
 const busKind = argument('--bus', 'in-process');
