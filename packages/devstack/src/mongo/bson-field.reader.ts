@@ -58,34 +58,43 @@ export function valueSize(type: number, raw: Uint8Array, offset: number): number
   }
 }
 
-const encodedNames = new WeakMap<ReadonlySet<string>, Buffer[]>();
+/** Field names to look for, as UTF-8 bytes and as strings (a match reuses the string instead of decoding the name). */
+interface EncodedNames {
+  bytes: Buffer[];
+  names: string[];
+}
+
+const encodedNames = new WeakMap<ReadonlySet<string>, EncodedNames>();
 /** UTF-8 of field names seen so far (queries build new name sets per command); bounded. */
 const encodedName = new Map<string, Buffer>();
 
-function encoded(names: ReadonlySet<string>): Buffer[] {
+function encoded(names: ReadonlySet<string>): EncodedNames {
   let result = encodedNames.get(names);
   if (!result) {
     if (encodedName.size > 10_000) encodedName.clear();
-    result = [];
+    result = { bytes: [], names: [] };
     for (const name of names) {
       let bytes = encodedName.get(name);
       if (!bytes) encodedName.set(name, (bytes = Buffer.from(name, 'utf8')));
-      result.push(bytes);
+      result.bytes.push(bytes);
+      result.names.push(name);
     }
     encodedNames.set(names, result);
   }
   return result;
 }
 
-function nameMatches(raw: Uint8Array, start: number, end: number, names: Buffer[]): boolean {
+/** The position in `names` of the name between `start` and `end`, or -1. */
+function matchingName(raw: Uint8Array, start: number, end: number, names: Buffer[]): number {
   const length = end - start;
-  for (const name of names) {
+  for (let position = 0; position < names.length; position += 1) {
+    const name = names[position];
     if (name.length !== length) continue;
     let index = 0;
     while (index < length && raw[start + index] === name[index]) index += 1;
-    if (index === length) return true;
+    if (index === length) return position;
   }
-  return false;
+  return -1;
 }
 
 const NOT_SCALAR = Symbol('not a scalar');
@@ -134,10 +143,11 @@ export function readTopLevelFields(raw: Uint8Array, names: ReadonlySet<string>):
     const valueStart = nameEnd + 1;
     const elementEnd = valueStart + valueSize(type, raw, valueStart);
     if (elementEnd > end) throw new Error('invalid BSON document: element overruns the document');
-    if (nameMatches(raw, offset + 1, nameEnd, wantedNames)) {
+    const match = matchingName(raw, offset + 1, nameEnd, wantedNames.bytes);
+    if (match >= 0) {
       const scalar = decodeScalar(type, view, valueStart, elementEnd);
       if (scalar !== NOT_SCALAR) {
-        result[view.toString('utf8', offset + 1, nameEnd)] = scalar;
+        result[wantedNames.names[match]] = scalar;
       } else {
         elements.push(raw.subarray(offset, elementEnd));
         size += elementEnd - offset;

@@ -151,10 +151,11 @@ export class CollectionIndex {
   /** Throws the E11000 error if storing `keys` for `documentKey` breaks uniqueness. */
   checkUnique(namespace: string, documentKey: string, keys: IndexKeys | undefined): void {
     if (!this.unique || !keys) return;
-    keys.full.forEach((key, index) => {
+    for (let index = 0; index < keys.full.length; index += 1) {
+      const key = keys.full[index];
       const holders = this.fields.length > 1 ? this.byFull.get(key) : this.byFirst.get(key)?.holders;
-      if (holders === undefined || holders === documentKey) return;
-      if (typeof holders !== 'string' && holders.size === 1 && holders.has(documentKey)) return;
+      if (holders === undefined || holders === documentKey) continue;
+      if (typeof holders !== 'string' && holders.size === 1 && holders.has(documentKey)) continue;
       const combination = keys.combinations ? keys.combinations[index] : [keys.first[index]];
       const keyValue = Object.fromEntries(this.fields.map((field, position) => [field, combination[position]]));
       throw new MongoCommandError(
@@ -162,7 +163,7 @@ export class CollectionIndex {
         `E11000 duplicate key error collection: ${namespace} index: ${this.spec.name} dup key: ${formatFields(keyValue)}`,
         { keyPattern: this.spec.key, keyValue },
       );
-    });
+    }
   }
 
   add(documentKey: string, keys: IndexKeys | undefined): void {
@@ -170,9 +171,10 @@ export class CollectionIndex {
     if (keys.multikey) this.multikey = true;
     const full = this.fullMap();
     if (full) for (const key of keys.full) full.set(key, addHolder(full.get(key), documentKey));
-    keys.first.forEach((value, position) => {
+    for (let position = 0; position < keys.first.length; position += 1) {
+      const value = keys.first[position];
       this.holdFirstValue(this.fields.length === 1 ? keys.full[position] : canonicalKey(value), value, documentKey);
-    });
+    }
   }
 
   /** Records the document under the value of the index's first field. */

@@ -4,7 +4,7 @@ import { deserialize, ObjectId, serialize } from 'bson';
 import { leadingIdKey, readTopLevelFields } from './bson-field.reader';
 import { DESERIALIZE_OPTIONS } from './bson.options';
 import { canonicalKey, isPlainObject, type Document } from './bson-value.order';
-import { CollectionIndex, type IndexSpec } from './collection.index';
+import { CollectionIndex, type IndexKeys, type IndexSpec } from './collection.index';
 import { ErrorCodes, MongoCommandError } from './mongo-command.error';
 import { isOperatorObject, isRegex } from './query.matcher';
 import { formatFields } from './value.formatter';
@@ -52,8 +52,10 @@ export class Collection {
   readonly statistics: ScanStatistics = { documentsExamined: 0, lastPlan: 'COLLSCAN' };
   /** `_id` values in BSON order, built on the first range or sort on `_id` and then maintained. */
   private idOrder: SortedValues<IdEntry> | undefined;
-  /** Top-level fields the indexes read, or undefined when a whole document is needed. */
-  private keyFields: Set<string> | undefined = new Set(['_id']);
+  /** Top-level fields the secondary indexes read (`_id` only when one names it), or undefined when a whole document is needed. */
+  private indexFields: Set<string> | undefined = new Set();
+  /** The secondary indexes as an array, kept with `indexes` (inserts walk it for every document). */
+  private indexList: CollectionIndex[] = [];
 
   constructor(database: string, name: string, options: Document = {}) {
     this.database = database;
@@ -91,21 +93,22 @@ export class Collection {
     return all;
   }
 
-  private refreshKeyFields(): void {
-    const fields = new Set(['_id']);
-    for (const index of this.indexes.values()) {
+  private refreshIndexFields(): void {
+    this.indexList = [...this.indexes.values()];
+    const fields = new Set<string>();
+    for (const index of this.indexList) {
       if (index.spec.partialFilterExpression !== undefined) {
-        this.keyFields = undefined;
+        this.indexFields = undefined;
         return;
       }
       for (const field of index.fields) fields.add(field.split('.')[0]);
     }
-    this.keyFields = fields;
+    this.indexFields = fields;
   }
 
-  /** The part of a stored document the indexes need. */
-  private keyDocument(raw: Uint8Array): Document {
-    return this.keyFields ? readTopLevelFields(raw, this.keyFields) : Collection.decode(raw);
+  /** The part of a stored document the secondary indexes need. */
+  private indexedFields(raw: Uint8Array): Document {
+    return this.indexFields ? readTopLevelFields(raw, this.indexFields) : Collection.decode(raw);
   }
 
   private idOrdering(): SortedValues<IdEntry> {
@@ -148,27 +151,39 @@ export class Collection {
 
   /**
    * Inserts a document given as the client's BSON without decoding it: only `_id` and indexed
-   * fields are read (an ObjectId `_id` is prepended when missing). Returns the stored bytes.
+   * fields are read (an ObjectId `_id` is prepended when missing). `raw` is stored as given, so it
+   * must be a view no one modifies (the wire server hands out views into a private copy of each
+   * message). Returns the stored bytes.
    */
   insertRaw(raw: Uint8Array): Uint8Array {
-    let stored = copyBytes(raw);
-    if (stored.length > MAX_DOCUMENT_BYTES) throw new MongoCommandError(ErrorCodes.BadValue, `object to insert too large. size in bytes: ${stored.length}, max size: ${MAX_DOCUMENT_BYTES}`);
-    let keyDocument = this.keyDocument(stored);
-    if (keyDocument._id === undefined) {
-      const id = new ObjectId();
-      stored = withLeadingId(stored, id);
-      keyDocument = { _id: id, ...keyDocument };
+    if (raw.length > MAX_DOCUMENT_BYTES) throw new MongoCommandError(ErrorCodes.BadValue, `object to insert too large. size in bytes: ${raw.length}, max size: ${MAX_DOCUMENT_BYTES}`);
+    let stored = raw;
+    let key = leadingIdKey(stored);
+    let id: unknown;
+    if (key === undefined) {
+      id = readTopLevelFields(stored, ID_ONLY)._id;
+      if (id === undefined) {
+        id = new ObjectId();
+        stored = withLeadingId(stored, id as ObjectId);
+      }
+      if (Array.isArray(id)) throw new MongoCommandError(ErrorCodes.InvalidIdField, `The '_id' value cannot be of type array`);
+      if (isRegex(id)) throw new MongoCommandError(ErrorCodes.InvalidIdField, `can't use a regex for _id`);
+      key = canonicalKey(id);
     }
-    if (Array.isArray(keyDocument._id)) throw new MongoCommandError(ErrorCodes.InvalidIdField, `The '_id' value cannot be of type array`);
-    if (isRegex(keyDocument._id)) throw new MongoCommandError(ErrorCodes.InvalidIdField, `can't use a regex for _id`);
-    const key = canonicalKey(keyDocument._id);
-    if (this.documents.has(key)) throw this.duplicateIdError(keyDocument);
-    const indexes = [...this.indexes.values()];
-    const keys = indexes.map((index) => index.keysOf(keyDocument));
-    indexes.forEach((index, position) => index.checkUnique(this.namespace, key, keys[position]));
-    indexes.forEach((index, position) => index.add(key, keys[position]));
+    if (this.documents.has(key)) throw this.duplicateIdError({ _id: id ?? readTopLevelFields(stored, ID_ONLY)._id });
+    const indexes = this.indexList;
+    if (indexes.length > 0) {
+      const fields = this.indexedFields(stored);
+      const keys: (IndexKeys | undefined)[] = [];
+      for (const index of indexes) {
+        const indexKeys = index.keysOf(fields);
+        index.checkUnique(this.namespace, key, indexKeys);
+        keys.push(indexKeys);
+      }
+      for (let position = 0; position < indexes.length; position += 1) indexes[position].add(key, keys[position]);
+    }
     this.documents.set(key, stored);
-    this.idOrder?.insert({ value: keyDocument._id, key });
+    this.idOrder?.insert({ value: id ?? readTopLevelFields(stored, ID_ONLY)._id, key });
     return stored;
   }
 
@@ -182,7 +197,7 @@ export class Collection {
     const stored = serialize(document, { checkKeys: false });
     if (stored.length > MAX_DOCUMENT_BYTES) throw new MongoCommandError(17419, `Resulting document after update is larger than ${MAX_DOCUMENT_BYTES}`);
     if (indexes.length > 0) {
-      const previousKeys = this.keyDocument(previous);
+      const previousKeys = this.indexedFields(previous);
       indexes.forEach((index, position) => {
         index.remove(key, index.keysOf(previousKeys));
         index.add(key, keys[position]);
@@ -229,37 +244,43 @@ export class Collection {
     const previous = this.documents.get(key);
     if (!previous) return false;
     if (this.indexes.size > 0) {
-      const previousKeys = this.keyDocument(previous);
-      for (const index of this.indexes.values()) index.remove(key, index.keysOf(previousKeys));
+      const previousKeys = this.indexedFields(previous);
+      for (const index of this.indexList) index.remove(key, index.keysOf(previousKeys));
     }
     this.forgetId(key, previous);
     this.documents.delete(key);
     return true;
   }
 
-  /** Puts a document as recovered from the journal, bypassing checks already made when it was written. */
-  restore(raw: Uint8Array, fromSnapshot: boolean): void {
-    // A snapshot holds only live documents, each once, so its bytes are kept as views and no
-    // earlier version can exist; journal documents are copied out of the read buffer.
-    const stored = fromSnapshot ? raw : copyBytes(raw);
-    const keyDocument = this.indexes.size > 0 ? this.keyDocument(stored) : undefined;
-    const key = leadingIdKey(stored) ?? canonicalKey((keyDocument ?? readTopLevelFields(stored, ID_ONLY))._id);
+  /**
+   * Puts a document as recovered from the journal or a snapshot, bypassing checks already made
+   * when it was written. `raw` is kept as given (a view into the recovery's read buffer); returns
+   * the bytes of the version it replaced, if any.
+   */
+  restore(raw: Uint8Array, fromSnapshot: boolean): Uint8Array | undefined {
+    const key = leadingIdKey(raw) ?? canonicalKey(readTopLevelFields(raw, ID_ONLY)._id);
+    // A snapshot holds only live documents, each once, so no earlier version can exist.
     const previous = fromSnapshot ? undefined : this.documents.get(key);
-    if (keyDocument) {
-      const previousKeys = previous ? this.keyDocument(previous) : undefined;
-      for (const index of this.indexes.values()) {
-        if (previousKeys) index.remove(key, index.keysOf(previousKeys));
-        index.addDocument(key, keyDocument);
+    if (this.indexList.length > 0) {
+      const fields = this.indexedFields(raw);
+      const previousFields = previous ? this.indexedFields(previous) : undefined;
+      for (const index of this.indexList) {
+        if (previousFields) index.remove(key, index.keysOf(previousFields));
+        index.addDocument(key, fields);
       }
     }
     // An existing key keeps its position in the Map, so natural order survives a restart.
-    this.documents.set(key, stored);
-    if (this.idOrder && !previous) this.idOrder.insert({ value: readTopLevelFields(stored, ID_ONLY)._id, key });
+    this.documents.set(key, raw);
+    if (this.idOrder && !previous) this.idOrder.insert({ value: readTopLevelFields(raw, ID_ONLY)._id, key });
+    return previous;
   }
 
-  /** Removes a document by _id value, as recovered from the journal. */
-  restoreDeletion(id: unknown): void {
-    this.remove(canonicalKey(id));
+  /** Removes a document by _id value, as recovered from the journal; returns its bytes, if it existed. */
+  restoreDeletion(id: unknown): Uint8Array | undefined {
+    const key = canonicalKey(id);
+    const previous = this.documents.get(key);
+    this.remove(key);
+    return previous;
   }
 
   createIndex(spec: IndexSpec): void {
@@ -272,12 +293,12 @@ export class Collection {
       index.add(key, keys);
     }
     this.indexes.set(spec.name, index);
-    this.refreshKeyFields();
+    this.refreshIndexFields();
   }
 
   dropIndex(name: string): void {
     this.indexes.delete(name);
-    this.refreshKeyFields();
+    this.refreshIndexFields();
   }
 
   /**
@@ -397,13 +418,6 @@ export class Collection {
     }
     return undefined;
   }
-}
-
-/** A private copy (the source is a view into a larger network or file buffer). */
-function copyBytes(raw: Uint8Array): Uint8Array {
-  const copy = Buffer.allocUnsafe(raw.length);
-  copy.set(raw);
-  return copy;
 }
 
 /** The document with an `_id` ObjectId element inserted first. */

@@ -22,6 +22,8 @@ export const MAX_WIRE_VERSION = 21;
 export const MAX_BSON_OBJECT_SIZE = 16 * 1024 * 1024;
 export const MAX_MESSAGE_SIZE_BYTES = 48_000_000;
 export const MAX_WRITE_BATCH_SIZE = 100_000;
+/** Insert batches of at least this many documents start their journal write before the whole batch is applied. */
+const EARLY_JOURNAL_DOCUMENTS = 1000;
 const SERVER_VERSION = '7.0.0';
 
 export interface ConnectionInfo {
@@ -485,7 +487,15 @@ export class CommandHandler {
     const collection = this.engine.ensureCollection(database, name);
     const inserted: Uint8Array[] = [];
     const writeErrors: Document[] = [];
+    // The first part of a large batch is journaled early, so the disk writes it while the rest is applied.
+    const early = documents.length >= EARLY_JOURNAL_DOCUMENTS ? Math.floor((documents.length * 3) / 4) : -1;
+    let journaled = 0;
     for (let index = 0; index < documents.length; index += 1) {
+      if (index === early) {
+        this.engine.journalPut(collection, inserted);
+        this.engine.startWrite();
+        journaled = inserted.length;
+      }
       const document = documents[index];
       try {
         if (document instanceof Uint8Array) {
@@ -499,7 +509,7 @@ export class CommandHandler {
         if (ordered) break;
       }
     }
-    this.engine.journalPut(collection, inserted);
+    this.engine.journalPut(collection, journaled > 0 ? inserted.slice(journaled) : inserted);
     await this.engine.commit();
     const reply: Document = { n: inserted.length };
     if (writeErrors.length > 0) reply.writeErrors = writeErrors;

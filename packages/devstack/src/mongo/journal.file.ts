@@ -84,6 +84,13 @@ export class GroupCommitWriter {
     });
   }
 
+  /** Starts writing what is queued now, unless a write is under way (it then waits for the next `sync`). */
+  startFlush(): void {
+    if (this.flushing || this.failure || this.pending.items.length === 0) return;
+    this.flushing = true;
+    void this.flush();
+  }
+
   private scheduleFlush(): void {
     this.flushing = true;
     setImmediate(() => void this.flush());
@@ -138,11 +145,15 @@ function coalesce(buffers: Uint8Array[], maxVector: number): Uint8Array[] {
   return pieces;
 }
 
-/** Writes the buffers in order with vectored writes, continuing after partial writes. */
-async function writeAll(fd: number, buffers: Uint8Array[]): Promise<number> {
+/**
+ * Writes the buffers in order with vectored writes, continuing after partial writes. With
+ * `joinSmallWrites` (journal files, where every write waits for the disk) more buffers than one
+ * vector holds are first joined into a few large ones.
+ */
+export async function writeAll(fd: number, buffers: Uint8Array[], joinSmallWrites = true): Promise<number> {
   const maxVector = 512;
   let total = 0;
-  let pending = coalesce(buffers, maxVector);
+  let pending = joinSmallWrites ? coalesce(buffers, maxVector) : buffers.filter((buffer) => buffer.length > 0);
   while (pending.length > 0) {
     const vector = pending.slice(0, maxVector);
     const written = await new Promise<number>((resolve, reject) =>

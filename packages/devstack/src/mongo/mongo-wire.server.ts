@@ -76,10 +76,26 @@ function parseOpMsg(body: Buffer): { command: Document; rawDocuments?: Uint8Arra
   let rawDocuments: Uint8Array[] | undefined;
   const isInsert = Object.keys(command)[0] === 'insert';
   for (const [identifier, documents] of sequences) {
-    if (isInsert && identifier === 'documents') rawDocuments = documents;
+    if (isInsert && identifier === 'documents') rawDocuments = ownedViews(documents);
     else command[identifier] = documents.map((document) => deserialize(document, DESERIALIZE_OPTIONS));
   }
   return { command, rawDocuments, moreToCome: (flags & MORE_TO_COME) !== 0 };
+}
+
+/**
+ * Inserted documents are stored as the views into the message the parser made (received buffers
+ * are never reused or modified). A short message may sit in a much larger buffer, which the
+ * stored views would keep alive: then the documents are copied once, as one block.
+ */
+function ownedViews(documents: Uint8Array[]): Uint8Array[] {
+  if (documents.length === 0) return documents;
+  const start = documents[0].byteOffset;
+  const last = documents[documents.length - 1];
+  const bytes = last.byteOffset + last.length - start;
+  if (documents[0].buffer.byteLength <= 2 * bytes) return documents;
+  const copy = Buffer.allocUnsafe(bytes);
+  copy.set(new Uint8Array(documents[0].buffer, start, bytes));
+  return documents.map((document) => copy.subarray(document.byteOffset - start, document.byteOffset - start + document.length));
 }
 
 function header(length: number, requestId: number, responseTo: number, opCode: number): Buffer {

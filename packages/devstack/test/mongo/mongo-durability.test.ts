@@ -78,6 +78,17 @@ describe('durability with a data folder', () => {
     expect((await current.db.collection<Loose>('c').find().toArray()).map((document) => document._id)).toEqual(['first']);
   });
 
+  test('when a large insert batch is journaled in two writes, then a restart recovers it whole and in order', async () => {
+    const dataDir = temporaryDataDir();
+    let current = await reopen(dataDir);
+    const documents = Array.from({ length: 4000 }, (_unused, index) => ({ _id: index, k: `k${index}`, pad: 'x'.repeat(index % 700) }));
+    await current.db.collection<Loose>('c').createIndex({ k: 1 }, { unique: true });
+    await current.db.collection<Loose>('c').insertMany(documents as never[]);
+    current = await reopen(dataDir);
+    expect(await current.db.collection<Loose>('c').find().toArray()).toEqual(documents);
+    await expect(current.db.collection<Loose>('c').insertOne({ k: 'k3999' })).rejects.toMatchObject({ code: 11000 });
+  });
+
   test('when the store is compacted, then a snapshot replaces the journal and restart sees every write', async () => {
     const dataDir = temporaryDataDir();
     let current = await reopen(dataDir);
@@ -142,6 +153,45 @@ describe('durability with a data folder', () => {
 });
 
 describe('crash safety', () => {
+  test('when the server process is SIGKILLed while large insert batches are journaled in parts, then every acknowledged batch is recovered intact', async () => {
+    const dataDir = temporaryDataDir();
+    const child = await spawnMongo(dataDir);
+    const client = new MongoClient(child.url, { serverSelectionTimeoutMS: 3000, retryWrites: false, maxPoolSize: 4 });
+    await client.connect();
+    const collection = client.db('crash').collection<Loose>('batches');
+    await collection.createIndex({ seq: 1 }, { unique: true });
+    const acknowledged: string[] = [];
+    let killed = false;
+    const payload = (id: string) => `${id}:${'b'.repeat(400)}`;
+
+    const writer = async (worker: number) => {
+      for (let batch = 0; !killed; batch += 1) {
+        const documents = Array.from({ length: 1500 }, (_unused, index) => {
+          const id = `w${worker}-${batch}-${index}`;
+          return { _id: id, seq: id, payload: payload(id) };
+        });
+        try {
+          await collection.insertMany(documents as never[], { ordered: false });
+          acknowledged.push(...documents.map((document) => document._id));
+        } catch {
+          return;
+        }
+      }
+    };
+    const writers = Array.from({ length: 2 }, (_unused, worker) => writer(worker));
+    while (acknowledged.length < 15_000) await new Promise((resolve) => setTimeout(resolve, 5));
+    killed = true;
+    await killHard(child);
+    await Promise.all(writers);
+    await client.close(true);
+
+    fixture = await openFixture({ dataDir, database: 'crash' });
+    const documents = await fixture.db.collection<Loose>('batches').find().toArray();
+    const byId = new Map(documents.map((document) => [String(document._id), document]));
+    for (const id of acknowledged) expect(byId.get(id)?.payload).toBe(payload(id));
+    for (const document of documents) expect(document.payload).toBe(payload(String(document._id)));
+  });
+
   test('when the server process is SIGKILLed under write load, then every acknowledged write is recovered intact', async () => {
     const dataDir = temporaryDataDir();
     const child = await spawnMongo(dataDir);

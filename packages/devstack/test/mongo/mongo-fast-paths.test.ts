@@ -143,3 +143,33 @@ describe('updates that rewrite only the fields they touch', () => {
     expect(await items.findOneAndUpdate({ _id: 1 }, { $set: { by: 'me' } }, { returnDocument: 'after' })).toEqual({ _id: 1, status: 'claimed', body: { text: 't' }, by: 'me' });
   });
 });
+
+describe('inserts stored as the bytes the client sent', () => {
+  test('when documents are inserted as a document sequence or inside the command, then they are stored, typed and indexed alike', async () => {
+    const documents = () => [
+      { _id: 'a', n: new Double(1), when: new Date(5), list: [1, 'x', { y: null }], email: 'a@x.org' },
+      { _id: 2, nested: { deep: [true] }, email: 'b@x.org' },
+      { email: 'c@x.org', text: 'no _id: the server adds one' },
+    ];
+    for (const name of ['sequence', 'embedded']) await fixture.db.collection(name).createIndex({ email: 1 }, { unique: true });
+    await fixture.db.collection<Loose>('sequence').insertMany(documents(), { forceServerObjectId: true });
+    await fixture.db.command({ insert: 'embedded', documents: documents() });
+    const stored = async (name: string) => (await fixture.db.collection<Loose>(name).find({}, { promoteValues: false }).toArray()).map(({ _id, ...rest }) => (typeof _id === 'object' && 'toHexString' in _id ? rest : { _id, ...rest }));
+    expect(await stored('sequence')).toEqual(await stored('embedded'));
+    for (const name of ['sequence', 'embedded']) {
+      expect(await fixture.db.collection<Loose>(name).findOne({ email: 'c@x.org' })).toMatchObject({ text: 'no _id: the server adds one' });
+      await expect(fixture.db.collection<Loose>(name).insertOne({ email: 'b@x.org' })).rejects.toMatchObject({ code: 11000 });
+    }
+  });
+
+  test('when a large batch is followed by more messages on the same connection, then its stored documents keep their bytes', async () => {
+    const items = fixture.db.collection<Loose>('items');
+    const batch = Array.from({ length: 3000 }, (_unused, index) => ({ _id: index, payload: `${index}:${'p'.repeat(300)}` }));
+    await items.insertMany(batch);
+    await items.insertMany(Array.from({ length: 3000 }, (_unused, index) => ({ _id: 10_000 + index, payload: 'q'.repeat(300) })));
+    await items.updateMany({ _id: { $lt: 100 } }, { $set: { touched: true } });
+    await items.insertOne({ _id: 'small', payload: 's' });
+    const stored = await items.find({ _id: { $lt: 3000 } }).sort({ _id: 1 }).toArray();
+    expect(stored.map(({ _id, payload }) => ({ _id, payload }))).toEqual(batch);
+  });
+});

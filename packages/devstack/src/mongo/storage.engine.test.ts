@@ -1,0 +1,142 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { serialize } from 'bson';
+import { canonicalKey, type Document } from './bson-value.order';
+import { type Collection } from './collection.store';
+import { recordChunks, StorageEngine } from './storage.engine';
+
+const directories: string[] = [];
+
+function temporaryDirectory(): string {
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'storage-engine-test-'));
+  directories.push(directory);
+  return directory;
+}
+
+afterAll(() => {
+  for (const directory of directories.splice(0)) fs.rmSync(directory, { recursive: true, force: true });
+});
+
+/** Views of each document into one buffer, as the wire server hands out an insert batch. */
+function batchOf(documents: Document[]): Uint8Array[] {
+  const encoded = documents.map((document) => serialize(document));
+  const block = Buffer.concat(encoded);
+  let offset = 0;
+  return encoded.map((document) => {
+    const view = block.subarray(offset, offset + document.length);
+    offset += document.length;
+    return view;
+  });
+}
+
+function insertBatch(engine: StorageEngine, collection: Collection, documents: Document[]): void {
+  engine.journalPut(
+    collection,
+    batchOf(documents).map((raw) => collection.insertRaw(raw)),
+  );
+}
+
+function journalFile(directory: string): string {
+  return path.join(directory, fs.readdirSync(directory).find((file) => file.startsWith('journal-')) as string);
+}
+
+async function recovered(directory: string, readChunkBytes?: number): Promise<Document[]> {
+  const engine = await StorageEngine.open(directory, undefined, readChunkBytes);
+  const documents = engine.collection('d', 'c')?.allDocuments() ?? [];
+  await engine.close();
+  return documents;
+}
+
+describe('journal records of document batches', () => {
+  test('when documents lie next to each other in memory, then a record holds them as one part whose bytes are the documents in order', () => {
+    const batch = batchOf(Array.from({ length: 5 }, (_unused, index) => ({ _id: index })));
+    const separate = serialize({ _id: 'apart' });
+    const chunks = [...recordChunks([...batch.slice(0, 3), separate, ...batch.slice(3)])];
+    expect(chunks).toHaveLength(1);
+    expect(chunks[0]).toHaveLength(3);
+    expect(Buffer.concat(chunks[0]).equals(Buffer.concat([...batch.slice(0, 3), separate, ...batch.slice(3)]))).toBe(true);
+  });
+
+  test('when a batch has more parts or bytes than one record takes, then it is split between documents', () => {
+    const separate = Array.from({ length: 1500 }, (_unused, index) => serialize({ _id: index }));
+    expect([...recordChunks(separate)].map((chunk) => chunk.length)).toEqual([1000, 500]);
+    const large = batchOf(Array.from({ length: 20 }, (_unused, index) => ({ _id: index, pad: 'x'.repeat(1024 * 1024) })));
+    const chunks = [...recordChunks(large)];
+    expect(chunks.length).toBeGreaterThan(2);
+    for (const chunk of chunks) expect(chunk.reduce((total, part) => total + part.length, 0)).toBeLessThanOrEqual(8 * 1024 * 1024);
+    expect(Buffer.concat(chunks.flat()).equals(Buffer.concat(large))).toBe(true);
+  });
+});
+
+describe('recovery reading files in chunks', () => {
+  async function writeJournal(directory: string): Promise<Document[]> {
+    const engine = await StorageEngine.open(directory);
+    const collection = engine.ensureCollection('d', 'c');
+    engine.createIndex(collection, { v: 2, key: { k: 1 }, name: 'k_1', unique: true });
+    const expected: Document[] = [];
+    for (let batch = 0; batch < 12; batch += 1) {
+      const documents = Array.from({ length: 1 + (batch % 4) * 7 }, (_unused, index) => ({ _id: `b${batch}-${index}`, k: `b${batch}-${index}`, pad: 'p'.repeat((batch * 397 + index * 131) % 3000) }));
+      insertBatch(engine, collection, documents);
+      expected.push(...documents);
+    }
+    await engine.commit();
+    await engine.close();
+    return expected;
+  }
+
+  test('when records cross the boundaries of the chunks read, then every record is replayed as with one read', async () => {
+    const directory = temporaryDirectory();
+    const expected = await writeJournal(directory);
+    expect(await recovered(directory, 777)).toEqual(expected);
+    expect(await recovered(directory, 4096)).toEqual(expected);
+    expect(await recovered(directory)).toEqual(expected);
+  });
+
+  test('when the journal ends with a torn record and is read in small chunks, then the tail is cut where the last whole record ends', async () => {
+    const directory = temporaryDirectory();
+    const expected = await writeJournal(directory);
+    const file = journalFile(directory);
+    const validSize = fs.statSync(file).size;
+    const torn = Buffer.alloc(900);
+    torn.writeUInt32LE(5000, 0);
+    fs.appendFileSync(file, torn);
+    expect(await recovered(directory, 500)).toEqual(expected);
+    expect(fs.statSync(file).size).toBe(validSize);
+  });
+
+  test('when a record in the middle is corrupt and the file is read in small chunks, then replay stops before it', async () => {
+    const directory = temporaryDirectory();
+    const expected = await writeJournal(directory);
+    const file = journalFile(directory);
+    const bytes = fs.readFileSync(file);
+    const position = bytes.indexOf(Buffer.from('b6-0'));
+    bytes[position] = 'x'.charCodeAt(0);
+    fs.writeFileSync(file, bytes);
+    const documents = await recovered(directory, 600);
+    expect(documents).toEqual(expected.filter((document) => Number(/^b(\d+)-/.exec(document._id as string)?.[1]) < 6));
+  });
+});
+
+describe('memory held by recovered documents', () => {
+  test('when most journaled versions were superseded, then the live documents are copied out of the journal read buffer', async () => {
+    const directory = temporaryDirectory();
+    const engine = await StorageEngine.open(directory);
+    const collection = engine.ensureCollection('d', 'c');
+    insertBatch(engine, collection, Array.from({ length: 200 }, (_unused, index) => ({ _id: index, version: 0, pad: 'x'.repeat(1000) })));
+    for (let version = 1; version <= 3; version += 1) {
+      for (let index = 0; index < 150; index += 1) {
+        engine.journalPut(collection, [collection.replace(canonicalKey(index), { _id: index, version, pad: 'y'.repeat(1000) })]);
+      }
+    }
+    await engine.commit();
+    await engine.close();
+
+    const reopened = await StorageEngine.open(directory);
+    const documents = (reopened.collection('d', 'c') as Collection).documents;
+    expect(documents.size).toBe(200);
+    for (const raw of documents.values()) expect(raw.buffer.byteLength).toBeLessThan(2 * raw.length);
+    expect((reopened.collection('d', 'c') as Collection).allDocuments().map((document) => document.version)).toEqual(Array.from({ length: 200 }, (_unused, index) => (index < 150 ? 3 : 0)));
+    await reopened.close();
+  });
+});
