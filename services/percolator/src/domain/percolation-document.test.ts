@@ -53,6 +53,16 @@ describe('ReferenceDoc of a deduplicated view (§13.2)', () => {
     });
   });
 
+  test('when values are empty in every way, then null, undefined, empty lists and empty objects are dropped and other falsy values kept, in key order', () => {
+    const doc = referenceDocOf(
+      view([enhancement(REF, { enhancement_type: 'annotation', annotations: [], note: '', count: 0, flag: false, data: {}, missing: null, nothing: undefined, kept: { a: 1 } }, { robot_version: null, created_at: undefined })]),
+      { visibility: 'public' },
+    );
+    const [item] = doc.enhancements ?? [];
+    expect(Object.keys(item)).toEqual(['id', 'reference_id', 'visibility', 'source', 'content']);
+    expect(Object.entries(item.content)).toEqual([['enhancement_type', 'annotation'], ['note', ''], ['count', 0], ['flag', false], ['kept', { a: 1 }]]);
+  });
+
   test('when the view is empty and undecided, then only the visibility remains', () => {
     expect(referenceDocOf({ visibility: 'restricted', id: REF, identifiers: [], enhancements: [], duplicate_decision: null }, { visibility: 'public' })).toEqual({ visibility: 'restricted' });
   });

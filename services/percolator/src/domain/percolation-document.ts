@@ -31,30 +31,50 @@ const EXCLUDED_TYPES = new Set<string>(PERCOLATION_EXCLUDED_ENHANCEMENT_TYPES);
 function isEmpty(value: unknown): boolean {
   if (value === null || value === undefined) return true;
   if (Array.isArray(value)) return value.length === 0;
-  if (typeof value === 'object') return Object.keys(value as object).length === 0;
+  if (typeof value === 'object') {
+    for (const key in value) if (Object.hasOwn(value, key)) return false;
+    return true;
+  }
   return false;
 }
 
-function withoutEmpty(value: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) if (!isEmpty(item)) out[key] = item;
-  return out;
+/** Copies the non-empty values of `source` into `target` (all but `skipped`), in key order. */
+function copyNonEmpty(target: Record<string, unknown>, source: Record<string, unknown>, skipped?: string): Record<string, unknown> {
+  for (const key of Object.keys(source)) {
+    const value = source[key];
+    if (key !== skipped && !isEmpty(value)) target[key] = value;
+  }
+  return target;
+}
+
+function putNonEmpty(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (!isEmpty(value)) target[key] = value;
 }
 
 /** One enhancement as it appears in a ReferenceDoc, or null when its type is left out. */
 export function percolationEnhancement(enhancement: Record<string, unknown>): Record<string, unknown> | null {
-  const content = { ...((enhancement.content ?? {}) as Record<string, unknown>) };
-  if (EXCLUDED_TYPES.has(String(content.enhancement_type))) return null;
-  if (content.enhancement_type === 'bibliographic') delete content.pagination;
-  return withoutEmpty({
-    id: enhancement.id,
-    reference_id: enhancement.reference_id,
-    visibility: enhancement.visibility,
-    source: enhancement.source,
-    robot_version: enhancement.robot_version,
-    created_at: enhancement.created_at,
-    content: withoutEmpty(content),
-  });
+  const source = (enhancement.content ?? {}) as Record<string, unknown>;
+  if (EXCLUDED_TYPES.has(String(source.enhancement_type))) return null;
+  const content = copyNonEmpty({}, source, source.enhancement_type === 'bibliographic' ? 'pagination' : undefined);
+  const out: Record<string, unknown> = {};
+  putNonEmpty(out, 'id', enhancement.id);
+  putNonEmpty(out, 'reference_id', enhancement.reference_id);
+  putNonEmpty(out, 'visibility', enhancement.visibility);
+  putNonEmpty(out, 'source', enhancement.source);
+  putNonEmpty(out, 'robot_version', enhancement.robot_version);
+  putNonEmpty(out, 'created_at', enhancement.created_at);
+  putNonEmpty(out, 'content', content);
+  return out;
+}
+
+/** The enhancements of a ReferenceDoc: excluded types left out. */
+function percolationEnhancements(enhancements: readonly unknown[] | null | undefined): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const enhancement of enhancements ?? []) {
+    const item = percolationEnhancement(enhancement as Record<string, unknown>);
+    if (item !== null) out.push(item);
+  }
+  return out;
 }
 
 function percolationIdentifier(identifier: ExternalIdentifier, referenceId: string): Record<string, unknown> {
@@ -91,9 +111,7 @@ function identifierOwners(view: DeduplicatedReference, changeset: ReferenceDoc):
 export function referenceDocOf(view: DeduplicatedReference, changeset: ReferenceDoc): ReferenceDoc {
   const owners = identifierOwners(view, changeset);
   const identifiers = (view.identifiers ?? []).map((identifier, index) => percolationIdentifier(identifier, owners[index]));
-  const enhancements = (view.enhancements ?? [])
-    .map((enhancement) => percolationEnhancement(enhancement as unknown as Record<string, unknown>))
-    .filter((item): item is Record<string, unknown> => item !== null);
+  const enhancements = percolationEnhancements(view.enhancements);
   const doc: Record<string, unknown> = { visibility: view.visibility ?? 'public' };
   if (identifiers.length > 0) doc.identifiers = identifiers;
   if (enhancements.length > 0) doc.enhancements = enhancements;
@@ -105,10 +123,8 @@ export function referenceDocOf(view: DeduplicatedReference, changeset: Reference
 /** The changeset as the event carries it, normalised to the ReferenceDoc rules once more. */
 function normaliseChangeset(changeset: ReferenceDoc, decisionCase: boolean): ReferenceDoc {
   const doc: Record<string, unknown> = { visibility: changeset.visibility ?? 'public' };
-  const identifiers = (changeset.identifiers ?? []).map((item) => withoutEmpty({ ...item, identifier: String(item.identifier) }));
-  const enhancements = (changeset.enhancements ?? [])
-    .map((enhancement) => percolationEnhancement(enhancement as unknown as Record<string, unknown>))
-    .filter((item): item is Record<string, unknown> => item !== null);
+  const identifiers = decisionCase ? (changeset.identifiers ?? []).map((item) => copyNonEmpty({}, { ...item, identifier: String(item.identifier) })) : [];
+  const enhancements = percolationEnhancements(changeset.enhancements);
   if (identifiers.length > 0 && decisionCase) doc.identifiers = identifiers;
   if (enhancements.length > 0) doc.enhancements = enhancements;
   if (decisionCase && changeset.duplicate_determination) doc.duplicate_determination = changeset.duplicate_determination;

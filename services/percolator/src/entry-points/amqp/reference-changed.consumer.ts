@@ -2,7 +2,7 @@
 // concurrently are collected for up to `waitMs` or `maxBatch` events and percolated together;
 // every message of a batch is acked once its pending enhancements were created, and the whole
 // batch retried otherwise (creation is idempotent per chunk key, so a retry adds nothing twice).
-import { QUEUES, ReferenceChangedEvent, validate } from '@destiny/contracts';
+import { compileSchema, QUEUES, ReferenceChangedEvent, validate } from '@destiny/contracts';
 import { consumeInBatches, type Logger, type MessageBus, type MessageConsumer } from '@destiny/platform';
 
 export interface ReferenceChangedConsumerOptions {
@@ -18,6 +18,8 @@ const RETRY_DELAY_MS = 3000;
 const MAX_ATTEMPTS = 100;
 
 export async function startReferenceChangedConsumer(options: ReferenceChangedConsumerOptions): Promise<MessageConsumer> {
+  // Compiling the event schema takes a few hundred milliseconds: done before the first delivery waits for it.
+  compileSchema(ReferenceChangedEvent);
   return consumeInBatches<ReferenceChangedEvent>(options.bus, QUEUES.percolatorReferenceChanged, {
     logger: options.logger,
     maxBatch: options.maxBatch,
