@@ -6,6 +6,7 @@
 // percolation alone: from the restarted percolator's start to the last pending enhancement.
 // Run from the repository root after building:
 //   node node_modules/typescript/bin/tsc -b tsconfig.build.json && node bench/percolation/percolation.bench.js [--events 20000] [--batch 500]
+// BENCH_PERCOLATOR_NODE_ARGS replaces the percolator's node arguments (default: the images' --max-semi-space-size=64).
 const { spawn } = require('node:child_process');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -22,6 +23,7 @@ const { startBlob } = req('packages/devstack/dist/blob/index.js');
 const { startRobotBroker } = req('services/robot-broker/dist/index.js');
 const { MongoClient } = require(require.resolve('mongodb', { paths: [path.join(root, 'services/percolator')] }));
 const { automations } = require('../support/automations');
+const { ROBOTS, referenceChanged } = require('./events');
 
 function option(name, fallback) {
   const index = process.argv.indexOf(`--${name}`);
@@ -33,16 +35,9 @@ const EVENTS = option('events', 20_000);
 // robot-broker, to measure the percolator without robot-broker's MongoDB writes.
 const STUB_BROKER = process.argv.includes('--stub-broker');
 const BATCH = option('batch', 500);
-const ROBOTS = 20;
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
-
-let seed = 11;
-function random() {
-  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-  return seed / 0x7fffffff;
-}
-const pick = (items) => items[Math.floor(random() * items.length)];
-const SCHEMES = ['inclusion:destiny', ...Array.from({ length: 20 }, (_, n) => `scheme-${n}`)];
+// The service images and `npm start` run Node.js with a 64 MB young generation (Dockerfile NODE_OPTIONS).
+const PERCOLATOR_NODE_ARGS = (process.env.BENCH_PERCOLATOR_NODE_ARGS ?? '--max-semi-space-size=64').split(' ').filter(Boolean);
 
 function spawnLogged(args, env, ready, onMessage = () => undefined) {
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -62,66 +57,6 @@ function spawnLogged(args, env, ready, onMessage = () => undefined) {
 
 const standIn = (kind, dataDir) => spawnLogged([...(process.env.BENCH_STAND_IN_NODE_ARGS ? process.env.BENCH_STAND_IN_NODE_ARGS.split(' ') : []), path.join(root, 'packages/devstack/dist/devstack.cli.js'), kind, '--port', '0', ...(dataDir ? ['--data', dataDir] : [])], {}, (message) => Boolean(message.url));
 
-function enhancement(referenceId, content, source) {
-  return { id: uuidv7(), reference_id: referenceId, source, visibility: 'public', robot_version: '1.0.0', derived_from: null, content, created_at: new Date(Date.UTC(2026, 0, 1) + Math.floor(random() * 1e9)).toISOString() };
-}
-
-function bibliographic(id, provider = `provider-${Math.floor(random() * ROBOTS)}`) {
-  return enhancement(id, { enhancement_type: 'bibliographic', title: `Study ${id}`, publication_year: 2000 + Math.floor(random() * 25), pagination: { volume: '3', issue: null, first_page: '10', last_page: '19' }, authorship: [{ display_name: 'Ann Smith', orcid: null, position: 'first' }] }, provider);
-}
-
-function doc(id, identifiers, enhancements, determination) {
-  const out = { visibility: 'public', identifiers: identifiers.map((item) => ({ reference_id: id, identifier: String(item.identifier), identifier_type: item.identifier_type })) };
-  const kept = enhancements.filter((item) => item.content.enhancement_type !== 'raw').map(({ derived_from: _d, ...item }) => ({ ...item, content: item.content.enhancement_type === 'bibliographic' ? (({ pagination: _p, ...rest }) => rest)(item.content) : item.content }));
-  if (kept.length > 0) out.enhancements = kept;
-  if (determination) out.duplicate_determination = determination;
-  return out;
-}
-
-// A robot's results arrive in batches: 200 consecutive enhancements of a robot share a batch id.
-const robotBatches = new Map();
-function batchOf(robot) {
-  const current = robotBatches.get(robot);
-  if (current && current.left > 0) {
-    current.left -= 1;
-    return current.id;
-  }
-  const next = { id: uuidv7(), left: 199 };
-  robotBatches.set(robot, next);
-  return next.id;
-}
-
-/** 70% first decisions of fresh imports, 10% duplicates joining a canonical, 20% robot enhancements. */
-function referenceChanged(robots) {
-  const id = uuidv7();
-  const identifiers = [{ identifier: `10.5555/${id}`, identifier_type: 'doi' }, ...(random() < 0.5 ? [{ identifier: Math.floor(random() * 1e8) + 1, identifier_type: 'pm_id' }] : [])];
-  const enhancements = [bibliographic(id), ...(random() < 0.5 ? [enhancement(id, { enhancement_type: 'abstract', process: 'other', abstract: 'Background and methods.' }, 'openalex')] : [])];
-  const roll = random();
-  const canonical = { duplicate_determination: 'canonical', canonical_reference_id: null };
-  const base = { event_id: uuidv7(), reference_id: id, version: 2, occurred_at: new Date().toISOString() };
-  if (roll < 0.7) {
-    return { ...base, kind: 'duplicate_decision_changed', reference: { visibility: 'public', id, identifiers, enhancements, duplicate_decision: canonical }, changeset: doc(id, identifiers, enhancements, 'canonical'), duplicate_decision: canonical, origin: {} };
-  }
-  if (roll < 0.8) {
-    const duplicateId = uuidv7();
-    const duplicateIdentifiers = [{ identifier: `10.5555/${duplicateId}`, identifier_type: 'doi' }];
-    const duplicateEnhancements = [bibliographic(duplicateId)];
-    const view = { visibility: 'public', id, identifiers: [...identifiers, ...duplicateIdentifiers], enhancements: [...enhancements, ...duplicateEnhancements], duplicate_decision: canonical };
-    return { ...base, kind: 'duplicate_decision_changed', reference: view, changeset: doc(duplicateId, duplicateIdentifiers, duplicateEnhancements, 'duplicate'), duplicate_decision: canonical, origin: {} };
-  }
-  const origin = Math.floor(random() * ROBOTS);
-  const added = random() < 0.5
-    ? enhancement(id, { enhancement_type: 'abstract', process: 'closed_api', abstract: 'Found abstract.' }, `robot-${origin}`)
-    : enhancement(id, { enhancement_type: 'annotation', annotations: [{ annotation_type: 'boolean', scheme: pick(SCHEMES), label: 'include', value: random() < 0.6, score: 0.8, data: {} }] }, `robot-${origin}`);
-  return {
-    ...base,
-    kind: 'enhanced',
-    reference: { visibility: 'public', id, identifiers, enhancements: [...enhancements, added], duplicate_decision: canonical },
-    changeset: { visibility: 'public', enhancements: doc(id, [], [added], null).enhancements },
-    duplicate_decision: canonical,
-    origin: { robot_id: robots[origin], robot_enhancement_batch_id: batchOf(origin) },
-  };
-}
 
 /** Plays robot-broker's two rpcs the percolator uses: every robot exists, pending enhancements are counted. */
 async function startStubBroker(logger) {
@@ -176,7 +111,7 @@ async function main() {
   };
   // BENCH_PROFILE_DIR=<dir> writes a V8 CPU profile of the percolator process there.
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
-  const startPercolator = () => spawnLogged([...profile, path.join(root, 'services/percolator/dist/main.js')], env, (message) => message.msg === 'percolator started', onMessage);
+  const startPercolator = () => spawnLogged([...PERCOLATOR_NODE_ARGS, ...profile, path.join(root, 'services/percolator/dist/main.js')], env, (message) => message.msg === 'percolator started', onMessage);
   let percolator;
   try {
     await bus.declareTopology(TOPOLOGY);
@@ -201,6 +136,7 @@ async function main() {
     }
     percolator = await startPercolator();
     const started = process.hrtime.bigint();
+    const loadBefore = os.loadavg();
     const cpuBefore = { search: cpuSeconds(search.child), mongo: cpuSeconds(mongo.child), percolator: cpuSeconds(percolator.child), bench: process.cpuUsage() };
     await everything;
     const benchCpu = process.cpuUsage(cpuBefore.bench);
@@ -229,6 +165,9 @@ async function main() {
       percolate_ms_total: sum('percolate_ms'),
       dispatch_ms_total: sum('dispatch_ms'),
       cpu_seconds: Object.fromEntries(Object.entries(cpu).map(([key, value]) => [key, Math.round(value * 10) / 10])),
+      cpu_us_per_event: Object.fromEntries(Object.entries(cpu).map(([key, value]) => [key, Math.round((value / EVENTS) * 1e6)])),
+      percolator_node_args: PERCOLATOR_NODE_ARGS.join(' '),
+      load_average_before: loadBefore.map((value) => Math.round(value * 10) / 10),
       load_average: os.loadavg().map((value) => Math.round(value * 10) / 10),
     }, null, 2));
     robotClient.close();
