@@ -2,6 +2,7 @@ import {
   compareVenues,
   comparePages,
   decodeHtml,
+  foldToAscii,
   normaliseAuthor,
   normaliseTitle,
   normaliseVenue,
@@ -209,5 +210,22 @@ describe('pages and volumes', () => {
     expect(normaliseVolume('Drug Discovery. 9')).toBe('9');
     expect(normaliseVolume('007')).toBe('7');
     expect(normaliseVolume(null)).toBeNull();
+  });
+});
+
+describe('normalisation shortcuts', () => {
+  it('when text is ASCII, then folding returns it as the full NFKD fold would', () => {
+    const everyAscii = Array.from({ length: 128 }, (_, code) => String.fromCharCode(code)).join('');
+    const fullFold = (text: string) => text.normalize('NFKD').replace(/\p{M}+/gu, '').replace(/[\u2010-\u2015\u2212]/g, '-').replace(/[\u2018\u2019\u201a\u201b\u2032]/g, "'");
+    for (const text of [everyAscii, 'Smith, J. A.', 'Haemolytic uraemic syndrome: a review']) expect(foldToAscii(text)).toBe(fullFold(text));
+    expect(foldToAscii('Müller–Łukasz')).toBe('Muller-Lukasz');
+  });
+
+  it('when the same author name is normalised again, then the result is equal to the first and cannot be changed by a caller', () => {
+    const first = normaliseAuthor('van der Berg, Jan-Willem');
+    expect(normaliseAuthor('van der Berg, Jan-Willem')).toEqual(first);
+    expect(Object.isFrozen(first) && Object.isFrozen(first?.surnameTokens) && Object.isFrozen(first?.givenTokens)).toBe(true);
+    expect(normaliseAuthor('   ')).toBeNull();
+    expect(normaliseAuthor('   ')).toBeNull();
   });
 });

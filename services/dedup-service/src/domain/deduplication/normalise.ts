@@ -24,8 +24,12 @@ export function decodeHtml(text: string): string {
 
 const LETTER_FOLDS: Record<string, string> = { ß: 'ss', æ: 'ae', Æ: 'AE', ø: 'o', Ø: 'O', œ: 'oe', Œ: 'OE', ł: 'l', Ł: 'L', đ: 'd', Đ: 'D', ı: 'i' };
 
+const PRINTABLE_ASCII = /^[ -~]*$/;
+
 /** ASCII folding: diacritics removed (NFKD), a few letters without a decomposition mapped. */
 export function foldToAscii(text: string): string {
+  // Printable ASCII is its own NFKD form and holds none of the characters replaced below.
+  if (PRINTABLE_ASCII.test(text)) return text;
   return text
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
@@ -254,7 +258,21 @@ function nameWords(text: string): string[] {
 }
 
 /** Parses "Surname, Given", "Surname GI" (MEDLINE) or "Given Surname" (OpenAlex display names). */
+// Author names recur across references (and every candidate is prepared again per job): results
+// are kept per raw name, frozen because callers share them; emptied when full.
+const AUTHOR_CACHE_LIMIT = 50_000;
+const authorCache = new Map<string, Readonly<NormalisedAuthor> | null>();
+
 export function normaliseAuthor(raw: string): NormalisedAuthor | null {
+  const cached = authorCache.get(raw);
+  if (cached !== undefined) return cached;
+  if (authorCache.size >= AUTHOR_CACHE_LIMIT) authorCache.clear();
+  const author = normaliseAuthorName(raw);
+  authorCache.set(raw, author && Object.freeze({ ...author, surnameTokens: Object.freeze(author.surnameTokens) as string[], givenTokens: Object.freeze(author.givenTokens) as string[] }));
+  return authorCache.get(raw) as NormalisedAuthor | null;
+}
+
+function normaliseAuthorName(raw: string): NormalisedAuthor | null {
   const text = decodeHtml(raw).trim();
   if (text === '') return null;
   let surnameWords: string[];
