@@ -44,6 +44,7 @@ function spawnService(name, env) {
           child.removeAllListeners('exit');
           resolve({
             grpcPort: entry.grpc_port,
+            pid: child.pid,
             stop: () =>
               new Promise((done) => {
                 child.once('exit', done);
@@ -179,7 +180,7 @@ async function main() {
   const batches = brokerDb.collection('robot_enhancement_batches');
   const pollLatencies = [];
   const stepTotals = { poll: 0, download: 0, upload: 0, submit: 0 };
-  const cpuAtStart = { bench: ownCpuMs(), mongo: processCpuMs(mongo.pid) };
+  const cpuAtStart = { bench: ownCpuMs(), mongo: processCpuMs(mongo.pid), dedup: processCpuMs(dedup.pid), broker: processCpuMs(broker.pid) };
   started = performance.now();
   async function robotLoop(robot) {
     for (;;) {
@@ -213,7 +214,7 @@ async function main() {
   // and a count decodes every large batch document: either competes with what is measured).
   while (!pollOnly && (await batches.findOne({ status: 'importing' }, { projection: { _id: 1 } }))) await new Promise((resolve) => setTimeout(resolve, 200));
   const seconds = (performance.now() - started) / 1000;
-  const cpu = { bench: ownCpuMs() - cpuAtStart.bench, mongo: processCpuMs(mongo.pid) - cpuAtStart.mongo };
+  const cpu = { bench: ownCpuMs() - cpuAtStart.bench, mongo: processCpuMs(mongo.pid) - cpuAtStart.mongo, dedup: processCpuMs(dedup.pid) - cpuAtStart.dedup, broker: processCpuMs(broker.pid) - cpuAtStart.broker };
   if (!pollOnly) {
     const stored = await pending.countDocuments({ status: 'indexing' });
     if (stored < total) throw new Error(`only ${stored} of ${total} pending enhancements reached indexing: ${JSON.stringify(await pending.aggregate([{ $group: { _id: '$status', n: { $sum: 1 } } }]).toArray())}`);
@@ -223,7 +224,8 @@ async function main() {
   console.log(`poll latency (batch of ${batchSize}): p50 ${percentile(pollLatencies, 50).toFixed(0)} ms, p95 ${percentile(pollLatencies, 95).toFixed(0)} ms, max ${Math.max(...pollLatencies).toFixed(0)} ms over ${pollLatencies.length} polls`);
   const perThousand = (ms) => ((ms / total) * 1000).toFixed(0);
   const where = separateProcesses ? 'bench process (robots, blob stand-in)' : 'bench process (robots, blob stand-in, dedup-service, robot-broker)';
-  console.log(`CPU per 1,000 references: ${where} ${perThousand(cpu.bench)} ms, MongoDB stand-in ${perThousand(cpu.mongo)} ms; load average ${os.loadavg().map((value) => value.toFixed(1)).join(' ')}`);
+  const services = separateProcesses ? `, dedup-service ${perThousand(cpu.dedup)} ms, robot-broker ${perThousand(cpu.broker)} ms` : '';
+  console.log(`CPU per 1,000 references: ${where} ${perThousand(cpu.bench)} ms${services}, MongoDB stand-in ${perThousand(cpu.mongo)} ms; load average ${os.loadavg().map((value) => value.toFixed(1)).join(' ')}`);
   console.log(`robot time per batch: ${Object.entries(stepTotals).map(([step, ms]) => `${step} ${(ms / pollLatencies.length).toFixed(0)} ms`).join(', ')}`);
 
   await mongoClient.close();
