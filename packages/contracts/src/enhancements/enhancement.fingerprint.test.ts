@@ -1,6 +1,50 @@
-import { canonicalContentJson, canonicalJson, contentFingerprint, enhancementFingerprint } from './enhancement.fingerprint';
+import { canonicalContentJson, canonicalJson, contentFingerprint, enhancementFingerprint, FINGERPRINT_EXCLUDED_KEYS } from './enhancement.fingerprint';
+
+/** The first implementation (entries filtered, sorted, mapped and joined), kept as the reference the faster one must equal. */
+function referenceCanonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map((item) => referenceCanonicalJson(item)).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, item]) => item !== null && item !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${referenceCanonicalJson(item)}`).join(',')}}`;
+}
+
+function randomValue(next: () => number, depth: number): unknown {
+  const pick = Math.floor(next() * (depth > 3 ? 6 : 9));
+  const keys = ['title', 'a', 'B', 'é', 'z"q', '10', '2', 'enhancement_type', 'updated_date', '', '\u{1F600}'];
+  switch (pick) {
+    case 0: return null;
+    case 1: return undefined;
+    case 2: return next() < 0.5;
+    case 3: return Math.floor(next() * 2000) - 1000 + (next() < 0.3 ? 0.25 : 0);
+    case 4: return keys[Math.floor(next() * keys.length)].repeat(1 + Math.floor(next() * 3));
+    case 5: return 'text with \n newline and "quotes" and ünïcode';
+    case 6: {
+      const array: unknown[] = Array.from({ length: Math.floor(next() * 4) }, () => randomValue(next, depth + 1));
+      if (next() < 0.2) array[array.length + 1] = 1;
+      return array;
+    }
+    default:
+      return Object.fromEntries(Array.from({ length: Math.floor(next() * 6) }, () => [keys[Math.floor(next() * keys.length)], randomValue(next, depth + 1)]));
+  }
+}
 
 describe('canonicalJson', () => {
+  it('when given 5,000 generated values (nested objects and arrays, nulls, holes, odd keys), then it writes what the first implementation wrote', () => {
+    let seed = 42;
+    const next = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    for (let round = 0; round < 5000; round += 1) {
+      const value = randomValue(next, 0);
+      expect(canonicalJson(value)).toBe(referenceCanonicalJson(value));
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+        const content = { enhancement_type: next() < 0.5 ? 'bibliographic' : 'raw', ...(value as Record<string, unknown>) };
+        const excluded = FINGERPRINT_EXCLUDED_KEYS[String(content.enhancement_type)] ?? [];
+        expect(canonicalContentJson(content)).toBe(referenceCanonicalJson(Object.fromEntries(Object.entries(content).filter(([key]) => !excluded.includes(key)))));
+      }
+    }
+  });
+
   it('when objects have nulls and unsorted keys, then nulls are dropped at every depth and keys sorted', () => {
     expect(canonicalJson({ b: 1, a: null, c: { z: null, y: [null, { k: 2, j: null }] } })).toBe('{"b":1,"c":{"y":[null,{"k":2}]}}');
   });

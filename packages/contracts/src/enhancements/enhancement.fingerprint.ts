@@ -15,18 +15,33 @@ export const FINGERPRINT_EXCLUDED_KEYS: Readonly<Record<string, readonly string[
 /** Canonical JSON: object keys sorted, null-valued keys dropped (recursively), arrays in order. */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item)).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, item]) => item !== null && item !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let index = 0; index < value.length; index += 1) {
+      if (index > 0) out += ',';
+      // A hole stays empty (as map and join leave it).
+      if (index in value) out += canonicalJson(value[index]);
+    }
+    return `${out}]`;
+  }
+  return canonicalObjectJson(value as Record<string, unknown>, []);
+}
+
+// Built by appending to one string: fingerprints are computed for every imported enhancement.
+function canonicalObjectJson(record: Record<string, unknown>, excluded: readonly string[]): string {
+  let out = '{';
+  for (const key of Object.keys(record).sort()) {
+    const item = record[key];
+    if (item === null || item === undefined || excluded.includes(key)) continue;
+    if (out.length > 1) out += ',';
+    out += `${JSON.stringify(key)}:${canonicalJson(item)}`;
+  }
+  return `${out}}`;
 }
 
 /** Canonical JSON of enhancement content with the type's excluded keys removed. */
 export function canonicalContentJson(content: Record<string, unknown>): string {
-  const excluded = FINGERPRINT_EXCLUDED_KEYS[String(content.enhancement_type)] ?? [];
-  const kept = Object.fromEntries(Object.entries(content).filter(([key]) => !excluded.includes(key)));
-  return canonicalJson(kept);
+  return canonicalObjectJson(content, FINGERPRINT_EXCLUDED_KEYS[String(content.enhancement_type)] ?? []);
 }
 
 /** SHA-256 (hex) of the canonical content JSON. */
