@@ -16,6 +16,14 @@ describe('dates', () => {
     expect(parseDateValue('yesterday')).toBeUndefined();
   });
 
+  test('when a date has the canonical UTC shape, then it reads as the general parser reads it (with a trailing space)', () => {
+    const samples = ['2026-01-31T12:00:00.000Z', '2024-02-29T23:59:59.999Z', '2023-02-29T00:00:00.000Z', '2021-04-31T10:00:00.000Z', '2020-13-01T00:00:00.000Z', '2020-00-10T00:00:00.000Z',
+      '2020-01-00T00:00:00.000Z', '2020-01-01T24:00:00.000Z', '2020-01-01T00:60:00.000Z', '2020-01-01T00:00:60.000Z', '0099-01-01T00:00:00.000Z', '2020-0a-01T00:00:00.000Z', '2020-01-01T00:00:00.00aZ'];
+    for (let day = 0; day < 400; day += 7) samples.push(new Date(Date.UTC(2000, 0, 1) + day * 86_400_000 + day * 12_345).toISOString());
+    for (const sample of samples) expect([sample, parseDateValue(sample)]).toEqual([sample, parseDateValue(`${sample} `)]);
+    expect(parseDateValue('2026-01-31T12:00:00.000Z')).toBe(Date.UTC(2026, 0, 31, 12));
+  });
+
   test('when rounding up for gt/lte, then missing components are filled as Elasticsearch documents', () => {
     expect(parseDateValue('2099-12', true)).toBe(Date.UTC(2099, 11, 1, 23, 59, 59, 999));
   });

@@ -8,6 +8,40 @@ export interface ParsedDate {
   millis: number;
 }
 
+/** Digit value of the character at `index`, or -1. */
+function digitAt(text: string, index: number): number {
+  const code = text.charCodeAt(index) - 48;
+  return code >= 0 && code <= 9 ? code : -1;
+}
+
+/**
+ * `YYYY-MM-DDTHH:MM:SS.sssZ` (what JSON encoders write) read without the regular expression; null
+ * when the text has another shape. Same components, checks and result as the general parse.
+ */
+function canonicalUtcMillis(text: string): number | null {
+  if (text.length !== 24 || text[4] !== '-' || text[7] !== '-' || text[10] !== 'T' || text[13] !== ':' || text[16] !== ':' || text[19] !== '.' || text[23] !== 'Z') return null;
+  const number = (start: number, end: number): number => {
+    let value = 0;
+    for (let index = start; index < end; index += 1) {
+      const digit = digitAt(text, index);
+      if (digit < 0) return -1;
+      value = value * 10 + digit;
+    }
+    return value;
+  };
+  const year = number(0, 4);
+  const month = number(5, 7);
+  const day = number(8, 10);
+  const hour = number(11, 13);
+  const minute = number(14, 16);
+  const second = number(17, 19);
+  const millis = number(20, 23);
+  if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0 || millis < 0) return null;
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return Number.NaN;
+  const base = Date.UTC(year, month - 1, day, hour, minute, second, millis);
+  return new Date(base).getUTCDate() === day ? base : Number.NaN;
+}
+
 /**
  * Parses one date. `roundUp` fills missing components the way range queries do for `gt`/`lte`
  * (Elasticsearch's "missing date components" rule: day/month 1, hour 23, minute 59, second 59, 999 ms).
@@ -15,6 +49,8 @@ export interface ParsedDate {
 export function parseDateValue(value: unknown, roundUp = false): number | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? Math.trunc(value) : undefined;
   if (typeof value !== 'string') return undefined;
+  const canonical = canonicalUtcMillis(value);
+  if (canonical !== null) return Number.isNaN(canonical) ? undefined : canonical;
   const text = value.trim();
   if (/^-?\d+$/.test(text) && text.replace('-', '').length > 4) return Number(text);
   const match = ISO_DATE.exec(text);
