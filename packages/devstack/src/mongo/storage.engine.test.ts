@@ -139,4 +139,21 @@ describe('memory held by recovered documents', () => {
     expect((reopened.collection('d', 'c') as Collection).allDocuments().map((document) => document.version)).toEqual(Array.from({ length: 200 }, (_unused, index) => (index < 150 ? 3 : 0)));
     await reopened.close();
   });
+
+  test('when most of the journal belonged to a dropped collection, then the documents left are copied out of the read buffer', async () => {
+    const directory = temporaryDirectory();
+    const engine = await StorageEngine.open(directory);
+    insertBatch(engine, engine.ensureCollection('d', 'dropped'), Array.from({ length: 200 }, (_unused, index) => ({ _id: index, pad: 'x'.repeat(1000) })));
+    insertBatch(engine, engine.ensureCollection('d', 'c'), Array.from({ length: 20 }, (_unused, index) => ({ _id: index, pad: 'y'.repeat(1000) })));
+    engine.dropCollection('d', 'dropped');
+    await engine.commit();
+    await engine.close();
+
+    const reopened = await StorageEngine.open(directory);
+    const documents = (reopened.collection('d', 'c') as Collection).documents;
+    expect(documents.size).toBe(20);
+    for (const raw of documents.values()) expect(raw.buffer.byteLength).toBeLessThan(2 * raw.length);
+    expect(reopened.collection('d', 'dropped')).toBeUndefined();
+    await reopened.close();
+  });
 });

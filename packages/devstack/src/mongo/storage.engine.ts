@@ -270,8 +270,8 @@ export class StorageEngine {
     }
     if (type === RecordType.Catalog) {
       const change = body as unknown as CatalogChange;
-      // A dropped collection's documents may have come from the journal: count them as superseded.
-      if (journal && (change.op === 'drop' || change.op === 'dropDatabase')) journal.supersededBytes += 1;
+      // A dropped (or renamed-over) collection's documents may have come from the journal: count them as superseded.
+      if (journal && (change.op === 'drop' || change.op === 'dropDatabase' || change.op === 'rename')) journal.supersededBytes += 1;
       this.applyCatalog(change);
     }
   }
