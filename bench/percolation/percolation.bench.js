@@ -35,6 +35,9 @@ const EVENTS = option('events', 20_000);
 // robot-broker, to measure the percolator without robot-broker's MongoDB writes.
 const STUB_BROKER = process.argv.includes('--stub-broker');
 const BATCH = option('batch', 500);
+// --consume-only: the percolator runs with percolation disabled (PERCOLATION_ENABLED=false), so it
+// only receives, decodes, validates and acknowledges the events: the cost of consuming them.
+const CONSUME_ONLY = process.argv.includes('--consume-only');
 const AMQP_URL = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 // The service images and `npm start` run Node.js with a 64 MB young generation (Dockerfile NODE_OPTIONS).
 const PERCOLATOR_NODE_ARGS = (process.env.BENCH_PERCOLATOR_NODE_ARGS ?? '--max-semi-space-size=64').split(' ').filter(Boolean);
@@ -97,7 +100,7 @@ async function main() {
   const broker = STUB_BROKER ? await startStubBroker(logger) : await startRobotBroker({ ...common, BLOB_ENDPOINT: blob.url, BLOB_ACCESS_KEY: blob.accessKey, BLOB_SECRET_KEY: blob.secretKey, BLOB_BUCKET: 'destiny', ROBOT_SECRET_ENCRYPTION_KEY: crypto.randomBytes(32).toString('hex') });
   const mongoClient = await MongoClient.connect(mongo.message.url);
   const pendingCollection = mongoClient.db('destiny_robot_broker').collection('pending_enhancements');
-  const env = { ...common, LOG_LEVEL: 'debug', ELASTICSEARCH_URL: search.message.url, ROBOT_BROKER_GRPC_URL: `127.0.0.1:${broker.grpcPort}`, PERCOLATION_BATCH_SIZE: String(BATCH) };
+  const env = { ...common, LOG_LEVEL: 'debug', ELASTICSEARCH_URL: search.message.url, ROBOT_BROKER_GRPC_URL: `127.0.0.1:${broker.grpcPort}`, PERCOLATION_BATCH_SIZE: String(BATCH), ...(CONSUME_ONLY ? { PERCOLATION_ENABLED: 'false' } : {}) };
   // The percolator logs each batch once its pending enhancements exist: the bench sums them.
   const batches = [];
   let percolatedEvents = 0;
@@ -155,6 +158,7 @@ async function main() {
       robots: ROBOTS,
       robot_broker: STUB_BROKER ? 'stub (counts only)' : 'robot-broker (in the bench process)',
       batch: BATCH,
+      percolation: CONSUME_ONLY ? 'disabled (--consume-only)' : 'enabled',
       register_automations_ms_each: Math.round((registerMs / 100) * 10) / 10,
       percolation_seconds: Math.round(seconds * 100) / 100,
       references_per_second: Math.round(EVENTS / seconds),
