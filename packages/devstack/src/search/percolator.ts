@@ -224,6 +224,7 @@ function acceptedSlots(memory: MemoryIndex, required: ReadonlyArray<ReadonlySet<
   return accepted;
 }
 
+/** `{"percolate": {"field", "document" | "documents", "name"}}` compiled against the percolator index mapping. */
 export class PercolateQuery implements Query {
   private memory: MemoryIndex;
   private readonly slotField: string;
