@@ -1,6 +1,6 @@
 import type { Collection, Db, Document } from 'mongodb';
 import { OUTBOX_PENDING_FIELD, pushToOutbox, type OutboxEntry } from '@destiny/platform';
-import type { ReferenceDocument } from '../domain/reference.model';
+import type { ReferenceContent, ReferenceDocument } from '../domain/reference.model';
 import { COLLECTIONS } from './collections';
 
 export interface IdentifierClaim {
@@ -47,8 +47,6 @@ export interface WriteFence {
 export const RECENTLY_INSERTED_LIMIT = 2000;
 /** Contents of references just decided, kept for the outbox relay (a few jobs' worth). */
 export const DECIDED_CONTENT_LIMIT = 2000;
-
-type ReferenceContent = Pick<ReferenceDocument, '_id' | 'visibility' | 'identifiers' | 'enhancements'>;
 
 function keepNewest<T>(map: Map<string, T>, limit: number) {
   for (const key of map.keys()) {
@@ -127,8 +125,8 @@ export function createReferenceRepository(db: Db, fence?: WriteFence) {
       await insertIgnoringDuplicates(identifiers, rows);
     },
     async insertNew(documents: ReferenceDocument[]): Promise<void> {
-      if (documents.length === 0) return;
       const token = stamp();
+      if (documents.length === 0) return;
       const tenure = fence?.tenure();
       const stored = documents.map((document) => ({ ...document, ...token }));
       forget(stored.map((document) => document._id));

@@ -1,6 +1,6 @@
 import { EVENTS_EXCHANGE, ROUTING_KEYS, uuidv7, type ChangeOrigin, type ReferenceChangedEvent, type ReferenceChangeKind, type ReferenceDoc } from '@destiny/contracts';
 import type { OutboxEntry } from '@destiny/platform';
-import { deduplicatedView, duplicateDecisionOut, referenceDoc, type ReferenceDocument, type TerminalDetermination } from './reference.model';
+import { deduplicatedView, duplicateDecisionOut, referenceDoc, type ReferenceContent, type ReferenceDocument, type TerminalDetermination } from './reference.model';
 
 /** One `reference.changed` event (§13.2 changeset, §6.9 view) as an outbox entry. */
 export function referenceChangedEntry(input: {
@@ -95,9 +95,6 @@ export function expandFromDocument(entry: OutboxEntry, document: ReferenceDocume
   };
   return { ...entry, payload: full };
 }
-
-/** What a compact entry's expansion reads of its document. */
-export type ReferenceContent = Pick<ReferenceDocument, '_id' | 'visibility' | 'identifiers' | 'enhancements'>;
 
 /**
  * `expandFromDocument` from a copy of the document's content taken when the entry was written or

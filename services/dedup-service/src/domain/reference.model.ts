@@ -48,6 +48,9 @@ export interface ReferenceDocument {
   created_at: Date;
 }
 
+/** A reference's content: what its views and changesets are built from. */
+export type ReferenceContent = Pick<ReferenceDocument, '_id' | 'visibility' | 'identifiers' | 'enhancements'>;
+
 export function currentEnhancements(reference: Pick<ReferenceDocument, 'enhancements'>): StoredEnhancement[] {
   return reference.enhancements.filter((enhancement) => enhancement.superseded_by === null);
 }

@@ -257,12 +257,12 @@ function nameWords(text: string): string[] {
     .map((word) => word.replace(/([aou])e/g, '$1'));
 }
 
-/** Parses "Surname, Given", "Surname GI" (MEDLINE) or "Given Surname" (OpenAlex display names). */
 // Author names recur across references (and every candidate is prepared again per job): results
 // are kept per raw name, frozen because callers share them; emptied when full.
 const AUTHOR_CACHE_LIMIT = 50_000;
 const authorCache = new Map<string, Readonly<NormalisedAuthor> | null>();
 
+/** Parses "Surname, Given", "Surname GI" (MEDLINE) or "Given Surname" (OpenAlex display names). */
 export function normaliseAuthor(raw: string): NormalisedAuthor | null {
   const cached = authorCache.get(raw);
   if (cached !== undefined) return cached;
