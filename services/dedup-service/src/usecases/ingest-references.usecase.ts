@@ -75,10 +75,15 @@ export function createIngestReferences(deps: { db: Db; references: ReferenceRepo
 
   async function ingestLines(strategy: IngestStrategy, lines: Array<IngestLineInput & { incoming: IncomingReference }>): Promise<IngestOutcome[]> {
     const resultIds = lines.map((line) => line.import_result_id);
-    const done = new Map((await outcomes.find({ _id: { $in: resultIds } }).toArray()).map((row) => [row._id, row]));
-    const pendingLines = lines.filter((line) => !done.has(line.import_result_id));
-    const earlier = new Map((await deps.references.createdByResults(pendingLines.map((line) => line.import_result_id))).map((row) => [row.import_result_id as string, row]));
-    const owners = await deps.references.owners(pendingLines.flatMap((line) => identityKeys(line.incoming.identifiers)));
+    // Three independent reads at once (the writer lease is held meanwhile); lines already done only
+    // widen the last two, whose answers are consulted for pending lines alone.
+    const [doneRows, earlierRows, owners] = await Promise.all([
+      outcomes.find({ _id: { $in: resultIds } }).toArray(),
+      deps.references.createdByResults(resultIds),
+      deps.references.owners(lines.flatMap((line) => identityKeys(line.incoming.identifiers))),
+    ]);
+    const done = new Map(doneRows.map((row) => [row._id, row]));
+    const earlier = new Map(earlierRows.filter((row) => !done.has(row.import_result_id as string)).map((row) => [row.import_result_id as string, row]));
     const known = new Map((await deps.references.getManyHeld([...new Set(owners.values())])).map((row) => [row._id, row]));
     const now = new Date();
     const nowText = now.toISOString();
