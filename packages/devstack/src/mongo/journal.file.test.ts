@@ -23,6 +23,13 @@ describe('journal records', () => {
     expect(validLength).toBe(first.length);
   });
 
+  test('when the data ends with zeros a crash left unwritten, then they are not read as an empty record', () => {
+    const kept = joined(frameRecord([Buffer.from('kept')]));
+    const { records, validLength } = readRecords(Buffer.concat([kept, Buffer.alloc(64)]));
+    expect(records.map((record) => record.toString())).toEqual(['kept']);
+    expect(validLength).toBe(kept.length);
+  });
+
   test('when a payload byte is flipped, then the checksum rejects the record', () => {
     const data = joined(frameRecord([Buffer.from('payload')]));
     data[data.length - 1] ^= 0xff;

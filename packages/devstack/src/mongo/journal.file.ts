@@ -47,6 +47,8 @@ export function readRecords(data: Buffer): { records: Buffer[]; validLength: num
   while (offset + HEADER_BYTES <= data.length) {
     const length = data.readUInt32LE(offset);
     const checksum = data.readUInt32LE(offset + 4);
+    // No record is empty; zeros (whose checksum would match) are space a crash left unwritten.
+    if (length === 0) break;
     const end = offset + HEADER_BYTES + length;
     if (end > data.length) break;
     const payload = data.subarray(offset + HEADER_BYTES, end);

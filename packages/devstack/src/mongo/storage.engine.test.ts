@@ -105,6 +105,16 @@ describe('recovery reading files in chunks', () => {
     expect(fs.statSync(file).size).toBe(validSize);
   });
 
+  test('when the journal ends with zeros a crash left unwritten, then they are cut and every record before them is replayed', async () => {
+    const directory = temporaryDirectory();
+    const expected = await writeJournal(directory);
+    const file = journalFile(directory);
+    const validSize = fs.statSync(file).size;
+    fs.appendFileSync(file, Buffer.alloc(4096));
+    expect(await recovered(directory, 1000)).toEqual(expected);
+    expect(fs.statSync(file).size).toBe(validSize);
+  });
+
   test('when a record in the middle is corrupt and the file is read in small chunks, then replay stops before it', async () => {
     const directory = temporaryDirectory();
     const expected = await writeJournal(directory);
