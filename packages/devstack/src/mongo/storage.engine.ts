@@ -84,10 +84,47 @@ async function writeRecords(handle: fsp.FileHandle, records: FramedRecord[]): Pr
   return writeAll(handle.fd, records.flat(), false);
 }
 
-/** Read buffers of journal files whose bytes recovered documents keep as views, and how many bytes later changes superseded. */
-interface JournalBuffers {
-  buffers: Set<ArrayBufferLike>;
+/** What a recovery replayed: document bytes restored, and how many of them later records superseded. */
+interface RecoveryTally {
+  restoredBytes: number;
   supersededBytes: number;
+}
+
+/** Buffers smaller than this hold single documents (pooled copies): not worth compacting. */
+const MIN_SHARED_BUFFER_BYTES = 64 * 1024;
+
+/**
+ * Stored documents are views into larger buffers (insert messages, recovery read chunks), which
+ * stay allocated while any of their documents lives. Where updates, deletions or drops left such a
+ * buffer less than half live, its live documents are copied together into one new block so the
+ * buffer can be freed. Synchronous, so no document changes between being read and being replaced.
+ */
+export function compactSparseBuffers(collections: Collection[]): void {
+  const live = new Map<ArrayBufferLike, number>();
+  for (const collection of collections) {
+    for (const raw of collection.documents.values()) {
+      if (raw.buffer.byteLength >= MIN_SHARED_BUFFER_BYTES) live.set(raw.buffer, (live.get(raw.buffer) ?? 0) + raw.length);
+    }
+  }
+  const sparse = new Set<ArrayBufferLike>();
+  let bytes = 0;
+  for (const [buffer, liveBytes] of live) {
+    if (liveBytes >= buffer.byteLength / 2) continue;
+    sparse.add(buffer);
+    bytes += liveBytes;
+  }
+  if (sparse.size === 0) return;
+  const block = Buffer.allocUnsafeSlow(bytes);
+  let offset = 0;
+  for (const collection of collections) {
+    for (const [key, raw] of collection.documents) {
+      if (!sparse.has(raw.buffer)) continue;
+      block.set(raw, offset);
+      // Setting an existing key keeps its place in the Map (natural order).
+      collection.documents.set(key, block.subarray(offset, offset + raw.length));
+      offset += raw.length;
+    }
+  }
 }
 
 export class StorageEngine {
@@ -238,8 +275,18 @@ export class StorageEngine {
 
   // ---- recovery and snapshots ----------------------------------------------------------------
 
-  /** Applies one record; `journal` is undefined for a snapshot, whose documents are all live. */
-  private replay(payload: Buffer, journal: JournalBuffers | undefined): void {
+  private collections(): Collection[] {
+    return [...this.databases.values()].flatMap((database) => [...database.values()]);
+  }
+
+  private storedBytes(collections: (Collection | undefined)[]): number {
+    let bytes = 0;
+    for (const collection of collections) if (collection) for (const raw of collection.documents.values()) bytes += raw.length;
+    return bytes;
+  }
+
+  /** Applies one record (`fromSnapshot`: a snapshot, whose documents are all live) and tallies superseded bytes. */
+  private replay(payload: Buffer, fromSnapshot: boolean, tally: RecoveryTally): void {
     const type = payload[0] as RecordType;
     if (type === RecordType.PutDocuments) {
       const headerLength = payload.readInt32LE(1);
@@ -252,8 +299,9 @@ export class StorageEngine {
       let offset = 1 + headerLength;
       while (offset < payload.length) {
         const length = payload.readInt32LE(offset);
-        const previous = collection.restore(payload.subarray(offset, offset + length), journal === undefined);
-        if (previous && journal?.buffers.has(previous.buffer)) journal.supersededBytes += previous.length;
+        const previous = collection.restore(payload.subarray(offset, offset + length), fromSnapshot);
+        tally.restoredBytes += length;
+        if (previous) tally.supersededBytes += previous.length;
         offset += length;
       }
       return;
@@ -264,14 +312,15 @@ export class StorageEngine {
       if (!collection) return;
       for (const id of body.ids as unknown[]) {
         const previous = collection.restoreDeletion(id);
-        if (previous && journal?.buffers.has(previous.buffer)) journal.supersededBytes += previous.length;
+        if (previous) tally.supersededBytes += previous.length;
       }
       return;
     }
     if (type === RecordType.Catalog) {
       const change = body as unknown as CatalogChange;
-      // A dropped (or renamed-over) collection's documents may have come from the journal: count them as superseded.
-      if (journal && (change.op === 'drop' || change.op === 'dropDatabase' || change.op === 'rename')) journal.supersededBytes += 1;
+      if (change.op === 'drop') tally.supersededBytes += this.storedBytes([this.collection(change.d, change.c)]);
+      if (change.op === 'dropDatabase') tally.supersededBytes += this.storedBytes([...(this.databases.get(change.d)?.values() ?? [])]);
+      if (change.op === 'rename') tally.supersededBytes += this.storedBytes([this.collection(change.toD, change.toC)]);
       this.applyCatalog(change);
     }
   }
@@ -281,7 +330,7 @@ export class StorageEngine {
    * one is applied; documents stay views into the chunks (a record cut by a chunk boundary is
    * joined into a buffer of its own).
    */
-  private async replayFile(file: string, truncateTornTail: boolean, journal: JournalBuffers | undefined): Promise<void> {
+  private async replayFile(file: string, truncateTornTail: boolean, fromSnapshot: boolean, tally: RecoveryTally): Promise<void> {
     const handle = await fsp.open(file, 'r');
     const size = (await handle.stat()).size;
     const read = async (position: number): Promise<Buffer> => {
@@ -296,9 +345,8 @@ export class StorageEngine {
       return chunk.subarray(0, filled);
     };
     const apply = (data: Buffer): number => {
-      journal?.buffers.add(data.buffer);
       const { records, validLength } = readRecords(data);
-      for (const record of records) this.replay(record, journal);
+      for (const record of records) this.replay(record, fromSnapshot, tally);
       return validLength;
     };
     let consumed = 0;
@@ -344,29 +392,6 @@ export class StorageEngine {
     if ((leftover || corrupt) && consumed < size && truncateTornTail) await fsp.truncate(file, consumed);
   }
 
-  /**
-   * Recovered journal documents are views into the journal's read buffers; where later versions
-   * or deletions left most of a buffer unused, its live documents are copied out so the buffer
-   * can be freed (one pass, only when the journals superseded anything).
-   */
-  private releaseJournalBuffers(journal: JournalBuffers): void {
-    if (journal.supersededBytes === 0) return;
-    const live = new Map<ArrayBufferLike, number>();
-    const collections = [...this.databases.values()].flatMap((database) => [...database.values()]);
-    for (const collection of collections) {
-      for (const raw of collection.documents.values()) {
-        if (journal.buffers.has(raw.buffer)) live.set(raw.buffer, (live.get(raw.buffer) ?? 0) + raw.length);
-      }
-    }
-    const sparse = new Set([...live].filter(([buffer, bytes]) => bytes < buffer.byteLength / 2).map(([buffer]) => buffer));
-    if (sparse.size === 0) return;
-    for (const collection of collections) {
-      for (const [key, raw] of collection.documents) {
-        if (sparse.has(raw.buffer)) collection.documents.set(key, Uint8Array.prototype.slice.call(raw));
-      }
-    }
-  }
-
   private async recover(dataDir: string): Promise<void> {
     await fsp.mkdir(dataDir, { recursive: true });
     const files = await fsp.readdir(dataDir);
@@ -379,15 +404,16 @@ export class StorageEngine {
     const snapshots = numbered('snapshot-', '.bin');
     const journals = numbered('journal-', '.log');
     const snapshot = snapshots.length > 0 ? snapshots[snapshots.length - 1] : 0;
+    const tally: RecoveryTally = { restoredBytes: 0, supersededBytes: 0 };
     if (snapshot > 0) {
       const file = path.join(dataDir, `snapshot-${snapshot}.bin`);
-      await this.replayFile(file, false, undefined);
+      await this.replayFile(file, false, true, tally);
       this.lastSnapshotBytes = (await fsp.stat(file)).size;
     }
     const replayed = journals.filter((sequence) => sequence >= snapshot);
-    const journal: JournalBuffers = { buffers: new Set(), supersededBytes: 0 };
-    for (const sequence of replayed) await this.replayFile(path.join(dataDir, `journal-${sequence}.log`), true, journal);
-    this.releaseJournalBuffers(journal);
+    for (const sequence of replayed) await this.replayFile(path.join(dataDir, `journal-${sequence}.log`), true, false, tally);
+    // Dead bytes in the read buffers are at most the superseded bytes: below an eighth of the data they are left.
+    if (tally.supersededBytes > 0 && tally.supersededBytes * 8 >= tally.restoredBytes) compactSparseBuffers(this.collections());
     this.sequence = Math.max(snapshot, replayed.length > 0 ? replayed[replayed.length - 1] : 1, 1);
     const journalFile = path.join(dataDir, `journal-${this.sequence}.log`);
     this.journalFd = openJournalFile(journalFile);
@@ -420,9 +446,8 @@ export class StorageEngine {
     this.journalFd = nextFd;
     this.sequence = sequence;
     this.journalBytes = 0;
-    const captured = [...this.databases.values()].flatMap((database) =>
-      [...database.values()].map((collection) => ({ collection, specs: collection.indexSpecs().slice(1), documents: [...collection.documents.values()] })),
-    );
+    compactSparseBuffers(this.collections());
+    const captured = this.collections().map((collection) => ({ collection, specs: collection.indexSpecs().slice(1), documents: [...collection.documents.values()] }));
     try {
       this.lastSnapshotBytes = await this.writeSnapshot(dataDir, sequence, captured);
     } finally {
