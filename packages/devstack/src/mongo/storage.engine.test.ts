@@ -153,6 +153,18 @@ describe('memory held by stored documents', () => {
     expect(await recovered(directory)).toEqual(Array.from({ length: 20 }, (_unused, index) => ({ _id: 180 + index, pad: 'x'.repeat(1000) })));
   });
 
+  test('when a small insert batch was mostly deleted, then a snapshot copies the rest out of its message too', async () => {
+    const directory = temporaryDirectory();
+    const engine = await StorageEngine.open(directory);
+    const collection = engine.ensureCollection('d', 'c');
+    insertBatch(engine, collection, Array.from({ length: 20 }, (_unused, index) => ({ _id: index, pad: 'x'.repeat(1000) })));
+    for (let index = 1; index < 20; index += 1) collection.remove(canonicalKey(index));
+    await engine.compact();
+    expect(sparseBuffers(collection.documents.values())).toBe(0);
+    expect(collection.allDocuments()).toEqual([{ _id: 0, pad: 'x'.repeat(1000) }]);
+    await engine.close();
+  });
+
   test('when most journaled versions were superseded, then the live documents are copied out of the journal read buffer', async () => {
     const directory = temporaryDirectory();
     const engine = await StorageEngine.open(directory);

@@ -90,9 +90,6 @@ interface RecoveryTally {
   supersededBytes: number;
 }
 
-/** Buffers smaller than this hold single documents (pooled copies): not worth compacting. */
-const MIN_SHARED_BUFFER_BYTES = 64 * 1024;
-
 /**
  * Stored documents are views into larger buffers (insert messages, recovery read chunks), which
  * stay allocated while any of their documents lives. Where updates, deletions or drops left such a
@@ -103,7 +100,8 @@ export function compactSparseBuffers(collections: Collection[]): void {
   const live = new Map<ArrayBufferLike, number>();
   for (const collection of collections) {
     for (const raw of collection.documents.values()) {
-      if (raw.buffer.byteLength >= MIN_SHARED_BUFFER_BYTES) live.set(raw.buffer, (live.get(raw.buffer) ?? 0) + raw.length);
+      // A document's own buffer, or a Buffer pool slab (what one pooled copy per document kept alive), is skipped.
+      if (raw.buffer.byteLength > Math.max(raw.length, Buffer.poolSize)) live.set(raw.buffer, (live.get(raw.buffer) ?? 0) + raw.length);
     }
   }
   const sparse = new Set<ArrayBufferLike>();
