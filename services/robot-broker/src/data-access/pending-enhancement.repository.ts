@@ -153,7 +153,8 @@ export function createPendingEnhancementRepository(db: Db) {
      * leaves the sweep. A crash in between repeats harmlessly. Answers how many rows expired.
      */
     async expireDue(now: Date, robotId?: string): Promise<number> {
-      const filter: Record<string, unknown> = { lease_expiry: { $lte: now } };
+      // The lower bound keeps the walk off the batches whose lease is over (null sorts before dates).
+      const filter: Record<string, unknown> = { lease_expiry: { $gte: new Date(0), $lte: now } };
       if (robotId) filter.robot_id = robotId;
       let total = 0;
       for (;;) {
