@@ -11,7 +11,7 @@ const http = require('node:http');
 const readline = require('node:readline');
 const jwt = require('jsonwebtoken');
 const { typicalQuery, queryString } = require('../support/queries');
-const { latencySummary } = require('../support/measure');
+const { cpuSecondsOf, latencySummary } = require('../support/measure');
 
 const root = path.resolve(__dirname, '..', '..');
 // The workspace packages resolve from the service's own dependencies (the root has none of them).
@@ -100,7 +100,9 @@ function spawnLogged(args, env, ready) {
   });
 }
 
-const standIn = (kind) => spawnLogged([path.join(root, 'packages/devstack/dist/devstack.cli.js'), kind, '--port', '0'], {}, (message) => Boolean(message.url));
+// BENCH_SEARCH_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=<dir>") is given to the search stand-in's process.
+const standInArguments = (kind) => (kind === 'search' && process.env.BENCH_SEARCH_NODE_ARGS ? process.env.BENCH_SEARCH_NODE_ARGS.split(' ') : []);
+const standIn = (kind) => spawnLogged([...standInArguments(kind), path.join(root, 'packages/devstack/dist/devstack.cli.js'), kind, '--port', '0'], {}, (message) => Boolean(message.url));
 
 /** A JWKS endpoint and a reader token, so searches go through the gateway's real bearer auth. */
 async function startIssuer() {
@@ -150,10 +152,17 @@ async function main() {
     };
     // BENCH_PROFILE_DIR=<dir> writes a V8 CPU profile of the service process there.
     const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
+    const searchCpuBefore = cpuSecondsOf(search.child.pid);
     service = await spawnLogged([...profile, path.join(root, 'services/search-request-service/dist/main.js')], env, (message) => message.msg === 'search-request-service started');
+    const serviceCpuBefore = cpuSecondsOf(service.child.pid);
     const indexStarted = process.hrtime.bigint();
     await everything;
     const indexSeconds = Number(process.hrtime.bigint() - indexStarted) / 1e9;
+    // CPU per reference while indexing: the service (from its start) and the search stand-in.
+    const indexingCpuMicros = {
+      service: Math.round(((cpuSecondsOf(service.child.pid) - serviceCpuBefore) * 1e6) / REFS),
+      search_stand_in: Math.round(((cpuSecondsOf(search.child.pid) - searchCpuBefore) * 1e6) / REFS),
+    };
 
     const protos = loadDestinyProtos().destiny;
     const client = createGrpcClient(protos.search_request_service.SearchRequestService, `127.0.0.1:${service.message.grpc_port}`);
@@ -205,7 +214,7 @@ async function main() {
     console.log(JSON.stringify({
       references: REFS,
       publish_events_per_s: Math.round(REFS / publishSeconds),
-      indexing: { seconds: +indexSeconds.toFixed(1), references_per_s: Math.round(REFS / indexSeconds) },
+      indexing: { seconds: +indexSeconds.toFixed(1), references_per_s: Math.round(REFS / indexSeconds), cpu_us_per_reference: indexingCpuMicros },
       search_via_gateway_http: latencySummary(gatewaySamples),
       search_via_grpc: latencySummary(grpcSamples),
       gateway_search_by_kind: byKind.map(latencySummary).map((summary, kind) => ({ kind, ...summary })),
