@@ -9,23 +9,13 @@ const net = require('node:net');
 const os = require('node:os');
 const { MongoClient, BSON } = require('mongodb');
 const { argument } = require('../support/arguments');
+const { documentOf } = require('./documents');
 
 const clientProcesses = Number(argument('--clients', 2));
 const HEADER_BYTES = 16;
 const OP_REPLY = 1;
 const OP_QUERY = 2004;
 const OP_MSG = 2013;
-
-function documentOf(index) {
-  return {
-    email: `user${index}@example.org`,
-    status: 'pending',
-    n: index,
-    created: new Date(1700000000000 + index),
-    tags: ['reference', `batch-${index % 50}`],
-    title: `Title ${index} `.padEnd(860, 'lorem ipsum dolor sit amet '),
-  };
-}
 
 function frame(opCode, responseTo, body) {
   const header = Buffer.alloc(HEADER_BYTES);

@@ -17,22 +17,12 @@ const path = require('node:path');
 const readline = require('node:readline');
 const { MongoClient } = require('mongodb');
 const { argument } = require('../support/arguments');
+const { documentOf } = require('./documents');
 
 const root = path.resolve(__dirname, '../..');
 const cli = process.env.BENCH_MONGO_CLI ?? path.join(root, 'packages/devstack/dist/devstack.cli.js');
 const nodeArguments = process.env.BENCH_MONGO_NODE_ARGS ? process.env.BENCH_MONGO_NODE_ARGS.split(' ') : [];
 const batchDocuments = 100_000;
-
-function documentOf(index) {
-  return {
-    email: `user${index}@example.org`,
-    status: 'pending',
-    n: index,
-    created: new Date(1700000000000 + index),
-    tags: ['reference', `batch-${index % 50}`],
-    title: `Title ${index} `.padEnd(860, 'lorem ipsum dolor sit amet '),
-  };
-}
 
 /** User and system CPU milliseconds of a process (all its threads). */
 function processCpuMs(pid) {

@@ -15,6 +15,7 @@ const root = path.resolve(__dirname, '../..');
 // BENCH_MONGO_CLI runs another build of the stand-in (e.g. a copy of an earlier dist) for before/after runs.
 const cli = process.env.BENCH_MONGO_CLI ?? path.join(root, 'packages/devstack/dist/devstack.cli.js');
 const { argument } = require('../support/arguments');
+const { documentOf } = require('./documents');
 const totalDocuments = Number(argument('--documents', 1_000_000));
 const clientProcesses = Number(argument('--clients', 2));
 const batchDocuments = 100_000;
@@ -36,18 +37,6 @@ function memory(pid) {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const field = (name) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)[1]) / 1024;
   return { rssMb: Math.round(field('VmRSS')), peakRssMb: Math.round(field('VmHWM')) };
-}
-
-function documentOf(index) {
-  return {
-    email: `user${index}@example.org`,
-    status: 'pending',
-    n: index,
-    created: new Date(1700000000000 + index),
-    tags: ['reference', `batch-${index % 50}`],
-    // ~1 KB per document in total
-    title: `Title ${index} `.padEnd(860, 'lorem ipsum dolor sit amet '),
-  };
 }
 
 function processCpuMs(pid) {

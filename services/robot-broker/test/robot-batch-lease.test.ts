@@ -1,9 +1,9 @@
 import { uuidv7 } from '@destiny/contracts';
-import type { RunningBackendService, ServiceError } from '@destiny/platform';
+import type { RunningBackendService } from '@destiny/platform';
 import { MongoClient, type Db } from 'mongodb';
 import { startDedupService } from '../../dedup-service/src/index';
 import { startRobotBroker } from '../src/index';
-import { abstractLine, call, dedupClient, ingestReferences, robotBrokerClient, startInfrastructure, waitFor, type DedupClient, type RobotBrokerClient } from './robot-helpers';
+import { abstractLine, call, dedupClient, failure, ingestReferences, robotBrokerClient, startInfrastructure, waitFor, type DedupClient, type RobotBrokerClient } from './robot-helpers';
 
 // The lease lives on the batch document: claiming, renewing, submitting and expiring write the
 // batch once instead of every pending enhancement, and a row still marked `processing` is in its
@@ -24,14 +24,6 @@ interface Row {
 
 const USER = { subject: 'user', roles: ['enhancement_request.writer'], entitlements: [], robot_id: '' };
 const WRITER = { subject: 'admin', roles: ['robot.writer'], entitlements: [], robot_id: '' };
-
-const failure = (promise: Promise<unknown>) =>
-  promise.then(
-    () => {
-      throw new Error('expected a failure');
-    },
-    (error: ServiceError) => ({ status: error.httpStatus, detail: error.detail }),
-  );
 
 describe('robot-broker batch leases', () => {
   let infrastructure: Awaited<ReturnType<typeof startInfrastructure>>;

@@ -1,21 +1,10 @@
 import { EVENTS_EXCHANGE, ROUTING_KEYS, uuidv7 } from '@destiny/contracts';
 import { TEST_AMQP_URL } from '@destiny/devstack/testing';
-import { createAmqpConnection, createLogger, namespacedBus, type RunningBackendService, type ServiceError } from '@destiny/platform';
+import { createAmqpConnection, createLogger, namespacedBus, type RunningBackendService } from '@destiny/platform';
 import { MongoClient, type Db } from 'mongodb';
 import { startDedupService } from '../../dedup-service/src/index';
 import { startRobotBroker } from '../src/index';
-import {
-  abstractLine,
-  call,
-  dedupClient,
-  ingestReferences,
-  robotBrokerClient,
-  startIndexAnnouncer,
-  startInfrastructure,
-  waitFor,
-  type DedupClient,
-  type RobotBrokerClient,
-} from './robot-helpers';
+import { abstractLine, call, dedupClient, failure, ingestReferences, robotBrokerClient, startIndexAnnouncer, startInfrastructure, waitFor, type DedupClient, type RobotBrokerClient } from './robot-helpers';
 
 interface Batch {
   id: string;
@@ -27,14 +16,6 @@ interface Batch {
 
 const USER = { subject: 'user', roles: ['enhancement_request.writer'], entitlements: [], robot_id: '' };
 const WRITER = { subject: 'admin', roles: ['robot.writer'], entitlements: ['robot_entitlement_writer'], robot_id: '' };
-
-const failure = (promise: Promise<unknown>) =>
-  promise.then(
-    () => {
-      throw new Error('expected a failure');
-    },
-    (error: ServiceError) => ({ status: error.httpStatus, detail: error.detail }),
-  );
 
 describe('robot-broker enhancement requests and robot batches', () => {
   let infrastructure: Awaited<ReturnType<typeof startInfrastructure>>;

@@ -1,7 +1,7 @@
 import { ROUTING_KEYS, uuidv7, type ReferenceChangedEvent, type ReferencesIndexedEvent } from '@destiny/contracts';
 import { loadDestinyProtos } from '@destiny/contracts/grpc/proto-files';
 import { observeEvents, startTestInfrastructure, type TestInfrastructure } from '@destiny/devstack/testing';
-import { callUnary, createGrpcClient } from '@destiny/platform';
+import { callUnary, createGrpcClient, type ServiceError } from '@destiny/platform';
 
 export type RobotBrokerClient = InstanceType<ReturnType<typeof loadDestinyProtos>['destiny']['robot_broker']['RobotBroker']>;
 export type DedupClient = InstanceType<ReturnType<typeof loadDestinyProtos>['destiny']['dedup_service']['DedupService']>;
@@ -18,6 +18,15 @@ export async function call<T>(client: RobotBrokerClient | DedupClient, method: s
   const fn = (client as unknown as Record<string, never>)[method];
   return callUnary(client, fn, request as never) as Promise<T>;
 }
+
+/** The status and detail a call failed with; fails the test when the call succeeds. */
+export const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (error: ServiceError) => ({ status: error.httpStatus, detail: error.detail }),
+  );
 
 /** The stand-ins and a RabbitMQ namespace, with a quick lease sweep for robot-broker's tests. */
 export async function startInfrastructure(label: string): Promise<TestInfrastructure> {

@@ -1,8 +1,8 @@
 import { robotAuthHeaders, robotSignature } from '@destiny/contracts';
-import type { RunningBackendService, ServiceError } from '@destiny/platform';
+import type { RunningBackendService } from '@destiny/platform';
 import { MongoClient } from 'mongodb';
 import { startRobotBroker } from '../src/index';
-import { call, robotBrokerClient, startInfrastructure, type RobotBrokerClient } from './robot-helpers';
+import { call, failure, robotBrokerClient, startInfrastructure, type RobotBrokerClient } from './robot-helpers';
 
 interface Provisioned {
   id: string;
@@ -35,14 +35,6 @@ describe('robot-broker robot registry and signatures', () => {
   });
 
   const register = async (body: unknown, caller = PLAIN) => JSON.parse((await call<{ json: string }>(client, 'RegisterRobot', { caller, json: JSON.stringify(body) })).json) as Provisioned;
-  const failure = (promise: Promise<unknown>) =>
-    promise.then(
-      () => {
-        throw new Error('expected a failure');
-      },
-      (error: ServiceError) => ({ status: error.httpStatus, detail: error.detail }),
-    );
-
   it('when a robot is registered, then it answers a ProvisionedRobot whose secret is 64 hex and stored only encrypted', async () => {
     const robot = await register({ name: 'abstract-bot', description: 'Adds abstracts', owner: 'Team A' });
     expect(Object.keys(robot).sort()).toEqual(['client_secret', 'description', 'entitlements', 'id', 'name', 'owner']);

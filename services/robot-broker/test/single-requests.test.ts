@@ -2,10 +2,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EVENTS_EXCHANGE, ROUTING_KEYS, uuidv7, verifyRobotSignature, type ReferenceChangedEvent } from '@destiny/contracts';
 import { startTestInfrastructure, TEST_AMQP_URL, type TestInfrastructure } from '@destiny/devstack/testing';
-import { createAmqpConnection, createLogger, namespacedBus, type RunningBackendService, type ServiceError } from '@destiny/platform';
+import { createAmqpConnection, createLogger, namespacedBus, type RunningBackendService } from '@destiny/platform';
 import { startDedupService } from '../../dedup-service/src/index';
 import { startRobotBroker } from '../src/index';
-import { call, dedupClient, ingestReferences, robotBrokerClient, waitFor, type DedupClient, type RobotBrokerClient } from './robot-helpers';
+import { call, dedupClient, failure, ingestReferences, robotBrokerClient, waitFor, type DedupClient, type RobotBrokerClient } from './robot-helpers';
 
 const WRITER = { subject: 'admin', roles: ['robot.writer'], entitlements: ['robot_entitlement_writer'], robot_id: '' };
 const USER = { subject: 'user', roles: ['enhancement_request.writer'], entitlements: [], robot_id: '' };
@@ -65,14 +65,6 @@ async function startTestRobot(report: (call: RobotCall, kind: 'enhancement' | 'e
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
-
-const failure = (promise: Promise<unknown>) =>
-  promise.then(
-    () => {
-      throw new Error('expected a failure');
-    },
-    (error: ServiceError) => ({ status: error.httpStatus, detail: error.detail }),
-  );
 
 describe('robot-broker single enhancement requests', () => {
   let infrastructure: TestInfrastructure;
