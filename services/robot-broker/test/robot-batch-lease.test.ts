@@ -3,7 +3,7 @@ import type { RunningBackendService } from '@destiny/platform';
 import { MongoClient, type Db } from 'mongodb';
 import { startDedupService } from '../../dedup-service/src/index';
 import { startRobotBroker } from '../src/index';
-import { abstractLine, call, dedupClient, failure, ingestReferences, robotBrokerClient, startInfrastructure, waitFor, type DedupClient, type RobotBrokerClient } from './robot-helpers';
+import { abstractLine, call, callJson, dedupClient, failure, ingestReferences, robotBrokerClient, startInfrastructure, waitFor, type DedupClient, type RobotBrokerClient } from './robot-helpers';
 
 // The lease lives on the batch document: claiming, renewing, submitting and expiring write the
 // batch once instead of every pending enhancement, and a row still marked `processing` is in its
@@ -95,7 +95,7 @@ describe('robot-broker batch leases', () => {
     await infrastructure?.stop();
   });
 
-  const json = async <T>(method: string, request: unknown) => JSON.parse((await call<{ json: string }>(client, method, request)).json) as T;
+  const json = <T>(method: string, request: unknown) => callJson<T>(client, method, request);
   const newRobot = (name: string) => json<{ id: string }>('RegisterRobot', { caller: WRITER, json: JSON.stringify({ name, description: 'd', owner: 'o' }) });
   const request = (robotId: string, referenceIds: string[]) => json<{ id: string }>('CreateEnhancementRequest', { caller: USER, json: JSON.stringify({ robot_id: robotId, reference_ids: referenceIds, source: 'tests' }) });
   const requestStatus = async (id: string) => (await json<{ request_status: string }>('GetEnhancementRequest', { id })).request_status;

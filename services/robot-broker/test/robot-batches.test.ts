@@ -4,7 +4,7 @@ import { createAmqpConnection, createLogger, namespacedBus, type RunningBackendS
 import { MongoClient, type Db } from 'mongodb';
 import { startDedupService } from '../../dedup-service/src/index';
 import { startRobotBroker } from '../src/index';
-import { abstractLine, call, dedupClient, failure, ingestReferences, robotBrokerClient, startIndexAnnouncer, startInfrastructure, waitFor, type DedupClient, type RobotBrokerClient } from './robot-helpers';
+import { abstractLine, call, callJson, dedupClient, failure, ingestReferences, robotBrokerClient, startIndexAnnouncer, startInfrastructure, waitFor, type DedupClient, type RobotBrokerClient } from './robot-helpers';
 
 interface Batch {
   id: string;
@@ -48,7 +48,7 @@ describe('robot-broker enhancement requests and robot batches', () => {
     await infrastructure?.stop();
   });
 
-  const json = async <T>(method: string, request: unknown) => JSON.parse((await call<{ json: string }>(client, method, request)).json) as T;
+  const json = <T>(method: string, request: unknown) => callJson<T>(client, method, request);
   const newRobot = (name: string, entitlements: string[] = []) => json<{ id: string; client_secret: string }>('RegisterRobot', { caller: WRITER, json: JSON.stringify({ name, description: 'd', owner: 'o', entitlements }) });
   const request = (robotId: string, referenceIds: string[]) => json<{ id: string; request_status: string }>('CreateEnhancementRequest', { caller: USER, json: JSON.stringify({ robot_id: robotId, reference_ids: referenceIds, source: 'tests' }) });
   const requestStatus = async (id: string) => (await json<{ request_status: string }>('GetEnhancementRequest', { id })).request_status;

@@ -19,6 +19,11 @@ export async function call<T>(client: RobotBrokerClient | DedupClient, method: s
   return callUnary(client, fn, request as never) as Promise<T>;
 }
 
+/** Calls a method whose request and answer carry a contract body as `json` text; returns the parsed body. */
+export async function callJson<T>(client: RobotBrokerClient, method: string, request: unknown): Promise<T> {
+  return JSON.parse((await call<{ json: string }>(client, method, request)).json) as T;
+}
+
 /** The status and detail a call failed with; fails the test when the call succeeds. */
 export const failure = (promise: Promise<unknown>) =>
   promise.then(

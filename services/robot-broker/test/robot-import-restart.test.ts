@@ -4,7 +4,7 @@ import readline from 'node:readline';
 import type { RunningBackendService } from '@destiny/platform';
 import { MongoClient, type Db } from 'mongodb';
 import { startDedupService } from '../../dedup-service/src/index';
-import { abstractLine, call, dedupClient, ingestReferences, robotBrokerClient, startInfrastructure, waitFor, type DedupClient, type RobotBrokerClient } from './robot-helpers';
+import { abstractLine, call, callJson, dedupClient, ingestReferences, robotBrokerClient, startInfrastructure, waitFor, type DedupClient, type RobotBrokerClient } from './robot-helpers';
 
 const MAIN = path.resolve(__dirname, '..', 'dist', 'main.js');
 const REFERENCES = 2000;
@@ -72,7 +72,7 @@ describe('robot-broker killed while importing results', () => {
     const first = await spawnBroker(env);
     children.push(first.child);
     let client: RobotBrokerClient = robotBrokerClient(first.port);
-    const json = async <T>(method: string, request: unknown) => JSON.parse((await call<{ json: string }>(client, method, request)).json) as T;
+    const json = <T>(method: string, request: unknown) => callJson<T>(client, method, request);
     const robot = await json<{ id: string }>('RegisterRobot', { caller: USER, json: JSON.stringify({ name: 'restart-bot', description: 'd', owner: 'o' }) });
     await json('CreateEnhancementRequest', { caller: USER, json: JSON.stringify({ robot_id: robot.id, reference_ids: refs }) });
     const batch = JSON.parse((await call<{ json: string }>(client, 'PollRobotEnhancementBatch', { caller: USER, robot_id: robot.id, limit: REFERENCES, lease: 'PT10M' })).json) as {

@@ -4,7 +4,7 @@ import { createAmqpConnection, createLogger, namespacedBus, type RunningBackendS
 import { MongoClient, type Db } from 'mongodb';
 import { startDedupService } from '../../dedup-service/src/index';
 import { startRobotBroker } from '../src/index';
-import { abstractLine, call, dedupClient, ingestReferences, robotBrokerClient, startInfrastructure, waitFor, type DedupClient, type RobotBrokerClient } from './robot-helpers';
+import { abstractLine, callJson, dedupClient, ingestReferences, robotBrokerClient, startInfrastructure, waitFor, type DedupClient, type RobotBrokerClient } from './robot-helpers';
 
 // INDEXING → COMPLETED / INDEXING_FAILED (§12.1, §12.6): robot-broker waits for the exact reference
 // version AddEnhancements reported; a refused version or a passed deadline fails the wait. Nothing
@@ -46,7 +46,7 @@ describe('robot-broker indexing outcomes', () => {
     await infrastructure?.stop();
   });
 
-  const json = async <T>(method: string, request: unknown) => JSON.parse((await call<{ json: string }>(client, method, request)).json) as T;
+  const json = <T>(method: string, request: unknown) => callJson<T>(client, method, request);
   const requestStatus = async (id: string) => (await json<{ request_status: string }>('GetEnhancementRequest', { id })).request_status;
   const rowOf = async (requestId: string) => (await db.collection('pending_enhancements').findOne({ enhancement_request_id: requestId })) as unknown as { status: string; index_version: number };
 
