@@ -89,6 +89,25 @@ describe('dedup-service AddEnhancements through gRPC', () => {
     expect((await getReference(a)).enhancements).toHaveLength(before + 2);
   });
 
+  it('when one reference is enhanced by several calls in a row, then each enhanced event carries the reference as stored at its version and only that call\'s enhancements', async () => {
+    const [reference] = await ingest(['10.1000/successive.a']);
+    await decided(reference);
+    const texts = ['robot one', 'robot two', 'robot three'];
+    const outcomes = [];
+    for (const text of texts) outcomes.push((await add([abstract(reference, text)]))[0]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['stored', 'stored', 'stored']);
+    expect(outcomes.map((outcome) => outcome.reference_version - outcomes[0].reference_version)).toEqual([0, 1, 2]);
+    const events = await waitFor(() => enhancedEvents(reference).length === 3 && [...enhancedEvents(reference)].sort((a, b) => a.version - b.version), 'three enhanced events');
+    const stored = await getReference(reference);
+    const base = stored.enhancements.length - texts.length;
+    events.forEach((event, index) => {
+      expect(event.version).toBe(outcomes[index].reference_version);
+      expect(event.reference).toEqual({ ...stored, enhancements: stored.enhancements.slice(0, base + index + 1) });
+      expect(event.changeset).toEqual({ visibility: 'public', enhancements: [expect.objectContaining({ id: outcomes[index].enhancement_id, content: { enhancement_type: 'abstract', process: 'other', abstract: texts[index] } })] });
+      expect(event.origin).toEqual({ robot_enhancement_batch_id: expect.any(String) });
+    });
+  });
+
   it('when a call with caller-assigned ids is retried, then the enhancements are answered as stored with their ids and stored once', async () => {
     const [reference] = await ingest(['10.1000/retry.a']);
     await decided(reference);

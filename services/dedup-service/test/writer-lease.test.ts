@@ -136,5 +136,49 @@ describe('the dedup-service writer lease on MongoDB', () => {
       const [row] = await holder.exclusive(() => references.getManyHeld([untouched._id]));
       expect(row).toMatchObject({ visibility: 'hidden' });
     });
+
+    const enhancedWrite = (document: ReferenceDocument, abstract: string) => {
+      const added = { ...document.enhancements[0], id: uuidv7(), content: { enhancement_type: 'abstract', process: 'other', abstract }, fingerprint: abstract };
+      const after = { ...document, enhancements: [...document.enhancements, added], version: document.version + 1 };
+      const event = { event_id: uuidv7(), exchange: 'events', routing_key: 'reference.changed', payload: { reference_id: document._id }, created_at: new Date() };
+      return { id: document._id, expectedVersion: document.version, set: { version: after.version }, events: [event], push: { enhancements: { $each: [added] } }, marker: added.id, after };
+    };
+
+    it('when enhanced in a bulk write and read under the lease again, then they are exactly what the store holds, outbox aside', async () => {
+      const holder = lease(5000, 'holder');
+      const references = createReferenceRepository(db, holder);
+      const documents = [fresh(), fresh()];
+      const [held, stored] = await holder.exclusive(async () => {
+        await references.insertNew(documents);
+        const first = documents.map((document) => enhancedWrite(document, 'first'));
+        expect(await references.updateVersionedMany(first)).toEqual([]);
+        // The second round starts from the kept documents, as a following chunk would.
+        const kept = await references.getManyHeld(documents.map((document) => document._id));
+        expect(await references.updateVersionedMany(kept.map((document) => enhancedWrite(document, 'second')))).toEqual([]);
+        return [await references.getManyHeld(documents.map((document) => document._id)), await references.getMany(documents.map((document) => document._id))];
+      });
+      expect(held).toStrictEqual(stored);
+      expect(held.map((document) => [document.version, document.enhancements.length])).toEqual([
+        [2, 3],
+        [2, 3],
+      ]);
+    });
+
+    it('when a bulk write of enhancements met a change by another writer, then none of its documents is kept and they are read from the store', async () => {
+      const holder = lease(5000, 'holder');
+      const references = createReferenceRepository(db, holder);
+      const [changed, unchanged] = [fresh(), fresh()];
+      await holder.exclusive(async () => {
+        await references.insertNew([changed, unchanged]);
+        await db.collection<ReferenceDocument>(COLLECTIONS.references).updateOne({ _id: changed._id }, { $set: { version: 7 } });
+        expect(await references.updateVersionedMany([enhancedWrite(changed, 'lost'), enhancedWrite(unchanged, 'kept')])).toEqual([changed._id]);
+        await db.collection<ReferenceDocument>(COLLECTIONS.references).updateOne({ _id: unchanged._id }, { $set: { visibility: 'hidden' } });
+        const rows = new Map((await references.getManyHeld([changed._id, unchanged._id])).map((row) => [row._id, row]));
+        expect([changed._id, unchanged._id].map((id) => [id, rows.get(id)?.version, rows.get(id)?.visibility])).toEqual([
+          [changed._id, 7, 'public'],
+          [unchanged._id, 1, 'hidden'],
+        ]);
+      });
+    });
   });
 });

@@ -1,5 +1,5 @@
 import type { Collection, Db, Document } from 'mongodb';
-import { OUTBOX_PENDING_FIELD, pushToOutbox, type OutboxEntry } from '@destiny/platform';
+import { OUTBOX_FIELD, OUTBOX_PENDING_FIELD, pushToOutbox, type OutboxEntry } from '@destiny/platform';
 import type { ReferenceContent, ReferenceDocument } from '../domain/reference.model';
 import { COLLECTIONS } from './collections';
 
@@ -43,10 +43,14 @@ export interface WriteFence {
   readonly tokenField: string;
 }
 
-/** References this replica inserted and has not written since, kept for reads under the lease (a few chunks' worth). */
-export const RECENTLY_INSERTED_LIMIT = 2000;
-/** Contents of references just decided, kept for the outbox relay (a few jobs' worth). */
-export const DECIDED_CONTENT_LIMIT = 2000;
+/**
+ * References this replica stored (inserted, or enhanced in one bulk write) and has not written
+ * otherwise since, kept for reads under the lease: a few chunks' worth, enough for several robots'
+ * results over the same references arriving together.
+ */
+export const RECENTLY_STORED_LIMIT = 5000;
+/** Contents of references just decided or enhanced, kept for the outbox relay (a few jobs' worth). */
+export const DECIDED_CONTENT_LIMIT = 5000;
 
 function keepNewest<T>(map: Map<string, T>, limit: number) {
   for (const key of map.keys()) {
@@ -60,14 +64,16 @@ export function createReferenceRepository(db: Db, fence?: WriteFence) {
   const fenced = (filter: Document): Document => (fence ? fence.fencedFilter(filter) : filter);
   const stamp = (): Document => (fence ? { [fence.tokenField]: fence.token() } : {});
   const identifiers = db.collection<IdentifierClaim>(COLLECTIONS.identifiers);
-  const projection = { _outbox: 0 } as Document;
-  // What this replica inserted, as the store holds it (outbox aside), while no other writer can
-  // have changed it: valid only in the lease tenure it was inserted in, dropped on any write here.
-  // Readers never modify the documents they get (the ingest and the decision session copy them).
-  const recentlyInserted = new Map<string, { document: ReferenceDocument; tenure: number }>();
+  // The outbox and its flag belong to the relay: no reader uses them, and without the flag a
+  // document kept after an outbox write is exactly what the store answers.
+  const projection = { [OUTBOX_FIELD]: 0, [OUTBOX_PENDING_FIELD]: 0 } as Document;
+  // What this replica inserted or enhanced, as the store holds it (outbox aside), while no other
+  // writer can have changed it: valid only in the lease tenure it was stored in, dropped on any
+  // other write here. Readers never modify the documents they get (they copy them).
+  const recentlyStored = new Map<string, { document: ReferenceDocument; tenure: number }>();
   const decidedContent = new Map<string, ReferenceContent>();
   const forget = (ids: Iterable<string>) => {
-    for (const id of ids) recentlyInserted.delete(id);
+    for (const id of ids) recentlyStored.delete(id);
   };
 
   return {
@@ -81,17 +87,18 @@ export function createReferenceRepository(db: Db, fence?: WriteFence) {
       return (await references.find({ _id: { $in: [...ids] } }, { projection }).toArray()) as ReferenceDocument[];
     },
     /**
-     * `getMany` for work under the writer lease: references this replica inserted in the current
-     * tenure and has not written since come from memory (the decision job reads what the ingest
-     * just stored), the rest from the store.
+     * `getMany` for work under the writer lease: references this replica inserted or enhanced in
+     * the current tenure and has not written otherwise since come from memory (the decision job
+     * reads what the ingest just stored, a robot's results what another robot's just enhanced),
+     * the rest from the store.
      */
     async getManyHeld(ids: readonly string[]): Promise<ReferenceDocument[]> {
-      if (!fence || recentlyInserted.size === 0) return this.getMany(ids);
+      if (!fence || recentlyStored.size === 0) return this.getMany(ids);
       const tenure = fence.tenure();
       const found: ReferenceDocument[] = [];
       const missing: string[] = [];
       for (const id of ids) {
-        const entry = recentlyInserted.get(id);
+        const entry = recentlyStored.get(id);
         if (entry?.tenure === tenure) found.push(entry.document);
         else missing.push(id);
       }
@@ -138,12 +145,12 @@ export function createReferenceRepository(db: Db, fence?: WriteFence) {
         return;
       }
       if (tenure === undefined) return;
-      for (const document of stored) recentlyInserted.set(document._id, { document, tenure });
-      keepNewest(recentlyInserted, RECENTLY_INSERTED_LIMIT);
+      for (const document of stored) recentlyStored.set(document._id, { document, tenure });
+      keepNewest(recentlyStored, RECENTLY_STORED_LIMIT);
     },
     /**
-     * Keeps the content of references whose decisions were just written with compact events, for the
-     * relay to complete them without reading the documents (their content only ever grows).
+     * Keeps the content of references just written with compact events (decisions, enhancements),
+     * for the relay to complete them without reading the documents (their content only ever grows).
      */
     rememberDecided(documents: readonly ReferenceContent[]): void {
       for (const document of documents) {
@@ -169,18 +176,30 @@ export function createReferenceRepository(db: Db, fence?: WriteFence) {
     /**
      * `update` for many references in one bulk write; answers the ids another writer changed since
      * their expected version (recognised by the absence of the write's `marker` enhancement id).
+     * A write's `after` (the document as the write leaves it, outbox aside) is kept for
+     * `getManyHeld` when every write matched.
      */
-    async updateVersionedMany(writes: ReadonlyArray<{ id: string; expectedVersion: number; set: Partial<ReferenceDocument>; events: OutboxEntry[]; push: Document; marker: string }>): Promise<string[]> {
+    async updateVersionedMany(
+      writes: ReadonlyArray<{ id: string; expectedVersion: number; set: Partial<ReferenceDocument>; events: OutboxEntry[]; push: Document; marker: string; after?: ReferenceDocument }>,
+    ): Promise<string[]> {
       if (writes.length === 0) return [];
       forget(writes.map((write) => write.id));
+      const token = stamp();
+      const tenure = fence?.tenure();
       const result = await references.bulkWrite(
         writes.map((write) => {
           const outbox = pushToOutbox(write.events);
-          return { updateOne: { filter: fenced({ _id: write.id, version: write.expectedVersion }), update: { $set: { ...write.set, ...stamp() }, $push: { ...write.push, ...outbox.$push }, $max: outbox.$max } } };
+          return { updateOne: { filter: fenced({ _id: write.id, version: write.expectedVersion }), update: { $set: { ...write.set, ...token }, $push: { ...write.push, ...outbox.$push }, $max: outbox.$max } } };
         }),
         { ordered: false },
       );
-      if (result.matchedCount === writes.length) return [];
+      if (result.matchedCount === writes.length) {
+        if (tenure !== undefined) {
+          for (const write of writes) if (write.after) recentlyStored.set(write.id, { document: { ...write.after, ...token }, tenure });
+          keepNewest(recentlyStored, RECENTLY_STORED_LIMIT);
+        }
+        return [];
+      }
       const rows = await this.getMany(writes.map((write) => write.id));
       const written = new Set(rows.filter((row) => row.enhancements.some((enhancement) => enhancement.id === writes.find((write) => write.id === row._id)?.marker)).map((row) => row._id));
       return writes.map((write) => write.id).filter((id) => !written.has(id));
@@ -190,7 +209,7 @@ export function createReferenceRepository(db: Db, fence?: WriteFence) {
       if (operations.length === 0) return 0;
       const ids = operations.map((operation) => operation.filter._id as unknown);
       if (ids.every((id) => typeof id === 'string')) forget(ids as string[]);
-      else recentlyInserted.clear();
+      else recentlyStored.clear();
       const result = await references.bulkWrite(
         operations.map((operation) => ({ updateOne: { filter: fenced(operation.filter), update: { ...operation.update, $set: { ...(operation.update.$set as Document | undefined), ...stamp() } } } })),
         { ordered: false },

@@ -1,6 +1,6 @@
 import { EVENTS_EXCHANGE, ROUTING_KEYS, uuidv7, type ChangeOrigin, type ReferenceChangedEvent, type ReferenceChangeKind, type ReferenceDoc } from '@destiny/contracts';
 import type { OutboxEntry } from '@destiny/platform';
-import { deduplicatedView, duplicateDecisionOut, referenceDoc, type ReferenceContent, type ReferenceDocument, type TerminalDetermination } from './reference.model';
+import { deduplicatedView, duplicateDecisionOut, enhancementChangeset, referenceDoc, type ReferenceContent, type ReferenceDocument, type TerminalDetermination } from './reference.model';
 
 /** One `reference.changed` event (§13.2 changeset, §6.9 view) as an outbox entry. */
 export function referenceChangedEntry(input: {
@@ -33,6 +33,11 @@ export function referenceChangedEntry(input: {
 interface OwnContentAt {
   identifiers: number;
   enhancements: number;
+  /**
+   * Set for an `enhanced` event: its changeset holds only the enhancements from this index up to
+   * `enhancements` (those the change appended), not the whole reference.
+   */
+  added_from?: number;
 }
 
 const OWN_CONTENT_FIELD = 'own_content_at';
@@ -61,6 +66,20 @@ export function compactOwnChangeEntry(input: { kind: ReferenceChangeKind; refere
   return { event_id: payload.event_id, exchange: EVENTS_EXCHANGE, routing_key: ROUTING_KEYS.referenceChanged, payload, created_at: now };
 }
 
+/**
+ * An `enhanced` event about a reference without active duplicates, stored without its view and
+ * changeset as `compactOwnChangeEntry` stores a decision's: the view is the reference's content
+ * after the change and the changeset the enhancements it appended, both recoverable from the
+ * document because they are only ever appended. A reference's outbox write then carries its new
+ * enhancements once instead of three times (pushed, in the view, in the changeset).
+ */
+export function compactEnhancedEntry(input: { reference: ReferenceDocument; addedFrom: number; origin?: ChangeOrigin; now?: Date }): OutboxEntry {
+  const entry = compactOwnChangeEntry({ kind: 'enhanced', reference: input.reference, origin: input.origin, now: input.now });
+  const payload = entry.payload as { [OWN_CONTENT_FIELD]: OwnContentAt };
+  payload[OWN_CONTENT_FIELD].added_from = input.addedFrom;
+  return entry;
+}
+
 /** The full event of a compact entry, from the document as it is now (a later state at most). */
 export function expandFromDocument(entry: OutboxEntry, document: ReferenceDocument): OutboxEntry {
   const payload = entry.payload as ReferenceChangedEvent & { [OWN_CONTENT_FIELD]?: OwnContentAt };
@@ -87,7 +106,7 @@ export function expandFromDocument(entry: OutboxEntry, document: ReferenceDocume
     version: event.version,
     kind: event.kind,
     reference: deduplicatedView(snapshot, []),
-    changeset: referenceDoc([{ reference: snapshot }], snapshot.visibility, determination),
+    changeset: at.added_from === undefined ? referenceDoc([{ reference: snapshot }], snapshot.visibility, determination) : enhancementChangeset(snapshot.enhancements.slice(at.added_from)),
     duplicate_decision: event.duplicate_decision,
     ...(event.duplicate_decision_id ? { duplicate_decision_id: event.duplicate_decision_id } : {}),
     origin: event.origin,

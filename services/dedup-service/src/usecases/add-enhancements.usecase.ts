@@ -3,7 +3,7 @@ import { canonicalUuid, Enhancement, enhancementFingerprint, uuidv7, validate, t
 import { ServiceError } from '@destiny/platform';
 import { ConcurrentChangeError, WRITE_ROUNDS, type ReferenceRepository } from '../data-access/reference.repository';
 import { currentEnhancements, enhancementChangeset, isCanonicalLike, type ReferenceDocument, type StoredEnhancement } from '../domain/reference.model';
-import { referenceChangedEntry } from '../domain/reference-changed.event-builder';
+import { compactEnhancedEntry, referenceChangedEntry } from '../domain/reference-changed.event-builder';
 import { createRefreshCanonicalViews, type SearchEntry } from './refresh-canonical-views';
 
 export type { AddEnhancementOutcome };
@@ -83,7 +83,7 @@ export function createAddEnhancements(deps: { references: ReferenceRepository; e
 
   /** One read-decide-write round; answers the items whose reference changed under it (to redo). */
   async function addOnce(items: ParsedEnhancement[], outcomes: Outcome[], origin: ChangeOrigin, onDuplicates: Map<string, Set<string>>): Promise<ParsedEnhancement[]> {
-    const references = new Map((await deps.references.getMany([...new Set(items.map((item) => item.value.reference_id))])).map((row) => [row._id, row]));
+    const references = new Map((await deps.references.getManyHeld([...new Set(items.map((item) => item.value.reference_id))])).map((row) => [row._id, row]));
     const groups = await deps.references.duplicatesOf([...references.values()].filter(isCanonicalLike).map((row) => row._id));
     const added = new Map<string, StoredEnhancement[]>();
     const itemsOf = new Map<string, ParsedEnhancement[]>();
@@ -143,13 +143,18 @@ export function createAddEnhancements(deps: { references: ReferenceRepository; e
       const reference = references.get(id) as ReferenceDocument;
       const after = { ...reference, enhancements: [...reference.enhancements, ...enhancements], version: reference.version + 1 };
       const duplicates = isCanonicalLike(after) ? (groups.get(id) ?? []) : [];
-      const event = referenceChangedEntry({ kind: 'enhanced', reference: after, duplicates, changeset: enhancementChangeset(enhancements), origin, now });
-      return { id, expectedVersion: reference.version, set: { version: after.version }, events: [event], push: { enhancements: { $each: enhancements } }, marker: enhancements[0].id };
+      // Without duplicates the view and changeset are the document's own content: the relay rebuilds them.
+      const event =
+        duplicates.length === 0
+          ? compactEnhancedEntry({ reference: after, addedFrom: reference.enhancements.length, origin, now })
+          : referenceChangedEntry({ kind: 'enhanced', reference: after, duplicates, changeset: enhancementChangeset(enhancements), origin, now });
+      return { id, expectedVersion: reference.version, set: { version: after.version }, events: [event], push: { enhancements: { $each: enhancements } }, marker: enhancements[0].id, after };
     });
     if (writes.length === 0) return [];
     const conflicts = await deps.references.updateVersionedMany(writes);
-    if (conflicts.length < writes.length) deps.onEvents();
     const conflicted = new Set(conflicts);
+    deps.references.rememberDecided(writes.filter((write) => !conflicted.has(write.id)).map((write) => write.after));
+    if (conflicts.length < writes.length) deps.onEvents();
     for (const [id, enhancements] of added) {
       if (conflicted.has(id) || isCanonicalLike(references.get(id) as ReferenceDocument)) continue;
       const ids = onDuplicates.get(id) ?? new Set<string>();
