@@ -2,7 +2,7 @@ import type { AddEnhancementOutcome__Output as AddEnhancementOutcome } from '@de
 import { canonicalUuid, Enhancement, enhancementFingerprint, uuidv7, validate, type ChangeOrigin } from '@destiny/contracts';
 import { ServiceError } from '@destiny/platform';
 import { ConcurrentChangeError, WRITE_ROUNDS, type ReferenceRepository } from '../data-access/reference.repository';
-import { currentEnhancements, enhancementChangeset, isCanonicalLike, type ReferenceDocument, type StoredEnhancement } from '../domain/reference.model';
+import { enhancementChangeset, isCanonicalLike, type ReferenceDocument, type StoredEnhancement } from '../domain/reference.model';
 import { compactEnhancedEntry, referenceChangedEntry } from '../domain/reference-changed.event-builder';
 import { createRefreshCanonicalViews, type SearchEntry } from './refresh-canonical-views';
 
@@ -49,6 +49,12 @@ function parseRequest(request: AddEnhancementsRequest): ParsedEnhancement[] {
 
 type Outcome = Omit<AddEnhancementOutcome, 'index_reference_id' | 'index_version'>;
 
+/** The first current enhancement with the fingerprint or the id, without copying the list (it runs per item). */
+function findCurrent(enhancements: readonly StoredEnhancement[], fingerprint: string, id: string): StoredEnhancement | undefined {
+  for (const enhancement of enhancements) if (enhancement.superseded_by === null && (enhancement.fingerprint === fingerprint || enhancement.id === id)) return enhancement;
+  return undefined;
+}
+
 /**
  * Stores enhancements append-only (§6.5), a chunk at a time: one read of the target references,
  * one read of their duplicates, one bulk write of versioned updates each carrying its
@@ -89,6 +95,7 @@ export function createAddEnhancements(deps: { references: ReferenceRepository; e
     const itemsOf = new Map<string, ParsedEnhancement[]>();
     for (const item of items) itemsOf.set(item.value.reference_id, [...(itemsOf.get(item.value.reference_id) ?? []), item]);
     const now = new Date();
+    const createdAt = now.toISOString();
     for (const item of items) {
       const referenceId = item.value.reference_id;
       const reference = references.get(referenceId);
@@ -115,7 +122,7 @@ export function createAddEnhancements(deps: { references: ReferenceRepository; e
       }
       const content = item.value.content as unknown as Record<string, unknown>;
       const fingerprint = enhancementFingerprint({ source: item.value.source, visibility: item.value.visibility, robot_version: item.value.robot_version ?? null, derived_from: item.value.derived_from ?? null, content });
-      const existing = [...currentEnhancements(reference), ...pendingHere].find((enhancement) => enhancement.fingerprint === fingerprint || enhancement.id === item.id);
+      const existing = findCurrent(reference.enhancements, fingerprint, item.id) ?? findCurrent(pendingHere, fingerprint, item.id);
       if (existing) {
         // The same assigned id twice in one call is one enhancement, stored once.
         const status = existing.id === item.id ? 'stored' : 'discarded';
@@ -132,7 +139,7 @@ export function createAddEnhancements(deps: { references: ReferenceRepository; e
           robot_version: item.value.robot_version ?? null,
           derived_from: item.value.derived_from ?? null,
           content,
-          created_at: now.toISOString(),
+          created_at: createdAt,
           superseded_by: null,
           fingerprint,
         },
