@@ -89,8 +89,11 @@ export function createAddEnhancements(deps: { references: ReferenceRepository; e
 
   /** One read-decide-write round; answers the items whose reference changed under it (to redo). */
   async function addOnce(items: ParsedEnhancement[], outcomes: Outcome[], origin: ChangeOrigin, onDuplicates: Map<string, Set<string>>): Promise<ParsedEnhancement[]> {
-    const references = new Map((await deps.references.getManyHeld([...new Set(items.map((item) => item.value.reference_id))])).map((row) => [row._id, row]));
-    const groups = await deps.references.duplicatesOf([...references.values()].filter(isCanonicalLike).map((row) => row._id));
+    const ids = [...new Set(items.map((item) => item.value.reference_id))];
+    // Both reads at once, so the writer lease waits one round trip instead of two: duplicates are
+    // asked for every target and used only for the canonical-like ones, as if asked after the read.
+    const [rows, groups] = await Promise.all([deps.references.getManyHeld(ids), deps.references.duplicatesOf(ids)]);
+    const references = new Map(rows.map((row) => [row._id, row]));
     const added = new Map<string, StoredEnhancement[]>();
     const itemsOf = new Map<string, ParsedEnhancement[]>();
     for (const item of items) itemsOf.set(item.value.reference_id, [...(itemsOf.get(item.value.reference_id) ?? []), item]);
