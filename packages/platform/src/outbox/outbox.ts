@@ -132,17 +132,24 @@ export function startOutboxRelay(options: {
         .toArray();
       if (documents.length === 0) return published;
       const outcomes = await Promise.all((await completeEntries(collection, documents)).map(async ({ document, entries, toPublish }) => ({ document, entries, done: await publishEntries(toPublish) })));
-      // One write per document, all in one command: a document whose outbox still holds exactly
-      // the entries read (only the relay removes entries, so no element past them means none
-      // arrived since) is emptied and unflagged at once; otherwise the published ones are pulled
-      // and the flag stays for the next pass.
+      // All in one command: a document whose outbox still holds exactly the entries read (only the
+      // relay removes entries, so no element past them means none arrived since) is emptied and
+      // unflagged at once; otherwise the published ones are pulled and the flag stays for the next
+      // pass. Documents whose outboxes held as many entries share one statement (usually one for
+      // the whole page): the store compiles one filter instead of one per document.
       const complete = outcomes.filter((item) => item.done.length === item.entries.length);
-      const clears = complete.map(({ document, entries }) => ({
-        updateOne: { filter: { _id: document._id, [`${OUTBOX_FIELD}.${entries.length}`]: { $exists: false } }, update: { $set: { [OUTBOX_FIELD]: [], [OUTBOX_PENDING_FIELD]: false } } },
+      const completeByLength = new Map<number, unknown[]>();
+      for (const { document, entries } of complete) {
+        const ids = completeByLength.get(entries.length) ?? [];
+        ids.push(document._id);
+        completeByLength.set(entries.length, ids);
+      }
+      const clears = [...completeByLength].map(([length, ids]) => ({
+        updateMany: { filter: { _id: { $in: ids }, [`${OUTBOX_FIELD}.${length}`]: { $exists: false } }, update: { $set: { [OUTBOX_FIELD]: [], [OUTBOX_PENDING_FIELD]: false } } },
       }));
       const cleared = clears.length > 0 ? (await collection.bulkWrite(clears as never, { ordered: false })).matchedCount : 0;
       const pulls = outcomes
-        .filter((item) => item.done.length > 0 && (item.done.length < item.entries.length || cleared < clears.length))
+        .filter((item) => item.done.length > 0 && (item.done.length < item.entries.length || cleared < complete.length))
         .map(({ document, done }) => ({ updateOne: { filter: { _id: document._id }, update: { $pull: { [OUTBOX_FIELD]: { event_id: { $in: done } } } } } }));
       if (pulls.length > 0) await collection.bulkWrite(pulls as never, { ordered: false });
       published += outcomes.reduce((sum, item) => sum + item.done.length, 0);

@@ -146,6 +146,39 @@ describe('outbox relay against the MongoDB stand-in and RabbitMQ', () => {
     await relay.stop();
   });
 
+  it('when a page holds outboxes of different lengths and one of each length gets a new entry during publishing, then the others are emptied together and the grown ones keep only their new entry', async () => {
+    const lengths = db.collection('lengths');
+    const documents = [1, 1, 1, 2, 2, 3].map((length, index) => ({ _id: `doc-${index}`, length, entries: Array.from({ length }, (_, at) => entry(exchange, 'thing.page', { thing: `${index}.${at}` })) }));
+    await lengths.insertMany(documents.map(({ _id, entries }) => ({ _id: _id as never, ...pushToOutbox(entries).$max, _outbox: entries })));
+    const grown = new Map([
+      ['doc-0', entry(exchange, 'thing.grown', { thing: 'grown.0' })],
+      ['doc-3', entry(exchange, 'thing.grown', { thing: 'grown.3' })],
+    ]);
+    const lastOf = new Map(documents.map(({ _id, entries }) => [entries[entries.length - 1].event_id, _id]));
+    const published: string[] = [];
+    const relay = startOutboxRelay({
+      db,
+      collections: ['lengths'],
+      logger,
+      intervalMs: 10_000,
+      publish: async (outboxEntry) => {
+        published.push(outboxEntry.event_id);
+        const grownEntry = grown.get(lastOf.get(outboxEntry.event_id) ?? '');
+        if (grownEntry && !published.includes(grownEntry.event_id)) await lengths.updateOne({ _id: lastOf.get(outboxEntry.event_id) as never }, pushToOutbox([grownEntry]));
+      },
+    });
+    const expected = JSON.stringify(documents.map(({ _id }) => [_id, grown.has(_id) ? [grown.get(_id)?.event_id] : [], grown.has(_id)]));
+    const state = async () => JSON.stringify((await lengths.find({}, { sort: { _id: 1 } }).toArray()).map((document) => [document._id, (document._outbox as OutboxEntry[]).map((item) => item.event_id), document.outbox_pending]));
+    // The pushes during publishing do not wake the relay: its next pass is 10 s away, so this is the first pass's outcome.
+    await waitFor(async () => (await state()) === expected, 'the first pass to empty the unchanged outboxes and pull the published entries of the grown ones');
+    expect(published).toHaveLength(10);
+    await relay.drain();
+    const all = [...documents.flatMap(({ entries }) => entries), ...grown.values()].map((item) => item.event_id);
+    expect([...published].sort()).toEqual(all.sort());
+    expect(await lengths.countDocuments({ outbox_pending: true })).toBe(0);
+    await relay.stop();
+  });
+
   it('when entries can be completed from memory, then only outboxes are read; where memory answers null, the whole document is read and expanded', async () => {
     const compact = db.collection('compact');
     const remembered = entry(exchange, 'thing.remembered', { short: 'remembered' });
