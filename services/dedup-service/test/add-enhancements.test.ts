@@ -93,7 +93,7 @@ describe('dedup-service AddEnhancements through gRPC', () => {
     const [reference] = await ingest(['10.1000/successive.a']);
     await decided(reference);
     const texts = ['robot one', 'robot two', 'robot three'];
-    const outcomes = [];
+    const outcomes: AddOutcome[] = [];
     for (const text of texts) outcomes.push((await add([abstract(reference, text)]))[0]);
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['stored', 'stored', 'stored']);
     expect(outcomes.map((outcome) => outcome.reference_version - outcomes[0].reference_version)).toEqual([0, 1, 2]);
