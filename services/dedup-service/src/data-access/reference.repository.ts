@@ -45,11 +45,12 @@ export interface WriteFence {
 
 /**
  * References this replica stored (inserted, or enhanced in one bulk write) and has not written
- * otherwise since, kept for reads under the lease: tens of chunks' worth, as several robots' results
- * over the same references arrive some batches apart (at 5,000 only ~40 % of the robot benchmark's
- * reads hit, at 20,000 every repeat read did).
+ * otherwise since, kept for reads under the lease: ten chunks' worth, as several robots' results
+ * over the same references arrive some batches apart. In the robot benchmark (4 robots, 25,000
+ * references) every repeat read hits from 10,000 on, fewer at 5,000; a reference with five
+ * enhancements holds ~6 KB of heap, so ~60 MB.
  */
-export const RECENTLY_STORED_LIMIT = 20000;
+export const RECENTLY_STORED_LIMIT = 10000;
 /** Contents of references just decided or enhanced, kept for the outbox relay (a few jobs' worth). */
 export const DECIDED_CONTENT_LIMIT = 5000;
 
