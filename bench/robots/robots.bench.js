@@ -4,7 +4,8 @@
 // MongoDB stand-in as its own process, the blob stand-in, dedup-service and robot-broker in this
 // process on an in-process bus, all over their real protocols (gRPC, S3 HTTP, MongoDB wire).
 // Run after a build: `node bench/robots/robots.bench.js [--references 25000] [--robots 4] [--batch 1000] [--poll-only] [--processes] [--profile DIR]`
-// (--profile: the spawned processes write CPU profiles into DIR; run this one with `node --cpu-prof` too.)
+// (--profile: the spawned processes write CPU profiles into DIR; in-process, this process also writes
+// measured.cpuprofile there, covering only the measured phase.)
 // Pending enhancements = references × robots (each robot has its own request over all references).
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -105,6 +106,24 @@ function percentile(values, p) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
+/** A CPU profile of this process from now until `stop` (the seeding phases left out). */
+async function startMeasuredProfile() {
+  const inspector = require('node:inspector');
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method, params) => new Promise((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  return {
+    async stop(file) {
+      const { profile } = await post('Profiler.stop');
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'destiny-robots-bench-'));
   const mongo = await startMongoProcess(path.join(dataDir, 'mongo'));
@@ -180,6 +199,7 @@ async function main() {
   const batches = brokerDb.collection('robot_enhancement_batches');
   const pollLatencies = [];
   const stepTotals = { poll: 0, download: 0, upload: 0, submit: 0 };
+  const measuredProfile = profileDir && !separateProcesses ? await startMeasuredProfile() : null;
   const cpuAtStart = { bench: ownCpuMs(), mongo: processCpuMs(mongo.pid), dedup: processCpuMs(dedup.pid), broker: processCpuMs(broker.pid) };
   started = performance.now();
   async function robotLoop(robot) {
@@ -214,6 +234,7 @@ async function main() {
   // and a count decodes every large batch document: either competes with what is measured).
   while (!pollOnly && (await batches.findOne({ status: 'importing' }, { projection: { _id: 1 } }))) await new Promise((resolve) => setTimeout(resolve, 200));
   const seconds = (performance.now() - started) / 1000;
+  if (measuredProfile) await measuredProfile.stop(path.join(profileDir, 'measured.cpuprofile'));
   const cpu = { bench: ownCpuMs() - cpuAtStart.bench, mongo: processCpuMs(mongo.pid) - cpuAtStart.mongo, dedup: processCpuMs(dedup.pid) - cpuAtStart.dedup, broker: processCpuMs(broker.pid) - cpuAtStart.broker };
   if (!pollOnly) {
     const stored = await pending.countDocuments({ status: 'indexing' });
