@@ -1,14 +1,13 @@
 import { canonicalUuid, identifierIdentityKey, parseIdentifierLookup, type DeduplicatedReference, type ExternalIdentifier } from '@destiny/contracts';
 import { ServiceError } from '@destiny/platform';
-import { createReferenceContentRepository } from '../data-access/reference-content.repository';
 import type { ReferenceRepository } from '../data-access/reference.repository';
-import { referenceFileLine, type ReferenceFileLine } from '../domain/reference-file-line.builder';
 import { deduplicatedView, isCanonicalLike, storedView, type ReferenceDocument } from '../domain/reference.model';
+import { createReferenceFileLines } from './reference-file-lines.usecase';
 
 // Reference reads (§7.1, §7.2, §6.9).
 
 export function createReferenceReads(deps: { references: ReferenceRepository }) {
-  const contents = createReferenceContentRepository(deps.references.references);
+  const referenceFileLines = createReferenceFileLines({ references: deps.references });
 
   async function getReference(id: string): Promise<DeduplicatedReference> {
     const canonical = canonicalUuid(id);
@@ -26,22 +25,6 @@ export function createReferenceReads(deps: { references: ReferenceRepository }) 
       .map((id) => byId.get(id))
       .filter((row): row is ReferenceDocument => row !== undefined)
       .map((row) => deduplicatedView(row, isCanonicalLike(row) ? (groups.get(row._id) ?? []) : []));
-  }
-
-  /**
-   * The robot reference-file lines of `deduplicatedViews` (§12.2): written here from the stored
-   * documents, so the views are neither JSON-encoded for robot-broker nor parsed and written again there.
-   */
-  async function referenceFileLines(ids: readonly string[], fullTextEntitled: boolean): Promise<ReferenceFileLine[]> {
-    const rows = await contents.getMany(ids);
-    const byId = new Map(rows.map((row) => [row._id, row]));
-    const groups = await contents.duplicatesOf(rows.filter(isCanonicalLike).map((row) => row._id));
-    const lines: ReferenceFileLine[] = [];
-    for (const id of ids) {
-      const row = byId.get(id);
-      if (row) lines.push(referenceFileLine(row, isCanonicalLike(row) ? (groups.get(row._id) ?? []) : [], fullTextEntitled));
-    }
-    return lines;
   }
 
   /** §7.2: each match resolves to its canonical's view when it is a determined duplicate. */
