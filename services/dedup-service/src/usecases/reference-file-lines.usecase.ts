@@ -41,47 +41,48 @@ export function createReferenceFileLines(deps: { references: ReferenceRepository
     entry.size = entry.bytes.length + entry.duplicates.reduce((sum, bytes) => sum + bytes.length, 0) + (entry.lines.withFullText?.line.length ?? 0) + (entry.lines.withoutFullText?.line.length ?? 0);
     cache.set(id, entry);
     cachedBytes += entry.size;
-    for (const [oldest, dropped] of cache) {
-      if (cachedBytes <= limit) break;
-      cache.delete(oldest);
-      cachedBytes -= dropped.size;
-    }
+    // Only walked when over the limit: a walk from the start also passes the slots of moved entries.
+    if (cachedBytes > limit)
+      for (const [oldest, dropped] of cache) {
+        if (cachedBytes <= limit) break;
+        cache.delete(oldest);
+        cachedBytes -= dropped.size;
+      }
   }
 
   /** The lines of `ids` in request order, missing references omitted; a duplicate's line is its own view. */
   return async function referenceFileLines(ids: readonly string[], fullTextEntitled: boolean): Promise<ReferenceFileLine[]> {
-    const found = new Map<string, { raw: RawReference; cached?: CachedLines; document?: ReferenceViewSource; canonicalLike: boolean }>();
-    for (const raw of await contents.getManyRaw(ids)) {
-      const cached = cache.get(raw.id);
-      if (cached?.bytes.equals(raw.bytes)) found.set(raw.id, { raw, cached, canonicalLike: cached.canonicalLike });
-      else {
-        const document = decodeReference(raw.bytes);
-        found.set(raw.id, { raw, document, canonicalLike: isCanonicalLike(document) });
-      }
-    }
+    const found = new Map((await contents.getManyRaw(ids)).map((raw) => [raw.id, raw]));
+    // Duplicates are asked for every reference found, canonical-like or not, so the bytes need not be
+    // decoded before the cache is consulted; a duplicate's own line ignores them.
     const groups = new Map<string, Array<RawReference & { document: ReferenceViewSource }>>();
-    for (const duplicate of await contents.duplicatesOf([...found.values()].filter((item) => item.canonicalLike).map((item) => item.raw.id))) {
+    for (const duplicate of await contents.duplicatesOf([...found.keys()])) {
       const canonical = duplicate.document.active_decision?.canonical_reference_id as string;
       const group = groups.get(canonical);
       if (group) group.push(duplicate);
       else groups.set(canonical, [duplicate]);
     }
+    // No awaits from here on: concurrent polls of the same references (robots polling at once) find
+    // the lines the first of them wrote.
+    const variant = fullTextEntitled ? 'withFullText' : 'withoutFullText';
     const lines: ReferenceFileLine[] = [];
     for (const id of ids) {
-      const item = found.get(id);
-      if (!item) continue;
-      const duplicates = item.canonicalLike ? (groups.get(id) ?? []) : [];
-      let entry = item.cached;
-      // Copies: the driver's bytes may be views of a whole reply, which an entry must not keep alive.
-      if (!entry || !sameBytes(entry.duplicates, duplicates)) entry = { bytes: Buffer.from(item.raw.bytes), canonicalLike: item.canonicalLike, duplicates: duplicates.map((duplicate) => Buffer.from(duplicate.bytes)), lines: {}, size: 0 };
-      const variant = fullTextEntitled ? 'withFullText' : 'withoutFullText';
-      let line = entry.lines[variant];
-      if (!line) {
-        line = referenceFileLine(item.document ?? decodeReference(item.raw.bytes), duplicates.map((duplicate) => duplicate.document), fullTextEntitled);
-        entry.lines[variant] = line;
+      const raw = found.get(id);
+      if (!raw) continue;
+      const group = groups.get(id) ?? [];
+      let entry = cache.get(id);
+      if (!entry || !entry.bytes.equals(raw.bytes) || !sameBytes(entry.duplicates, entry.canonicalLike ? group : [])) {
+        const document = decodeReference(raw.bytes);
+        const canonicalLike = isCanonicalLike(document);
+        const duplicates = canonicalLike ? group : [];
+        // Copies: the driver's bytes may be views of a whole reply, which an entry must not keep alive.
+        entry = { bytes: Buffer.from(raw.bytes), canonicalLike, duplicates: duplicates.map((duplicate) => Buffer.from(duplicate.bytes)), lines: {}, size: 0 };
+        entry.lines[variant] = referenceFileLine(document, duplicates.map((duplicate) => duplicate.document), fullTextEntitled);
+      } else if (!entry.lines[variant]) {
+        entry.lines[variant] = referenceFileLine(decodeReference(raw.bytes), entry.canonicalLike ? group.map((duplicate) => duplicate.document) : [], fullTextEntitled);
       }
       keep(id, entry);
-      lines.push(line);
+      lines.push(entry.lines[variant] as ReferenceFileLine);
     }
     return lines;
   };
