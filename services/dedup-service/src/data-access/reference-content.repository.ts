@@ -38,7 +38,8 @@ export function createReferenceContentRepository(references: Collection<Referenc
   return {
     async getManyRaw(ids: readonly string[]): Promise<RawReference[]> {
       if (ids.length === 0) return [];
-      const rows = (await references.find({ _id: { $in: [...ids] } }, { projection: VIEW_FIELDS, raw: true }).toArray()) as unknown as Buffer[];
+      // One batch for all of them: the default first batch (101) would add a round trip.
+      const rows = (await references.find({ _id: { $in: [...ids] } }, { projection: VIEW_FIELDS, raw: true, batchSize: ids.length }).toArray()) as unknown as Buffer[];
       return rows.map(raw);
     },
     /** Active duplicates of the given canonicals, decoded and with their bytes, in id order (the view order of §6.9). */
