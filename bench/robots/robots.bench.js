@@ -4,7 +4,8 @@
 // MongoDB stand-in as its own process, the blob stand-in, dedup-service and robot-broker in this
 // process on an in-process bus, all over their real protocols (gRPC, S3 HTTP, MongoDB wire).
 // Run after a build: `node bench/robots/robots.bench.js [--references 25000] [--robots 4] [--batch 1000] [--poll-only] [--processes] [--profile DIR]`
-// (--profile: the spawned processes write CPU profiles into DIR; run this one with `node --cpu-prof` too.)
+// (--profile: the spawned processes write CPU profiles into DIR; in-process, this process also writes
+// measured.cpuprofile there, covering only the measured phase.)
 // Pending enhancements = references × robots (each robot has its own request over all references).
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -105,6 +106,24 @@ function percentile(values, p) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
+/** A CPU profile of this process from now until `stop` (the seeding phases left out). */
+async function startMeasuredProfile() {
+  const inspector = require('node:inspector');
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method, params) => new Promise((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  return {
+    async stop(file) {
+      const { profile } = await post('Profiler.stop');
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'destiny-robots-bench-'));
   const mongo = await startMongoProcess(path.join(dataDir, 'mongo'));
@@ -157,6 +176,11 @@ async function main() {
     if (views.every((view) => view.duplicate_decision !== null)) start += 1000;
     else await new Promise((resolve) => setTimeout(resolve, 500));
   }
+  // The seeding's reference.changed events leave dedup-service's outbox in the background: let
+  // them go first, so their relay is not counted as poll CPU.
+  const mongoClient = new (require(path.join(root, 'services/robot-broker/node_modules/mongodb')).MongoClient)(mongo.url);
+  await mongoClient.connect();
+  while (await mongoClient.db('destiny_dedup').collection('references').findOne({ [platform.OUTBOX_PENDING_FIELD]: true }, { projection: { _id: 1 } })) await new Promise((resolve) => setTimeout(resolve, 500));
   console.log(`seeded and deduplicated ${referenceIds.length} references in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
   // Seed: one request per robot over every reference (not measured).
@@ -173,13 +197,15 @@ async function main() {
   console.log(`created ${total} pending enhancements for ${robotCount} robots in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
   // Measured: the robots' loop until every enhancement is stored.
-  const mongoClient = new (require(path.join(root, 'services/robot-broker/node_modules/mongodb')).MongoClient)(mongo.url);
-  await mongoClient.connect();
   const brokerDb = mongoClient.db('destiny_robot_broker');
   const pending = brokerDb.collection('pending_enhancements');
   const batches = brokerDb.collection('robot_enhancement_batches');
   const pollLatencies = [];
   const stepTotals = { poll: 0, download: 0, upload: 0, submit: 0 };
+  const measuredProfile = profileDir && !separateProcesses ? await startMeasuredProfile() : null;
+  // CPU profiles time their samples on the monotonic clock: the window lets a reader of the spawned
+  // processes' profiles keep only the measured phase.
+  const windowStart = process.hrtime.bigint() / 1000n;
   const cpuAtStart = { bench: ownCpuMs(), mongo: processCpuMs(mongo.pid), dedup: processCpuMs(dedup.pid), broker: processCpuMs(broker.pid) };
   started = performance.now();
   async function robotLoop(robot) {
@@ -214,6 +240,8 @@ async function main() {
   // and a count decodes every large batch document: either competes with what is measured).
   while (!pollOnly && (await batches.findOne({ status: 'importing' }, { projection: { _id: 1 } }))) await new Promise((resolve) => setTimeout(resolve, 200));
   const seconds = (performance.now() - started) / 1000;
+  if (measuredProfile) await measuredProfile.stop(path.join(profileDir, 'measured.cpuprofile'));
+  if (profileDir) console.log(`measured phase on the monotonic clock: ${windowStart} to ${process.hrtime.bigint() / 1000n} µs`);
   const cpu = { bench: ownCpuMs() - cpuAtStart.bench, mongo: processCpuMs(mongo.pid) - cpuAtStart.mongo, dedup: processCpuMs(dedup.pid) - cpuAtStart.dedup, broker: processCpuMs(broker.pid) - cpuAtStart.broker };
   if (!pollOnly) {
     const stored = await pending.countDocuments({ status: 'indexing' });

@@ -7,6 +7,8 @@ import type { IdRequest } from '@destiny/contracts/generated/grpc/destiny/common
 import type { JsonDocument__Output } from '@destiny/contracts/generated/grpc/destiny/common/JsonDocument';
 import type { IdsRequest } from '@destiny/contracts/generated/grpc/destiny/common/IdsRequest';
 import type { JsonDocuments__Output } from '@destiny/contracts/generated/grpc/destiny/common/JsonDocuments';
+import type { ReferenceFileLinesRequest } from '@destiny/contracts/generated/grpc/destiny/dedup_service/ReferenceFileLinesRequest';
+import type { ReferenceFileLines__Output } from '@destiny/contracts/generated/grpc/destiny/dedup_service/ReferenceFileLines';
 import {
   callUnary,
   createBlobStorage,
@@ -72,6 +74,12 @@ export async function startRobotBroker(env: NodeJS.ProcessEnv = process.env, ove
           if (ids.length === 0) return [];
           const response = await callUnary<IdsRequest, JsonDocuments__Output>(dedupClient, dedupClient.GetDeduplicatedViews.bind(dedupClient) as never, { ids: [...ids] }, { deadlineMs: DEDUP_DEADLINE_MS });
           return (response.json ?? []).map((text) => JSON.parse(text) as Record<string, unknown> & { id: string });
+        },
+        async referenceFileLines(ids, fullTextEntitled) {
+          if (ids.length === 0) return [];
+          const response = await callUnary<ReferenceFileLinesRequest, ReferenceFileLines__Output>(dedupClient, dedupClient.GetReferenceFileLines.bind(dedupClient) as never, { ids: [...ids], full_text: fullTextEntitled }, { deadlineMs: DEDUP_DEADLINE_MS });
+          const lines = response.lines ?? [];
+          return (response.ids ?? []).map((id, index) => ({ id, line: lines[index], fullText: response.full_texts?.[index] ?? false }));
         },
         async getReference(id) {
           try {

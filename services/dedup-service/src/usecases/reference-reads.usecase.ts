@@ -2,10 +2,13 @@ import { canonicalUuid, identifierIdentityKey, parseIdentifierLookup, type Dedup
 import { ServiceError } from '@destiny/platform';
 import type { ReferenceRepository } from '../data-access/reference.repository';
 import { deduplicatedView, isCanonicalLike, storedView, type ReferenceDocument } from '../domain/reference.model';
+import { createReferenceFileLines } from './reference-file-lines.usecase';
 
 // Reference reads (§7.1, §7.2, §6.9).
 
 export function createReferenceReads(deps: { references: ReferenceRepository }) {
+  const referenceFileLines = createReferenceFileLines({ references: deps.references });
+
   async function getReference(id: string): Promise<DeduplicatedReference> {
     const canonical = canonicalUuid(id);
     const reference = canonical ? await deps.references.get(canonical) : null;
@@ -43,5 +46,5 @@ export function createReferenceReads(deps: { references: ReferenceRepository }) 
     return deduplicatedViews(targets);
   }
 
-  return { getReference, deduplicatedViews, lookup };
+  return { getReference, deduplicatedViews, referenceFileLines, lookup };
 }

@@ -7,6 +7,12 @@ export type { AddEnhancementOutcome };
 export interface ReferenceStorePort {
   /** Deduplicated views (§6.9) in request order; missing references omitted. */
   deduplicatedViews(ids: readonly string[]): Promise<Array<Record<string, unknown> & { id: string }>>;
+  /**
+   * The reference-file lines of `deduplicatedViews` (§12.2, §6.1: no decision, nulls omitted,
+   * full texts only for `fullTextEntitled`), in request order; `fullText` marks a line holding a
+   * full-text enhancement whose `file_url` is not presented yet (§6.6).
+   */
+  referenceFileLines(ids: readonly string[], fullTextEntitled: boolean): Promise<Array<{ id: string; line: string; fullText: boolean }>>;
   /** The stored reference (§6.1 plus its decision), not deduplicated; null when it does not exist. */
   getReference(id: string): Promise<(Record<string, unknown> & { id: string }) | null>;
   /** `enhancement_ids`: ids chosen by the caller, one per enhancement (a retry sends the same ones). */

@@ -5,7 +5,6 @@ import {
   parseIsoDuration,
   QUEUES,
   RobotEnhancementBatchResult,
-  serialiseJsonLine,
   uuidv7,
   validate,
   type RobotEnhancementBatch,
@@ -16,7 +15,7 @@ import { pushToOutbox, ServiceError, type BlobStorage, type FullTextLinks } from
 import type { BatchRepository } from '../data-access/batch.repository';
 import type { PendingEnhancementDocument, RobotBatchDocument } from '../data-access/collections';
 import type { PendingEnhancementRepository } from '../data-access/pending-enhancement.repository';
-import { referenceFileRecord } from '../domain/full-text-redaction';
+import { referenceFileText } from '../domain/reference-file.writer';
 import { pythonIsoformatUtc } from '../domain/python-isoformat';
 import { SIGNED_URL_SECONDS, type ReferenceStorePort } from './ports';
 
@@ -135,16 +134,16 @@ export function createRobotBatchUsecases(deps: { pending: PendingEnhancementRepo
       };
       let inserted = false;
       let claimed: Array<Pick<PendingEnhancementDocument, '_id' | 'reference_id'>> = [];
-      let views: Promise<Array<Record<string, unknown> & { id: string }>> = Promise.resolve([]);
+      let lines: ReturnType<ReferenceStorePort['referenceFileLines']> = Promise.resolve([]);
       for (let round = 0; round < CLAIM_ROUNDS && claimed.length === 0; round += 1) {
         const candidates = await pending.candidates(robotId, limit);
         if (candidates.length === 0) break;
         const perReference = new Map<string, Pick<PendingEnhancementDocument, '_id' | 'reference_id'>>();
         for (const candidate of candidates) if (!perReference.has(candidate.reference_id)) perReference.set(candidate.reference_id, candidate);
-        // The views are read while the claim runs (a poll is uncontested far more often than
-        // not); a contested claim just uses the views of what it got.
-        views = deps.references.deduplicatedViews([...perReference.keys()]);
-        views.catch(() => undefined);
+        // The lines are read while the claim runs (a poll is uncontested far more often than
+        // not); a contested claim just uses the lines of what it got.
+        lines = deps.references.referenceFileLines([...perReference.keys()], caller.entitlements.includes('full_text'));
+        lines.catch(() => undefined);
         // The batch holds the lease, so it exists before any row is claimed: rows claimed by a
         // poll that dies here still expire with it.
         if (!inserted) {
@@ -168,8 +167,7 @@ export function createRobotBatchUsecases(deps: { pending: PendingEnhancementRepo
           mine = new Set(batch.reference_ids);
           await batches.collection.updateOne({ _id: batchId }, { $set: { reference_ids: batch.reference_ids, pending_ids: batch.pending_ids } });
         }
-        const records = await deps.fullTextLinks.presentAll((await views).filter((view) => mine.has(view.id)).map((view) => referenceFileRecord(view, caller.entitlements)));
-        const file = records.map((record) => `${serialiseJsonLine(record)}\n`).join('');
+        const file = await referenceFileText((await lines).filter((item) => mine.has(item.id)), deps.fullTextLinks);
         [signed] = await Promise.all([urls(batch), blob.put(batch.reference_key, Buffer.from(file, 'utf8'), 'application/x-ndjson')]);
       } catch (error) {
         await release(batchId);

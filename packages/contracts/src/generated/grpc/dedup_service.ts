@@ -17,6 +17,8 @@ import type { IngestOutcome as _destiny_dedup_service_IngestOutcome, IngestOutco
 import type { IngestReferencesRequest as _destiny_dedup_service_IngestReferencesRequest, IngestReferencesRequest__Output as _destiny_dedup_service_IngestReferencesRequest__Output } from './destiny/dedup_service/IngestReferencesRequest';
 import type { IngestReferencesResponse as _destiny_dedup_service_IngestReferencesResponse, IngestReferencesResponse__Output as _destiny_dedup_service_IngestReferencesResponse__Output } from './destiny/dedup_service/IngestReferencesResponse';
 import type { LookupReferencesRequest as _destiny_dedup_service_LookupReferencesRequest, LookupReferencesRequest__Output as _destiny_dedup_service_LookupReferencesRequest__Output } from './destiny/dedup_service/LookupReferencesRequest';
+import type { ReferenceFileLines as _destiny_dedup_service_ReferenceFileLines, ReferenceFileLines__Output as _destiny_dedup_service_ReferenceFileLines__Output } from './destiny/dedup_service/ReferenceFileLines';
+import type { ReferenceFileLinesRequest as _destiny_dedup_service_ReferenceFileLinesRequest, ReferenceFileLinesRequest__Output as _destiny_dedup_service_ReferenceFileLinesRequest__Output } from './destiny/dedup_service/ReferenceFileLinesRequest';
 import type { StreamDeduplicatedViewsRequest as _destiny_dedup_service_StreamDeduplicatedViewsRequest, StreamDeduplicatedViewsRequest__Output as _destiny_dedup_service_StreamDeduplicatedViewsRequest__Output } from './destiny/dedup_service/StreamDeduplicatedViewsRequest';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
@@ -44,6 +46,8 @@ export interface ProtoGrpcType {
       IngestReferencesRequest: MessageTypeDefinition<_destiny_dedup_service_IngestReferencesRequest, _destiny_dedup_service_IngestReferencesRequest__Output>
       IngestReferencesResponse: MessageTypeDefinition<_destiny_dedup_service_IngestReferencesResponse, _destiny_dedup_service_IngestReferencesResponse__Output>
       LookupReferencesRequest: MessageTypeDefinition<_destiny_dedup_service_LookupReferencesRequest, _destiny_dedup_service_LookupReferencesRequest__Output>
+      ReferenceFileLines: MessageTypeDefinition<_destiny_dedup_service_ReferenceFileLines, _destiny_dedup_service_ReferenceFileLines__Output>
+      ReferenceFileLinesRequest: MessageTypeDefinition<_destiny_dedup_service_ReferenceFileLinesRequest, _destiny_dedup_service_ReferenceFileLinesRequest__Output>
       StreamDeduplicatedViewsRequest: MessageTypeDefinition<_destiny_dedup_service_StreamDeduplicatedViewsRequest, _destiny_dedup_service_StreamDeduplicatedViewsRequest__Output>
     }
   }

@@ -4,6 +4,7 @@ import type { AddEnhancementsRequest__Output } from '@destiny/contracts/generate
 import type { IngestReferencesRequest__Output } from '@destiny/contracts/generated/grpc/destiny/dedup_service/IngestReferencesRequest';
 import type { LookupReferencesRequest__Output } from '@destiny/contracts/generated/grpc/destiny/dedup_service/LookupReferencesRequest';
 import type { DeduplicatedViewsChunk } from '@destiny/contracts/generated/grpc/destiny/dedup_service/DeduplicatedViewsChunk';
+import type { ReferenceFileLinesRequest__Output } from '@destiny/contracts/generated/grpc/destiny/dedup_service/ReferenceFileLinesRequest';
 import type { StreamDeduplicatedViewsRequest__Output } from '@destiny/contracts/generated/grpc/destiny/dedup_service/StreamDeduplicatedViewsRequest';
 import type { ReferenceRepository } from '../../data-access/reference.repository';
 import { deduplicatedView, isCanonicalLike, type ReferenceDocument } from '../../domain/reference.model';
@@ -39,6 +40,10 @@ export function registerDedupGrpc(
     GetReference: async (request: { id: string }) => ({ json: JSON.stringify(await deps.reads.getReference(request.id)) }),
     LookupReferences: async (request: LookupReferencesRequest__Output) => ({ json: (await deps.reads.lookup(request.identifiers)).map((view) => JSON.stringify(view)) }),
     GetDeduplicatedViews: async (request: { ids: string[] }) => ({ json: (await deps.reads.deduplicatedViews(request.ids)).map((view) => JSON.stringify(view)) }),
+    GetReferenceFileLines: async (request: ReferenceFileLinesRequest__Output) => {
+      const lines = await deps.reads.referenceFileLines(request.ids, request.full_text);
+      return { ids: lines.map((item) => item.id), lines: lines.map((item) => item.line), full_texts: lines.map((item) => item.fullText) };
+    },
     AddEnhancements: async (request: AddEnhancementsRequest__Output) => ({ outcomes: await deps.addEnhancements(request) }),
     MakeDuplicateDecisions: async (request: { json: string }) => ({ json: (await deps.decisions.makeDecisions(parseJson(request.json))).map((item) => JSON.stringify(item)) }),
     InvokeDeduplication: async (request: { ids: string[] }) => {

@@ -13,6 +13,8 @@ import type { IngestReferencesResponse as _destiny_dedup_service_IngestReference
 import type { JsonDocument as _destiny_common_JsonDocument, JsonDocument__Output as _destiny_common_JsonDocument__Output } from '../../destiny/common/JsonDocument';
 import type { JsonDocuments as _destiny_common_JsonDocuments, JsonDocuments__Output as _destiny_common_JsonDocuments__Output } from '../../destiny/common/JsonDocuments';
 import type { LookupReferencesRequest as _destiny_dedup_service_LookupReferencesRequest, LookupReferencesRequest__Output as _destiny_dedup_service_LookupReferencesRequest__Output } from '../../destiny/dedup_service/LookupReferencesRequest';
+import type { ReferenceFileLines as _destiny_dedup_service_ReferenceFileLines, ReferenceFileLines__Output as _destiny_dedup_service_ReferenceFileLines__Output } from '../../destiny/dedup_service/ReferenceFileLines';
+import type { ReferenceFileLinesRequest as _destiny_dedup_service_ReferenceFileLinesRequest, ReferenceFileLinesRequest__Output as _destiny_dedup_service_ReferenceFileLinesRequest__Output } from '../../destiny/dedup_service/ReferenceFileLinesRequest';
 import type { StreamDeduplicatedViewsRequest as _destiny_dedup_service_StreamDeduplicatedViewsRequest, StreamDeduplicatedViewsRequest__Output as _destiny_dedup_service_StreamDeduplicatedViewsRequest__Output } from '../../destiny/dedup_service/StreamDeduplicatedViewsRequest';
 
 export interface DedupServiceClient extends grpc.Client {
@@ -51,6 +53,15 @@ export interface DedupServiceClient extends grpc.Client {
   getReference(argument: _destiny_common_IdRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_destiny_common_JsonDocument__Output>): grpc.ClientUnaryCall;
   getReference(argument: _destiny_common_IdRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_common_JsonDocument__Output>): grpc.ClientUnaryCall;
   getReference(argument: _destiny_common_IdRequest, callback: grpc.requestCallback<_destiny_common_JsonDocument__Output>): grpc.ClientUnaryCall;
+  
+  GetReferenceFileLines(argument: _destiny_dedup_service_ReferenceFileLinesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_dedup_service_ReferenceFileLines__Output>): grpc.ClientUnaryCall;
+  GetReferenceFileLines(argument: _destiny_dedup_service_ReferenceFileLinesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_destiny_dedup_service_ReferenceFileLines__Output>): grpc.ClientUnaryCall;
+  GetReferenceFileLines(argument: _destiny_dedup_service_ReferenceFileLinesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_dedup_service_ReferenceFileLines__Output>): grpc.ClientUnaryCall;
+  GetReferenceFileLines(argument: _destiny_dedup_service_ReferenceFileLinesRequest, callback: grpc.requestCallback<_destiny_dedup_service_ReferenceFileLines__Output>): grpc.ClientUnaryCall;
+  getReferenceFileLines(argument: _destiny_dedup_service_ReferenceFileLinesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_dedup_service_ReferenceFileLines__Output>): grpc.ClientUnaryCall;
+  getReferenceFileLines(argument: _destiny_dedup_service_ReferenceFileLinesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_destiny_dedup_service_ReferenceFileLines__Output>): grpc.ClientUnaryCall;
+  getReferenceFileLines(argument: _destiny_dedup_service_ReferenceFileLinesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_dedup_service_ReferenceFileLines__Output>): grpc.ClientUnaryCall;
+  getReferenceFileLines(argument: _destiny_dedup_service_ReferenceFileLinesRequest, callback: grpc.requestCallback<_destiny_dedup_service_ReferenceFileLines__Output>): grpc.ClientUnaryCall;
   
   IngestReferences(argument: _destiny_dedup_service_IngestReferencesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_dedup_service_IngestReferencesResponse__Output>): grpc.ClientUnaryCall;
   IngestReferences(argument: _destiny_dedup_service_IngestReferencesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_destiny_dedup_service_IngestReferencesResponse__Output>): grpc.ClientUnaryCall;
@@ -104,6 +115,8 @@ export interface DedupServiceHandlers extends grpc.UntypedServiceImplementation 
   
   GetReference: grpc.handleUnaryCall<_destiny_common_IdRequest__Output, _destiny_common_JsonDocument>;
   
+  GetReferenceFileLines: grpc.handleUnaryCall<_destiny_dedup_service_ReferenceFileLinesRequest__Output, _destiny_dedup_service_ReferenceFileLines>;
+  
   IngestReferences: grpc.handleUnaryCall<_destiny_dedup_service_IngestReferencesRequest__Output, _destiny_dedup_service_IngestReferencesResponse>;
   
   InvokeDeduplication: grpc.handleUnaryCall<_destiny_common_IdsRequest__Output, _destiny_common_Empty>;
@@ -121,6 +134,7 @@ export interface DedupServiceDefinition extends grpc.ServiceDefinition {
   EvaluateDeduplicationCandidates: MethodDefinition<_destiny_common_JsonDocument, _destiny_common_JsonDocuments, _destiny_common_JsonDocument__Output, _destiny_common_JsonDocuments__Output>
   GetDeduplicatedViews: MethodDefinition<_destiny_common_IdsRequest, _destiny_common_JsonDocuments, _destiny_common_IdsRequest__Output, _destiny_common_JsonDocuments__Output>
   GetReference: MethodDefinition<_destiny_common_IdRequest, _destiny_common_JsonDocument, _destiny_common_IdRequest__Output, _destiny_common_JsonDocument__Output>
+  GetReferenceFileLines: MethodDefinition<_destiny_dedup_service_ReferenceFileLinesRequest, _destiny_dedup_service_ReferenceFileLines, _destiny_dedup_service_ReferenceFileLinesRequest__Output, _destiny_dedup_service_ReferenceFileLines__Output>
   IngestReferences: MethodDefinition<_destiny_dedup_service_IngestReferencesRequest, _destiny_dedup_service_IngestReferencesResponse, _destiny_dedup_service_IngestReferencesRequest__Output, _destiny_dedup_service_IngestReferencesResponse__Output>
   InvokeDeduplication: MethodDefinition<_destiny_common_IdsRequest, _destiny_common_Empty, _destiny_common_IdsRequest__Output, _destiny_common_Empty__Output>
   LookupReferences: MethodDefinition<_destiny_dedup_service_LookupReferencesRequest, _destiny_common_JsonDocuments, _destiny_dedup_service_LookupReferencesRequest__Output, _destiny_common_JsonDocuments__Output>

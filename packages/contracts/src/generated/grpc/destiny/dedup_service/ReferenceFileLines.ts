@@ -1,0 +1,14 @@
+// Original file: protos/destiny/dedup_service.proto
+
+
+export interface ReferenceFileLines {
+  'ids'?: (string)[];
+  'lines'?: (string)[];
+  'full_texts'?: (boolean)[];
+}
+
+export interface ReferenceFileLines__Output {
+  'ids': (string)[];
+  'lines': (string)[];
+  'full_texts': (boolean)[];
+}

@@ -1,0 +1,20 @@
+import { serialiseJsonLine } from '@destiny/contracts';
+import type { FullTextLinks } from '@destiny/platform';
+
+// The robot reference file (§12.2) from dedup-service's lines, which come redacted by the caller's
+// entitlements (§6.1) and written as JSONL already; only a line holding a full text is parsed and
+// written again, to present its stored copy's link (§6.6). Parsing a written line and writing it
+// again gives the same bytes: nulls are gone already and the `\n` escape stays `\n`.
+
+export interface ReferenceFileLineInput {
+  line: string;
+  fullText: boolean;
+}
+
+/** The JSONL document: each line followed by `\n`. */
+export async function referenceFileText(lines: readonly ReferenceFileLineInput[], links: FullTextLinks): Promise<string> {
+  const presented = await Promise.all(lines.map(async (item) => (item.fullText ? serialiseJsonLine(await links.present(JSON.parse(item.line) as unknown)) : item.line)));
+  let text = '';
+  for (const line of presented) text += `${line}\n`;
+  return text;
+}
