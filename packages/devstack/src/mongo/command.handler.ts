@@ -9,6 +9,7 @@ import { type IndexSpec } from './collection.index';
 import { CursorRegistry, type CursorReply, type ResultDocument } from './cursor.registry';
 import { encodeCursorReply, type EncodedReply } from './cursor-reply.encoder';
 import { projectTopLevel, withTopLevelFields } from './bson-document.splice';
+import { applySplitUpdate, changedFields, splitUpdate, type SplitUpdate } from './bson-update.splice';
 import { readTopLevelFields } from './bson-field.reader';
 import { keyValues } from './document.path';
 import { badValue, ErrorCodes, MongoCommandError } from './mongo-command.error';
@@ -108,16 +109,6 @@ function withoutField(filter: Document, field: string): Document {
   return rest;
 }
 
-/** True when an update changed one of the `touched` top-level fields of `before` (decoded with at least those fields). */
-function changedFields(before: Document, after: Document, touched: ReadonlySet<string>): boolean {
-  for (const name of touched) {
-    const had = before[name] !== undefined;
-    const has = after[name] !== undefined;
-    if (had !== has || (had && compareValues(before[name], after[name]) !== 0)) return true;
-  }
-  return false;
-}
-
 /**
  * Applies an update to a matched document and stores the result when it changed. With the
  * `touched` top-level fields known, only those are compared and re-encoded (the match must then
@@ -131,6 +122,31 @@ function applyToMatch(collection: Collection, match: Match, update: unknown, con
   }
   if (compareValues(match.document, next) === 0) return { next };
   return { next, stored: collection.replace(match.key, next) };
+}
+
+/**
+ * Applies a split update to a matched document (decoded with the fields `Collection.fieldsForUpdate`
+ * names for the split's other fields) and stores the result when it changed. A document whose
+ * target is not an array takes the general path, which raises MongoDB's error.
+ */
+function applySplitToMatch(collection: Collection, match: Match, split: SplitUpdate, update: unknown, context: UpdateContext, touched: ReadonlySet<string>): Uint8Array | undefined {
+  const spliced = applySplitUpdate(match.raw, split, match.document, context);
+  if (!spliced) {
+    const fields = collection.fieldsForUpdate(touched);
+    const document = fields ? readTopLevelFields(match.raw, fields) : Collection.decode(match.raw);
+    return applyToMatch(collection, { ...match, document }, update, context, touched).stored;
+  }
+  if (!spliced.stored) return undefined;
+  return collection.replaceStored(match.key, spliced.stored, spliced.next, match.document, spliced.restChanged ? split.restFields : NO_FIELDS);
+}
+
+/** The split of an update statement for the byte-splicing path, when the collection's indexes allow it. */
+function splitFor(collection: Collection | undefined, update: unknown, arrayFilters: unknown): SplitUpdate | undefined {
+  // Array filters name the whole update in their errors, so those updates stay whole.
+  if (!collection || arrayFilters !== undefined) return undefined;
+  const split = splitUpdate(update);
+  if (!split || collection.indexesDependOn(new Set(split.arrays.keys())) || !collection.fieldsForUpdate(split.restFields)) return undefined;
+  return split;
 }
 
 function defaultIndexName(key: Document): string {
@@ -561,7 +577,9 @@ export class CommandHandler {
           }
           // An operator update reads and rewrites only the fields it touches (plus indexed ones).
           const touched = updatedFields(update);
-          const fields = touched && collection ? collection.fieldsForUpdate(touched) : undefined;
+          // $push and $pull on top-level arrays splice the stored bytes; the rest of the update reads only its own fields.
+          const split = splitFor(collection, update, arrayFilters);
+          const fields = split ? (collection as Collection).fieldsForUpdate(split.restFields) : touched && collection ? collection.fieldsForUpdate(touched) : undefined;
           const entries = this.matchingEntries(collection, filter, multi === true ? Number.POSITIVE_INFINITY : 1, fields);
           if (entries.length === 0 && upsert === true && collection) {
             const { document, raw } = this.upsertInsert(collection, filter, update, arrayFilters);
@@ -571,7 +589,7 @@ export class CommandHandler {
           }
           const context = { filter: isPlainObject(filter) ? filter : undefined, arrayFilters };
           for (const match of entries) {
-            const { stored } = applyToMatch(collection as Collection, match, update, context, touched);
+            const stored = split ? applySplitToMatch(collection as Collection, match, split, update, context, touched as Set<string>) : applyToMatch(collection as Collection, match, update, context, touched).stored;
             matched += 1;
             if (stored) {
               changed.push(stored);

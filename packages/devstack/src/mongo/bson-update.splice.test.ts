@@ -1,0 +1,173 @@
+import { deserialize, Long, serialize } from 'bson';
+import { DESERIALIZE_OPTIONS } from './bson.options';
+import { readTopLevelFields } from './bson-field.reader';
+import { compareValues, type Document } from './bson-value.order';
+import { applySplitUpdate, splitUpdate } from './bson-update.splice';
+import { applyUpdate } from './update.applier';
+
+type Outcome = { bytes: Buffer | 'unchanged' } | { error: { code: unknown; message: string } };
+
+function outcome(run: () => Uint8Array | undefined): Outcome {
+  try {
+    const bytes = run();
+    return { bytes: bytes ? Buffer.from(bytes) : 'unchanged' };
+  } catch (error) {
+    return { error: { code: (error as { code?: unknown }).code, message: (error as Error).message } };
+  }
+}
+
+/** The general path: decode everything, apply, re-encode the whole document when it changed. */
+function generalPath(raw: Uint8Array, update: Document): Outcome {
+  return outcome(() => {
+    const document = deserialize(raw, DESERIALIZE_OPTIONS);
+    const next = applyUpdate(document, update);
+    return compareValues(document, next) === 0 ? undefined : serialize(next, { checkKeys: false });
+  });
+}
+
+/** The splicing path as the update command runs it; `fellBack` when it hands the document to the general path. */
+function splicingPath(raw: Uint8Array, update: Document): { result: Outcome; fellBack: boolean } {
+  const split = splitUpdate(update);
+  if (!split) return { result: generalPath(raw, update), fellBack: true };
+  let fellBack = false;
+  const result = outcome(() => {
+    const document = readTopLevelFields(raw, new Set([...split.restFields, '_id']));
+    const spliced = applySplitUpdate(raw, split, document, {});
+    if (!spliced) {
+      fellBack = true;
+      const general = generalPath(raw, update);
+      if ('error' in general) throw Object.assign(new Error(general.error.message), { code: general.error.code });
+      return general.bytes === 'unchanged' ? undefined : general.bytes;
+    }
+    return spliced.stored;
+  });
+  return { result, fellBack };
+}
+
+/** A small deterministic generator (mulberry32), so a failure can be replayed from its seed. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const FIELDS = ['list', 'docs', 'tags', 'n', 's', 'nested', 'flag'];
+
+function generator(next: () => number) {
+  const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)];
+  const event = (): Document => ({ event_id: `e${Math.floor(next() * 6)}`, v: Math.floor(next() * 5), sub: { x: pick([1, 2, 'x', null]) }, ...(next() < 0.2 ? { extra: [1, { y: 2 }] } : {}) });
+  const scalar = (): unknown => pick([() => Math.floor(next() * 10) - 3, () => 1.5 + Math.floor(next() * 3), () => `s${Math.floor(next() * 3)}`, () => null, () => next() < 0.5, () => Long.fromNumber(7), () => new Date(1_700_000_000_000)])();
+  const value = (depth = 0): unknown => {
+    const choice = next();
+    if (depth > 1 || choice < 0.45) return scalar();
+    if (choice < 0.6) return { a: value(depth + 1), b: scalar() };
+    if (choice < 0.75) return Array.from({ length: Math.floor(next() * 4) }, () => scalar());
+    if (choice < 0.95) return Array.from({ length: Math.floor(next() * 5) }, () => (next() < 0.85 ? event() : scalar()));
+    return [];
+  };
+  const document = (): Document => {
+    const result: Document = { _id: `d${Math.floor(next() * 100)}` };
+    for (const field of FIELDS) {
+      if (next() >= 0.75) continue;
+      // The array fields mostly hold arrays (of documents), as the services' documents do.
+      const arrayField = (field === 'list' || field === 'docs') && next() < 0.8;
+      result[field] = arrayField ? Array.from({ length: Math.floor(next() * 5) }, () => (next() < 0.85 ? event() : scalar())) : value();
+    }
+    return result;
+  };
+  const operand = (operator: string): unknown => {
+    switch (operator) {
+      case '$push':
+        return next() < 0.5 ? value() : { $each: Array.from({ length: Math.floor(next() * 3) }, () => (next() < 0.7 ? event() : scalar())) };
+      case '$pull':
+        return pick([() => ({ event_id: { $in: [`e${Math.floor(next() * 6)}`, `e${Math.floor(next() * 6)}`] } }), () => ({ event_id: `e${Math.floor(next() * 6)}` }), () => ({ v: { $gt: 2 } }), () => ({ 'sub.x': 1 }), () => ({ extra: { $exists: true } }), () => ({})])();
+      case '$inc':
+        return pick([1, -2, 2.5, 'x']);
+      case '$unset':
+        return '';
+      default:
+        return value();
+    }
+  };
+  const update = (): Document => {
+    const result: Document = {};
+    const count = 1 + Math.floor(next() * 3);
+    for (let index = 0; index < count; index += 1) {
+      const operator = pick(['$push', '$push', '$pull', '$pull', '$set', '$max', '$min', '$inc', '$unset']);
+      const arrayOperator = operator === '$push' || operator === '$pull';
+      const field = next() < 0.1 ? `nested.${pick(['a', 'b', 'c'])}` : arrayOperator && next() < 0.7 ? pick(['list', 'docs']) : pick(FIELDS);
+      result[operator] = { ...((result[operator] as Document | undefined) ?? {}), [field]: operand(operator) };
+    }
+    return result;
+  };
+  return { document, update };
+}
+
+describe('splicing array updates into stored BSON', () => {
+  test('when random updates apply to random documents, then the splicing path gives the general path’s bytes or error', () => {
+    let spliced = 0;
+    for (let seed = 1; seed <= 3000; seed += 1) {
+      const { document, update } = generator(random(seed));
+      const raw = serialize(document());
+      const change = update();
+      const expected = generalPath(raw, change);
+      const { result, fellBack } = splicingPath(raw, change);
+      if (!fellBack) spliced += 1;
+      expect({ seed, change, result }).toEqual({ seed, change, result: expected });
+    }
+    // Most cases must exercise the splicing itself, not the fallback.
+    expect(spliced).toBeGreaterThan(1000);
+  });
+
+  test('when $push appends to an array of documents, then the existing elements keep their bytes and the new ones are numbered after them', () => {
+    const raw = serialize({ _id: 1, list: [{ event_id: 'a' }, { event_id: 'b' }], after: 'x' });
+    const { result, fellBack } = splicingPath(raw, { $push: { list: { $each: [{ event_id: 'c' }, 4] } } });
+    expect(fellBack).toBe(false);
+    expect('bytes' in result && deserialize(result.bytes as Buffer)).toEqual({ _id: 1, list: [{ event_id: 'a' }, { event_id: 'b' }, { event_id: 'c' }, 4], after: 'x' });
+  });
+
+  test('when $pull removes matching documents, then the survivors are renumbered and other elements are kept', () => {
+    const raw = serialize({ _id: 1, list: [{ event_id: 'a' }, 'a', { event_id: 'b' }, { event_id: 'c' }] });
+    const { result, fellBack } = splicingPath(raw, { $pull: { list: { event_id: { $in: ['a', 'c'] } } } });
+    expect(fellBack).toBe(false);
+    expect('bytes' in result && deserialize(result.bytes as Buffer)).toEqual({ _id: 1, list: ['a', { event_id: 'b' }] });
+  });
+
+  test('when $pull matches nothing or its field is missing, then the document is unchanged', () => {
+    const raw = serialize({ _id: 1, list: [{ event_id: 'a' }] });
+    expect(splicingPath(raw, { $pull: { list: { event_id: 'z' } } }).result).toEqual({ bytes: 'unchanged' });
+    expect(splicingPath(raw, { $pull: { other: { event_id: 'a' } } }).result).toEqual({ bytes: 'unchanged' });
+  });
+
+  test('when the target is not an array or a $push target is missing, then the general path applies the update and raises MongoDB’s error', () => {
+    const raw = serialize({ _id: 1, list: 'text' });
+    const pushed = splicingPath(raw, { $push: { list: 1 } });
+    expect(pushed.fellBack).toBe(true);
+    expect(pushed.result).toEqual({ error: { code: 2, message: "The field 'list' must be an array but is of type string in document {_id: 1}" } });
+    const created = splicingPath(raw, { $push: { added: 1 } });
+    expect(created.fellBack).toBe(true);
+    expect('bytes' in created.result && deserialize(created.result.bytes as Buffer)).toEqual({ _id: 1, list: 'text', added: [1] });
+  });
+
+  test('when an array element looks like a DBRef, then $pull decodes it whole like the general path', () => {
+    const raw = serialize({ _id: 1, list: [{ $ref: 'c', $id: 1 }, { $ref: 'c', $id: 2, kind: 'x' }, { kind: 'x' }] });
+    const change = { $pull: { list: { kind: 'x' } } };
+    const { result, fellBack } = splicingPath(raw, change);
+    expect(fellBack).toBe(false);
+    expect(result).toEqual(generalPath(raw, change));
+  });
+
+  test('when the update has $position, $slice, $sort, dotted paths, operator conditions or conflicts, then it is not split', () => {
+    expect(splitUpdate({ $push: { list: { $each: [1], $slice: 2 } } })).toBeUndefined();
+    expect(splitUpdate({ $push: { 'a.list': 1 } })).toBeUndefined();
+    expect(splitUpdate({ $pull: { list: { $in: [1] } } })).toBeUndefined();
+    expect(splitUpdate({ $push: { list: 1 }, $set: { 'list.0': 2 } })).toBeUndefined();
+    expect(splitUpdate({ $push: { 5: 1 } })).toBeUndefined();
+    const split = splitUpdate({ $set: { version: 2 }, $push: { list: 1 }, $max: { flag: true } });
+    expect(split && { arrays: [...split.arrays.keys()], rest: split.rest, restFields: [...split.restFields] }).toEqual({ arrays: ['list'], rest: { $set: { version: 2 }, $max: { flag: true } }, restFields: ['version', 'flag'] });
+  });
+});

@@ -1,0 +1,370 @@
+// Applies an operator update to stored BSON without decoding the fields it does not need: `$push`
+// of plain values or `$each`, and `$pull` of sub-documents matching a condition, splice the stored
+// bytes of a top-level array (existing elements are walked, never decoded); every other operator
+// runs on a decoding of just its own top-level fields, which are then re-encoded in place.
+import { deserialize, serialize } from 'bson';
+import { asBuffer, cstringEnd, int32, readTopLevelFields, valueSize } from './bson-field.reader';
+import { DESERIALIZE_OPTIONS } from './bson.options';
+import { compareValues, isPlainObject, type Document } from './bson-value.order';
+import { compileFilter, filterFields, isOperatorObject, type Predicate } from './query.matcher';
+import { applyUpdate, type UpdateContext } from './update.applier';
+
+const ARRAY = 0x04;
+const EMBEDDED_DOCUMENT = 0x03;
+const DOLLAR = 0x24;
+
+/** An array operator applied to the stored bytes of a top-level array field. */
+export type ArrayOperation = { kind: 'push'; values: unknown[] } | { kind: 'pull'; matches: (element: Uint8Array) => boolean };
+
+/** An update split into array operators spliced on bytes and the rest, applied to a partial decoding. */
+export interface SplitUpdate {
+  arrays: Map<string, ArrayOperation>;
+  /** The update without the spliced operators; undefined when nothing else is left. */
+  rest: Document | undefined;
+  /** The top-level fields `rest` may change. */
+  restFields: Set<string>;
+}
+
+function isArrayIndex(name: string): boolean {
+  return /^[0-9]+$/.test(name);
+}
+
+/** How many paths of the update (both sides of a `$rename`) fall under each top-level field; undefined when malformed. */
+function pathsPerField(update: Document): Map<string, number> | undefined {
+  const counts = new Map<string, number>();
+  const count = (path: string): void => {
+    const field = path.split('.')[0];
+    counts.set(field, (counts.get(field) ?? 0) + 1);
+  };
+  for (const [operator, operands] of Object.entries(update)) {
+    if (!isPlainObject(operands)) return undefined;
+    for (const [path, argument] of Object.entries(operands)) {
+      count(path);
+      if (operator === '$rename') {
+        if (typeof argument !== 'string') return undefined;
+        count(argument);
+      }
+    }
+  }
+  return counts;
+}
+
+/** The values a `$push` argument appends, or undefined when it needs `$position`, `$slice`, `$sort` or is malformed. */
+function pushedValues(argument: unknown): unknown[] | undefined {
+  if (!isPlainObject(argument) || !('$each' in argument)) return [argument];
+  const keys = Object.keys(argument);
+  if (keys.length !== 1 || !Array.isArray(argument.$each)) return undefined;
+  return argument.$each;
+}
+
+/** Whether a stored sub-document has a `$`-prefixed field (then it may decode as a DBRef, not a plain object). */
+function hasDollarField(document: Uint8Array): boolean {
+  const last = document.length - 1;
+  let offset = 4;
+  while (offset < last) {
+    if (document[offset + 1] === DOLLAR) return true;
+    const nameEnd = cstringEnd(document, offset + 1);
+    offset = nameEnd + 1 + valueSize(document[offset], document, nameEnd + 1);
+  }
+  return false;
+}
+
+/** A test of stored sub-documents against a `$pull` condition, decoding only the fields it reads. */
+function pullMatcher(condition: Document): ((element: Uint8Array) => boolean) | undefined {
+  let predicate: Predicate;
+  try {
+    predicate = compileFilter(condition);
+  } catch {
+    // Malformed conditions take the general path, which raises the error when (and if) MongoDB would.
+    return undefined;
+  }
+  const needed = filterFields(condition);
+  return (element) => {
+    if (!needed || hasDollarField(element)) {
+      const decoded = deserialize(element, DESERIALIZE_OPTIONS);
+      return isPlainObject(decoded) && predicate(decoded);
+    }
+    return predicate(readTopLevelFields(element, needed));
+  };
+}
+
+/**
+ * Splits an operator update into byte-spliced array operators and the rest; undefined when no
+ * operator qualifies. A `$push`/`$pull` qualifies on a top-level field no other path of the
+ * update touches (a conflict is left to the general path to report).
+ */
+export function splitUpdate(update: unknown): SplitUpdate | undefined {
+  if (!isPlainObject(update)) return undefined;
+  const operators = Object.keys(update);
+  if (operators.length === 0 || !operators[0].startsWith('$')) return undefined;
+  const counts = pathsPerField(update);
+  if (!counts) return undefined;
+  const arrays = new Map<string, ArrayOperation>();
+  const rest: Document = {};
+  const restFields = new Set<string>();
+  for (const operator of operators) {
+    const operands = update[operator] as Document;
+    const kept: Document = {};
+    let keptAny = false;
+    for (const [path, argument] of Object.entries(operands)) {
+      const operation = counts.get(path) === 1 && isSplicedField(path) ? arrayOperation(operator, argument) : undefined;
+      if (operation) {
+        arrays.set(path, operation);
+        continue;
+      }
+      kept[path] = argument;
+      keptAny = true;
+      restFields.add(path.split('.')[0]);
+      if (operator === '$rename' && typeof argument === 'string') restFields.add(argument.split('.')[0]);
+    }
+    // An operator left with no operands is dropped: an empty one changes nothing.
+    if (keptAny || Object.keys(operands).length === 0) rest[operator] = kept;
+  }
+  if (arrays.size === 0) return undefined;
+  return { arrays, rest: Object.keys(rest).length > 0 ? rest : undefined, restFields };
+}
+
+function isSplicedField(path: string): boolean {
+  // Integer-like names would be reordered by a JS object; `_id` and `$` names have their own errors.
+  return path !== '' && !path.includes('.') && !path.startsWith('$') && path !== '_id' && !isArrayIndex(path);
+}
+
+function arrayOperation(operator: string, argument: unknown): ArrayOperation | undefined {
+  if (operator === '$push') {
+    const values = pushedValues(argument);
+    return values ? { kind: 'push', values } : undefined;
+  }
+  if (operator === '$pull' && isPlainObject(argument) && !isOperatorObject(argument)) {
+    const matches = pullMatcher(argument);
+    return matches ? { kind: 'pull', matches } : undefined;
+  }
+  return undefined;
+}
+
+/** A stored top-level array: where its element starts and its value lies. */
+interface StoredArray {
+  elementStart: number;
+  valueStart: number;
+  end: number;
+  count: number;
+}
+
+/** Whether the bytes between `start` and `end` spell the decimal `index`. */
+function isIndexName(raw: Uint8Array, start: number, end: number, index: number): boolean {
+  let remaining = index;
+  let position = end - 1;
+  do {
+    if (position < start || raw[position] !== 0x30 + (remaining % 10)) return false;
+    remaining = Math.floor(remaining / 10);
+    position -= 1;
+  } while (remaining > 0);
+  return position === start - 1;
+}
+
+/** Counts the elements of a stored array; undefined when its keys are not 0, 1, 2… (then the general path renumbers them). */
+function countElements(raw: Uint8Array, valueStart: number): number | undefined {
+  const last = valueStart + int32(raw, valueStart) - 1;
+  let offset = valueStart + 4;
+  let count = 0;
+  while (offset < last) {
+    const nameEnd = cstringEnd(raw, offset + 1);
+    if (!isIndexName(raw, offset + 1, nameEnd, count)) return undefined;
+    offset = nameEnd + 1 + valueSize(raw[offset], raw, nameEnd + 1);
+    count += 1;
+  }
+  return count;
+}
+
+/**
+ * Finds the stored arrays the split's operators change; undefined when one is not an array (or
+ * a `$push` target is missing), which the general path handles with MongoDB's errors.
+ */
+export function locateArrays(raw: Uint8Array, split: SplitUpdate): Map<string, StoredArray> | undefined {
+  const view = asBuffer(raw);
+  const last = int32(raw, 0) - 1;
+  const found = new Map<string, StoredArray>();
+  let offset = 4;
+  while (offset < last) {
+    const type = raw[offset];
+    const nameEnd = cstringEnd(raw, offset + 1);
+    const valueStart = nameEnd + 1;
+    const end = valueStart + valueSize(type, raw, valueStart);
+    const name = view.toString('utf8', offset + 1, nameEnd);
+    if (split.arrays.has(name) && !found.has(name)) {
+      if (type !== ARRAY) return undefined;
+      const count = countElements(raw, valueStart);
+      if (count === undefined) return undefined;
+      found.set(name, { elementStart: offset, valueStart, end, count });
+    }
+    offset = end;
+  }
+  for (const [name, operation] of split.arrays) if (operation.kind === 'push' && !found.has(name)) return undefined;
+  return found;
+}
+
+/** Byte chunks of one output document, with their total size. */
+class DocumentBuilder {
+  private readonly chunks: Uint8Array[] = [];
+  private size = 5;
+
+  add(chunk: Uint8Array): void {
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+  }
+
+  build(): Uint8Array {
+    const result = Buffer.allocUnsafe(this.size);
+    result.writeInt32LE(this.size, 0);
+    let position = 4;
+    for (const chunk of this.chunks) {
+      result.set(chunk, position);
+      position += chunk.length;
+    }
+    result[position] = 0;
+    return result;
+  }
+}
+
+function int32Bytes(value: number): Uint8Array {
+  const bytes = Buffer.allocUnsafe(4);
+  bytes.writeInt32LE(value, 0);
+  return bytes;
+}
+
+/** The elements `values` encode to as array entries numbered from `first`. */
+function encodedElements(values: unknown[], first: number): Uint8Array {
+  const entries: Document = {};
+  values.forEach((value, position) => {
+    entries[String(first + position)] = value;
+  });
+  const encoded = serialize(entries, { checkKeys: false });
+  return encoded.subarray(4, encoded.length - 1);
+}
+
+/** The new element of a stored array after the operation, or undefined when it is unchanged. */
+function splicedArray(raw: Uint8Array, stored: StoredArray, operation: ArrayOperation): Uint8Array[] | undefined {
+  const header = raw.subarray(stored.elementStart, stored.valueStart);
+  const arrayEnd = stored.end - 1;
+  if (operation.kind === 'push') {
+    if (operation.values.length === 0) return undefined;
+    const added = encodedElements(operation.values, stored.count);
+    return [header, int32Bytes(stored.end - stored.valueStart + added.length), raw.subarray(stored.valueStart + 4, arrayEnd), added, new Uint8Array(1)];
+  }
+  const kept: Uint8Array[] = [];
+  let size = 5;
+  let index = 0;
+  let removed = false;
+  let offset = stored.valueStart + 4;
+  while (offset < arrayEnd) {
+    const type = raw[offset];
+    const nameEnd = cstringEnd(raw, offset + 1);
+    const valueStart = nameEnd + 1;
+    const end = valueStart + valueSize(type, raw, valueStart);
+    if (type === EMBEDDED_DOCUMENT && operation.matches(raw.subarray(valueStart, end))) {
+      removed = true;
+    } else {
+      // Survivors are renumbered: keys follow positions.
+      const key = Buffer.from(`\0${index}\0`, 'latin1');
+      key[0] = type;
+      kept.push(key, raw.subarray(valueStart, end));
+      size += key.length + end - valueStart;
+      index += 1;
+    }
+    offset = end;
+  }
+  if (!removed) return undefined;
+  return [header, int32Bytes(size), ...kept, new Uint8Array(1)];
+}
+
+/**
+ * The document after the split update: spliced arrays, the `restFields` re-encoded from `restResult`
+ * (dropped when missing there, new ones appended in its order), every other element as stored.
+ * Undefined when nothing changed.
+ */
+export function splicedDocument(raw: Uint8Array, split: SplitUpdate, arrays: Map<string, StoredArray>, restResult: Document | undefined): Uint8Array | undefined {
+  const replacedArrays = new Map<number, Uint8Array[]>();
+  for (const [name, stored] of arrays) {
+    const chunks = splicedArray(raw, stored, split.arrays.get(name) as ArrayOperation);
+    if (chunks) replacedArrays.set(stored.elementStart, chunks);
+  }
+  if (replacedArrays.size === 0 && !restResult) return undefined;
+  const replacements = new Map<string, Uint8Array>();
+  if (restResult) {
+    const changed: Document = {};
+    for (const name of Object.keys(restResult)) if (split.restFields.has(name)) changed[name] = restResult[name];
+    const encoded = serialize(changed, { checkKeys: false });
+    const view = asBuffer(encoded);
+    let offset = 4;
+    while (offset < encoded.length - 1) {
+      const nameEnd = cstringEnd(encoded, offset + 1);
+      const end = nameEnd + 1 + valueSize(encoded[offset], encoded, nameEnd + 1);
+      replacements.set(view.toString('utf8', offset + 1, nameEnd), encoded.subarray(offset, end));
+      offset = end;
+    }
+  }
+  const builder = new DocumentBuilder();
+  const view = asBuffer(raw);
+  const last = int32(raw, 0) - 1;
+  const placed = new Set<string>();
+  let offset = 4;
+  while (offset < last) {
+    const nameEnd = cstringEnd(raw, offset + 1);
+    const end = nameEnd + 1 + valueSize(raw[offset], raw, nameEnd + 1);
+    const chunks = replacedArrays.get(offset);
+    if (chunks) {
+      for (const chunk of chunks) builder.add(chunk);
+    } else if (!restResult) {
+      builder.add(raw.subarray(offset, end));
+    } else {
+      const name = view.toString('utf8', offset + 1, nameEnd);
+      if (!split.restFields.has(name)) {
+        builder.add(raw.subarray(offset, end));
+      } else {
+        const replacement = replacements.get(name);
+        if (replacement && !placed.has(name)) {
+          builder.add(replacement);
+          placed.add(name);
+        }
+      }
+    }
+    offset = end;
+  }
+  for (const [name, replacement] of replacements) if (!placed.has(name)) builder.add(replacement);
+  return builder.build();
+}
+
+/** True when an update changed one of the `touched` top-level fields of `before` (decoded with at least those fields). */
+export function changedFields(before: Document, after: Document, touched: ReadonlySet<string>): boolean {
+  for (const name of touched) {
+    const had = before[name] !== undefined;
+    const has = after[name] !== undefined;
+    if (had !== has || (had && compareValues(before[name], after[name]) !== 0)) return true;
+  }
+  return false;
+}
+
+export interface SplicedUpdate {
+  /** The new bytes, or undefined when the document is unchanged. */
+  stored: Uint8Array | undefined;
+  /** `document` after the rest of the update. */
+  next: Document;
+  /** Whether the rest of the update changed one of its fields (then indexes on them need maintenance). */
+  restChanged: boolean;
+}
+
+/**
+ * Applies a split update to stored bytes, `document` holding (at least) `_id` and the split's
+ * other fields decoded; undefined when a target is not an array (or a `$push` target is missing):
+ * the general path then applies the whole update and raises MongoDB's errors in MongoDB's order.
+ */
+export function applySplitUpdate(raw: Uint8Array, split: SplitUpdate, document: Document, context: UpdateContext): SplicedUpdate | undefined {
+  const arrays = locateArrays(raw, split);
+  if (!arrays) return undefined;
+  let next = document;
+  let restChanged = false;
+  if (split.rest) {
+    next = applyUpdate(document, split.rest, context);
+    restChanged = changedFields(document, next, split.restFields);
+  }
+  return { stored: splicedDocument(raw, split, arrays, restChanged ? next : undefined), next, restChanged };
+}
