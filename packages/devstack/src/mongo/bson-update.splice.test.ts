@@ -1,9 +1,10 @@
-import { deserialize, Long, serialize } from 'bson';
+import { deserialize, Double, Long, serialize } from 'bson';
 import { DESERIALIZE_OPTIONS } from './bson.options';
 import { readTopLevelFields } from './bson-field.reader';
-import { compareValues, type Document } from './bson-value.order';
-import { applySplitUpdate, splitUpdate } from './bson-update.splice';
-import { applyUpdate } from './update.applier';
+import { type Document } from './bson-value.order';
+import { withTopLevelFields } from './bson-document.splice';
+import { applySplitUpdate, changedFields, splitUpdate } from './bson-update.splice';
+import { applyUpdate, updatedFields } from './update.applier';
 
 type Outcome = { bytes: Buffer | 'unchanged' } | { error: { code: unknown; message: string } };
 
@@ -16,22 +17,23 @@ function outcome(run: () => Uint8Array | undefined): Outcome {
   }
 }
 
-/** The general path: decode everything, apply, re-encode the whole document when it changed. */
+/** The general path: decode, apply, re-encode the touched top-level fields when one changed. */
 function generalPath(raw: Uint8Array, update: Document): Outcome {
   return outcome(() => {
     const document = deserialize(raw, DESERIALIZE_OPTIONS);
     const next = applyUpdate(document, update);
-    return compareValues(document, next) === 0 ? undefined : serialize(next, { checkKeys: false });
+    const touched = updatedFields(update) as Set<string>;
+    return changedFields(document, next, touched) ? withTopLevelFields(raw, next, touched) : undefined;
   });
 }
 
 /** The splicing path as the update command runs it; `fellBack` when it hands the document to the general path. */
 function splicingPath(raw: Uint8Array, update: Document): { result: Outcome; fellBack: boolean } {
-  const split = splitUpdate(update);
+  const split = splitUpdate(update, () => true);
   if (!split) return { result: generalPath(raw, update), fellBack: true };
   let fellBack = false;
   const result = outcome(() => {
-    const document = readTopLevelFields(raw, new Set([...split.restFields, '_id']));
+    const document = readTopLevelFields(raw, new Set([...split.decodedFields, '_id']));
     const spliced = applySplitUpdate(raw, split, document, {});
     if (!spliced) {
       fellBack = true;
@@ -75,7 +77,10 @@ function generator(next: () => number) {
       if (next() >= 0.75) continue;
       // The array fields mostly hold arrays (of documents), as the services' documents do.
       const arrayField = (field === 'list' || field === 'docs') && next() < 0.8;
-      result[field] = arrayField ? Array.from({ length: Math.floor(next() * 5) }, () => (next() < 0.85 ? event() : scalar())) : value();
+      // A top-level double holding an integer equals the int32 a $set may write, in other bytes.
+      const integerDouble = (field === 'n' || field === 'nested') && next() < 0.3;
+      const stored = field === 'n' ? new Double(2) : { a: new Double(2), b: 's1' };
+      result[field] = arrayField ? Array.from({ length: Math.floor(next() * 5) }, () => (next() < 0.85 ? event() : scalar())) : integerDouble ? stored : value();
     }
     return result;
   };
@@ -87,6 +92,8 @@ function generator(next: () => number) {
         return pick([() => ({ event_id: { $in: [`e${Math.floor(next() * 6)}`, `e${Math.floor(next() * 6)}`] } }), () => ({ event_id: `e${Math.floor(next() * 6)}` }), () => ({ v: { $gt: 2 } }), () => ({ 'sub.x': 1 }), () => ({ extra: { $exists: true } }), () => ({})])();
       case '$inc':
         return pick([1, -2, 2.5, 'x']);
+      case '$set':
+        return next() < 0.3 ? pick([2, [], {}, 's1', null, { a: 2, b: 's1' }]) : value();
       case '$unset':
         return '';
       default:
@@ -153,6 +160,26 @@ describe('splicing array updates into stored BSON', () => {
     expect('bytes' in created.result && deserialize(created.result.bytes as Buffer)).toEqual({ _id: 1, list: 'text', added: [1] });
   });
 
+  test.each([
+    ['a double holding an integer, set to that int32', new Double(2), 2, false],
+    ['a document with a double, set to one with the int32', { a: new Double(2), b: 's1' }, { a: 2, b: 's1' }, false],
+    ['an array, set to a longer one', [1, 2], [1, 2, 3], true],
+    ['an array of a double, set to the int32', [new Double(1)], [1], false],
+    ['an int32, set to the same Int64', 1, Long.fromNumber(1), false],
+    ['a string, set to itself', 'x', 'x', false],
+    ['a string, set to another', 'x', 'y', true],
+    ['null, set to null', null, null, false],
+    ['a missing field, set to null', undefined, null, true],
+    ['a document, set to one with the same fields in another order', { a: 1, b: 2 }, { b: 2, a: 1 }, true],
+  ])('when a whole field holding %s is $set, then the splicing path decides like the general path', (_case, stored, value, changed) => {
+    const raw = serialize(stored === undefined ? { _id: 1, other: 1 } : { _id: 1, field: stored, other: 1 });
+    const change = { $set: { field: value } };
+    const { result, fellBack } = splicingPath(raw, change);
+    expect(fellBack).toBe(false);
+    expect(result).toEqual(generalPath(raw, change));
+    expect('bytes' in result && result.bytes !== 'unchanged').toBe(changed);
+  });
+
   test('when an array element looks like a DBRef, then $pull decodes it whole like the general path', () => {
     const raw = serialize({ _id: 1, list: [{ $ref: 'c', $id: 1 }, { $ref: 'c', $id: 2, kind: 'x' }, { kind: 'x' }] });
     const change = { $pull: { list: { kind: 'x' } } };
@@ -161,13 +188,21 @@ describe('splicing array updates into stored BSON', () => {
     expect(result).toEqual(generalPath(raw, change));
   });
 
-  test('when the update has $position, $slice, $sort, dotted paths, operator conditions or conflicts, then it is not split', () => {
-    expect(splitUpdate({ $push: { list: { $each: [1], $slice: 2 } } })).toBeUndefined();
-    expect(splitUpdate({ $push: { 'a.list': 1 } })).toBeUndefined();
-    expect(splitUpdate({ $pull: { list: { $in: [1] } } })).toBeUndefined();
-    expect(splitUpdate({ $push: { list: 1 }, $set: { 'list.0': 2 } })).toBeUndefined();
-    expect(splitUpdate({ $push: { 5: 1 } })).toBeUndefined();
-    const split = splitUpdate({ $set: { version: 2 }, $push: { list: 1 }, $max: { flag: true } });
-    expect(split && { arrays: [...split.arrays.keys()], rest: split.rest, restFields: [...split.restFields] }).toEqual({ arrays: ['list'], rest: { $set: { version: 2 }, $max: { flag: true } }, restFields: ['version', 'flag'] });
+  test('when the update has $position, $slice, $sort, dotted paths, operator conditions, conflicts or indexed fields, then those stay whole', () => {
+    const unindexed = (field: string): boolean => field !== 'indexed';
+    expect(splitUpdate({ $push: { list: { $each: [1], $slice: 2 } } }, unindexed)).toBeUndefined();
+    expect(splitUpdate({ $push: { 'a.list': 1 } }, unindexed)).toBeUndefined();
+    expect(splitUpdate({ $pull: { list: { $in: [1] } } }, unindexed)).toBeUndefined();
+    expect(splitUpdate({ $push: { list: 1 }, $set: { 'list.0': 2 } }, unindexed)).toBeUndefined();
+    expect(splitUpdate({ $push: { 5: 1 } }, unindexed)).toBeUndefined();
+    expect(splitUpdate({ $push: { indexed: 1 }, $set: { indexed2: { $x: 1 }, 'a.b': 1 } }, (field) => !field.startsWith('indexed'))).toBeUndefined();
+    const split = splitUpdate({ $set: { version: 2, indexed: 1 }, $push: { list: 1 }, $max: { flag: true } }, unindexed);
+    expect(split && { arrays: [...split.arrays.keys()], rest: split.rest, restFields: [...split.restFields], wholeSets: [...split.wholeSets], decodedFields: [...split.decodedFields] }).toEqual({
+      arrays: ['list'],
+      rest: { $set: { version: 2, indexed: 1 }, $max: { flag: true } },
+      restFields: ['version', 'indexed', 'flag'],
+      wholeSets: ['version'],
+      decodedFields: ['indexed', 'flag'],
+    });
   });
 });

@@ -3,7 +3,7 @@
 // bytes of a top-level array (existing elements are walked, never decoded); every other operator
 // runs on a decoding of just its own top-level fields, which are then re-encoded in place.
 import { deserialize, serialize } from 'bson';
-import { asBuffer, cstringEnd, int32, readTopLevelFields, valueSize } from './bson-field.reader';
+import { asBuffer, cstringEnd, int32, matchingName, namesAsBytes, readTopLevelFields, valueSize } from './bson-field.reader';
 import { DESERIALIZE_OPTIONS } from './bson.options';
 import { compareValues, isPlainObject, type Document } from './bson-value.order';
 import { compileFilter, filterFields, isOperatorObject, type Predicate } from './query.matcher';
@@ -19,10 +19,19 @@ export type ArrayOperation = { kind: 'push'; values: unknown[] } | { kind: 'pull
 /** An update split into array operators spliced on bytes and the rest, applied to a partial decoding. */
 export interface SplitUpdate {
   arrays: Map<string, ArrayOperation>;
+  /** The names of `arrays`. */
+  arrayFields: Set<string>;
   /** The update without the spliced operators; undefined when nothing else is left. */
   rest: Document | undefined;
   /** The top-level fields `rest` may change. */
   restFields: Set<string>;
+  /**
+   * Fields of `restFields` the update only `$set`s whole (and no index reads): their stored values
+   * are not decoded, whether they change is read from the bytes where possible.
+   */
+  wholeSets: Set<string>;
+  /** `restFields` without `wholeSets`: what the rest of the update needs decoded. */
+  decodedFields: Set<string>;
 }
 
 function isArrayIndex(name: string): boolean {
@@ -90,10 +99,11 @@ function pullMatcher(condition: Document): ((element: Uint8Array) => boolean) | 
 
 /**
  * Splits an operator update into byte-spliced array operators and the rest; undefined when no
- * operator qualifies. A `$push`/`$pull` qualifies on a top-level field no other path of the
- * update touches (a conflict is left to the general path to report).
+ * operator qualifies. A `$push`/`$pull` (and a whole-field `$set`) qualifies on a top-level
+ * field no other path of the update touches (a conflict is left to the general path to report)
+ * and for which `unindexed` holds.
  */
-export function splitUpdate(update: unknown): SplitUpdate | undefined {
+export function splitUpdate(update: unknown, unindexed: (field: string) => boolean): SplitUpdate | undefined {
   if (!isPlainObject(update)) return undefined;
   const operators = Object.keys(update);
   if (operators.length === 0 || !operators[0].startsWith('$')) return undefined;
@@ -102,16 +112,19 @@ export function splitUpdate(update: unknown): SplitUpdate | undefined {
   const arrays = new Map<string, ArrayOperation>();
   const rest: Document = {};
   const restFields = new Set<string>();
+  const wholeSets = new Set<string>();
   for (const operator of operators) {
     const operands = update[operator] as Document;
     const kept: Document = {};
     let keptAny = false;
     for (const [path, argument] of Object.entries(operands)) {
-      const operation = counts.get(path) === 1 && isSplicedField(path) ? arrayOperation(operator, argument) : undefined;
+      const alone = counts.get(path) === 1 && isSplicedField(path) && unindexed(path);
+      const operation = alone ? arrayOperation(operator, argument) : undefined;
       if (operation) {
         arrays.set(path, operation);
         continue;
       }
+      if (alone && operator === '$set' && argument !== undefined) wholeSets.add(path);
       kept[path] = argument;
       keptAny = true;
       restFields.add(path.split('.')[0]);
@@ -120,8 +133,9 @@ export function splitUpdate(update: unknown): SplitUpdate | undefined {
     // An operator left with no operands is dropped: an empty one changes nothing.
     if (keptAny || Object.keys(operands).length === 0) rest[operator] = kept;
   }
-  if (arrays.size === 0) return undefined;
-  return { arrays, rest: Object.keys(rest).length > 0 ? rest : undefined, restFields };
+  if (arrays.size === 0 && wholeSets.size === 0) return undefined;
+  const decodedFields = new Set([...restFields].filter((field) => !wholeSets.has(field)));
+  return { arrays, arrayFields: new Set(arrays.keys()), rest: Object.keys(rest).length > 0 ? rest : undefined, restFields, wholeSets, decodedFields };
 }
 
 function isSplicedField(path: string): boolean {
@@ -180,7 +194,7 @@ function countElements(raw: Uint8Array, valueStart: number): number | undefined 
  * a `$push` target is missing), which the general path handles with MongoDB's errors.
  */
 export function locateArrays(raw: Uint8Array, split: SplitUpdate): Map<string, StoredArray> | undefined {
-  const view = asBuffer(raw);
+  const wanted = namesAsBytes(split.arrayFields);
   const last = int32(raw, 0) - 1;
   const found = new Map<string, StoredArray>();
   let offset = 4;
@@ -189,8 +203,9 @@ export function locateArrays(raw: Uint8Array, split: SplitUpdate): Map<string, S
     const nameEnd = cstringEnd(raw, offset + 1);
     const valueStart = nameEnd + 1;
     const end = valueStart + valueSize(type, raw, valueStart);
-    const name = view.toString('utf8', offset + 1, nameEnd);
-    if (split.arrays.has(name) && !found.has(name)) {
+    const match = matchingName(raw, offset + 1, nameEnd, wanted.bytes);
+    const name = match < 0 ? undefined : wanted.names[match];
+    if (name !== undefined && !found.has(name)) {
       if (type !== ARRAY) return undefined;
       const count = countElements(raw, valueStart);
       if (count === undefined) return undefined;
@@ -279,15 +294,15 @@ function splicedArray(raw: Uint8Array, stored: StoredArray, operation: ArrayOper
 /**
  * The document after the split update: spliced arrays, the `restFields` re-encoded from `restResult`
  * (dropped when missing there, new ones appended in its order), every other element as stored.
- * Undefined when nothing changed.
+ * Undefined when no array changed and `restChanged` is false.
  */
-export function splicedDocument(raw: Uint8Array, split: SplitUpdate, arrays: Map<string, StoredArray>, restResult: Document | undefined): Uint8Array | undefined {
+export function splicedDocument(raw: Uint8Array, split: SplitUpdate, arrays: Map<string, StoredArray>, restResult: Document | undefined, restChanged: boolean): Uint8Array | undefined {
   const replacedArrays = new Map<number, Uint8Array[]>();
   for (const [name, stored] of arrays) {
     const chunks = splicedArray(raw, stored, split.arrays.get(name) as ArrayOperation);
     if (chunks) replacedArrays.set(stored.elementStart, chunks);
   }
-  if (replacedArrays.size === 0 && !restResult) return undefined;
+  if (replacedArrays.size === 0 && !restChanged) return undefined;
   const replacements = new Map<string, Uint8Array>();
   if (restResult) {
     const changed: Document = {};
@@ -303,32 +318,34 @@ export function splicedDocument(raw: Uint8Array, split: SplitUpdate, arrays: Map
     }
   }
   const builder = new DocumentBuilder();
-  const view = asBuffer(raw);
+  const wanted = namesAsBytes(split.restFields);
   const last = int32(raw, 0) - 1;
   const placed = new Set<string>();
+  // Unchanged elements are copied as runs of stored bytes.
+  let runStart = 4;
   let offset = 4;
   while (offset < last) {
     const nameEnd = cstringEnd(raw, offset + 1);
     const end = nameEnd + 1 + valueSize(raw[offset], raw, nameEnd + 1);
     const chunks = replacedArrays.get(offset);
+    const match = chunks || !restResult ? -1 : matchingName(raw, offset + 1, nameEnd, wanted.bytes);
+    if (chunks || match >= 0) {
+      if (runStart < offset) builder.add(raw.subarray(runStart, offset));
+      runStart = end;
+    }
     if (chunks) {
       for (const chunk of chunks) builder.add(chunk);
-    } else if (!restResult) {
-      builder.add(raw.subarray(offset, end));
-    } else {
-      const name = view.toString('utf8', offset + 1, nameEnd);
-      if (!split.restFields.has(name)) {
-        builder.add(raw.subarray(offset, end));
-      } else {
-        const replacement = replacements.get(name);
-        if (replacement && !placed.has(name)) {
-          builder.add(replacement);
-          placed.add(name);
-        }
+    } else if (match >= 0) {
+      const name = wanted.names[match];
+      const replacement = replacements.get(name);
+      if (replacement && !placed.has(name)) {
+        builder.add(replacement);
+        placed.add(name);
       }
     }
     offset = end;
   }
+  if (runStart < last) builder.add(raw.subarray(runStart, last));
   for (const [name, replacement] of replacements) if (!placed.has(name)) builder.add(replacement);
   return builder.build();
 }
@@ -364,7 +381,74 @@ export function applySplitUpdate(raw: Uint8Array, split: SplitUpdate, document: 
   let restChanged = false;
   if (split.rest) {
     next = applyUpdate(document, split.rest, context);
-    restChanged = changedFields(document, next, split.restFields);
+    restChanged = changedFields(document, next, split.decodedFields) || wholeSetChanged(raw, split.wholeSets, next);
   }
-  return { stored: splicedDocument(raw, split, arrays, restChanged ? next : undefined), next, restChanged };
+  // Like the general path, a changed document gets every field the update names re-encoded.
+  return { stored: splicedDocument(raw, split, arrays, split.rest ? next : undefined, restChanged), next, restChanged };
+}
+
+/** BSON types whose values compare equal exactly when their bytes are equal. */
+const BYTE_COMPARABLE = new Set([0x02, 0x05, 0x07, 0x08, 0x09, 0x0a, 0x10, 0x11, 0x12]);
+
+/** The number of elements of a stored document or array value. */
+function elementCount(raw: Uint8Array, valueStart: number): number {
+  const last = valueStart + int32(raw, valueStart) - 1;
+  let offset = valueStart + 4;
+  let count = 0;
+  while (offset < last) {
+    const nameEnd = cstringEnd(raw, offset + 1);
+    offset = nameEnd + 1 + valueSize(raw[offset], raw, nameEnd + 1);
+    count += 1;
+  }
+  return count;
+}
+
+function bytesEqual(left: Uint8Array, leftStart: number, leftEnd: number, right: Uint8Array, rightStart: number): boolean {
+  for (let index = 0; index < leftEnd - leftStart; index += 1) if (left[leftStart + index] !== right[rightStart + index]) return false;
+  return true;
+}
+
+/**
+ * Whether a whole-field `$set` changed one of `fields`, as `changedFields` would decide on the
+ * decoded values: equal bytes are equal values; different bytes of a type compared by its bytes,
+ * or documents and arrays of different lengths, are different; anything else is decoded and compared.
+ */
+function wholeSetChanged(raw: Uint8Array, fields: ReadonlySet<string>, next: Document): boolean {
+  if (fields.size === 0) return false;
+  const wanted = namesAsBytes(fields);
+  const seen = new Set<string>();
+  const last = int32(raw, 0) - 1;
+  let offset = 4;
+  while (offset < last) {
+    const type = raw[offset];
+    const nameEnd = cstringEnd(raw, offset + 1);
+    const valueStart = nameEnd + 1;
+    const end = valueStart + valueSize(type, raw, valueStart);
+    const match = matchingName(raw, offset + 1, nameEnd, wanted.bytes);
+    // The first element of a name is what a partial decoding reads.
+    if (match >= 0 && !seen.has(wanted.names[match])) {
+      const name = wanted.names[match];
+      seen.add(name);
+      if (storedValueChanged(raw, type, valueStart, end, name, next[name])) return true;
+    }
+    offset = end;
+  }
+  for (const name of fields) if (!seen.has(name) && next[name] !== undefined) return true;
+  return false;
+}
+
+function storedValueChanged(raw: Uint8Array, type: number, valueStart: number, end: number, name: string, value: unknown): boolean {
+  if (value !== undefined) {
+    const encoded = serialize({ [name]: value }, { checkKeys: false });
+    const newType = encoded[4];
+    const newValueStart = 4 + 1 + Buffer.byteLength(name, 'utf8') + 1;
+    const sameLength = encoded.length - 1 - newValueStart === end - valueStart;
+    if (newType === type) {
+      if (sameLength && bytesEqual(raw, valueStart, end, encoded, newValueStart)) return false;
+      if (BYTE_COMPARABLE.has(type)) return true;
+      if ((type === EMBEDDED_DOCUMENT || type === ARRAY) && elementCount(raw, valueStart) !== elementCount(encoded, newValueStart)) return true;
+    }
+  }
+  const before = readTopLevelFields(raw, new Set([name]))[name];
+  return changedFields({ [name]: before }, { [name]: value }, new Set([name]));
 }

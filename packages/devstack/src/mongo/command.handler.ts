@@ -15,6 +15,7 @@ import { keyValues } from './document.path';
 import { badValue, ErrorCodes, MongoCommandError } from './mongo-command.error';
 import { compileProjection, compileSort, sortFields, topLevelProjection } from './projection.applier';
 import { compileFilter, filterFields } from './query.matcher';
+import { positionExists, splitPositionalExists, type PositionalExists } from './positional-exists.matcher';
 import { type StorageEngine } from './storage.engine';
 import { applyUpdate, isOperatorUpdate, updatedFields, upsertSeed, type UpdateContext } from './update.applier';
 import { runPipeline, validatePipeline } from './aggregate.pipeline';
@@ -93,10 +94,52 @@ function decoderFor(filter: unknown, fields: ReadonlySet<string> | undefined): (
 function collectMatches(entries: Iterable<[string, Uint8Array]>, filter: unknown, limit: number, fields: ReadonlySet<string> | undefined): Match[] {
   const predicate = compileFilter(filter);
   const decode = decoderFor(filter, fields);
+  const positional = fields ? splitPositionalExists(filter) : undefined;
+  if (positional) return collectWithPositionalExists(entries, positional, predicate, decode, limit, fields);
   const result: Match[] = [];
   for (const [key, raw] of entries) {
     const document = decode(raw);
     if (!predicate(document)) continue;
+    result.push({ key, raw, document });
+    if (result.length >= limit) break;
+  }
+  return result;
+}
+
+/**
+ * `collectMatches` for a filter with `<field>.<position>` existence conditions: they are answered
+ * from the stored bytes, so the arrays they name are not decoded for them; a document whose bytes
+ * cannot answer is decoded and tested whole.
+ */
+function collectWithPositionalExists(
+  entries: Iterable<[string, Uint8Array]>,
+  positional: { conditions: PositionalExists[]; rest: Document },
+  predicate: (document: Document) => boolean,
+  decode: (raw: Uint8Array) => Document,
+  limit: number,
+  fields: ReadonlySet<string> | undefined,
+): Match[] {
+  const restPredicate = compileFilter(positional.rest);
+  const decodeRest = decoderFor(positional.rest, fields);
+  const conditions = positional.conditions.map((condition) => ({ ...condition, name: Buffer.from(condition.field, 'utf8') }));
+  const result: Match[] = [];
+  for (const [key, raw] of entries) {
+    let answered = true;
+    let matches = true;
+    for (const condition of conditions) {
+      const exists = positionExists(raw, condition.name, condition.position);
+      if (exists === undefined) answered = false;
+      else if (exists !== condition.wanted) matches = false;
+    }
+    let document: Document;
+    if (!answered) {
+      document = decode(raw);
+      if (!predicate(document)) continue;
+    } else {
+      if (!matches) continue;
+      document = decodeRest(raw);
+      if (!restPredicate(document)) continue;
+    }
     result.push({ key, raw, document });
     if (result.length >= limit) break;
   }
@@ -144,8 +187,8 @@ function applySplitToMatch(collection: Collection, match: Match, split: SplitUpd
 function splitFor(collection: Collection | undefined, update: unknown, arrayFilters: unknown): SplitUpdate | undefined {
   // Array filters name the whole update in their errors, so those updates stay whole.
   if (!collection || arrayFilters !== undefined) return undefined;
-  const split = splitUpdate(update);
-  if (!split || collection.indexesDependOn(new Set(split.arrays.keys())) || !collection.fieldsForUpdate(split.restFields)) return undefined;
+  const split = splitUpdate(update, (field) => !collection.indexesDependOn(new Set([field])));
+  if (!split || !collection.fieldsForUpdate(split.decodedFields)) return undefined;
   return split;
 }
 
@@ -579,7 +622,7 @@ export class CommandHandler {
           const touched = updatedFields(update);
           // $push and $pull on top-level arrays splice the stored bytes; the rest of the update reads only its own fields.
           const split = splitFor(collection, update, arrayFilters);
-          const fields = split ? (collection as Collection).fieldsForUpdate(split.restFields) : touched && collection ? collection.fieldsForUpdate(touched) : undefined;
+          const fields = split ? (collection as Collection).fieldsForUpdate(split.decodedFields) : touched && collection ? collection.fieldsForUpdate(touched) : undefined;
           const entries = this.matchingEntries(collection, filter, multi === true ? Number.POSITIVE_INFINITY : 1, fields);
           if (entries.length === 0 && upsert === true && collection) {
             const { document, raw } = this.upsertInsert(collection, filter, update, arrayFilters);

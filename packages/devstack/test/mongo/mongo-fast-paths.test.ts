@@ -152,6 +152,25 @@ describe('updates that rewrite only the fields they touch', () => {
     expect(await items.findOne({ _id: 3 })).toEqual({ _id: 3, status: 'claimed', list: [3, -1] });
   });
 
+  test('when an outbox is cleared only if no entry was added since it was read, then positional $exists decides from the stored array', async () => {
+    const items = fixture.db.collection<Loose>('items');
+    await items.insertMany([
+      { _id: 1, outbox: [{ event_id: 'a' }], pending: true },
+      { _id: 2, outbox: [{ event_id: 'a' }, { event_id: 'b' }], pending: true },
+      { _id: 3, outbox: [{ 1: 'a field named like a position' }], pending: true },
+    ]);
+    const clear = { $set: { outbox: [], pending: false } };
+    expect(await items.updateOne({ _id: 1, 'outbox.1': { $exists: false } }, clear)).toMatchObject({ matchedCount: 1, modifiedCount: 1 });
+    expect(await items.updateOne({ _id: 2, 'outbox.1': { $exists: false } }, clear)).toMatchObject({ matchedCount: 0 });
+    expect(await items.updateOne({ _id: 3, 'outbox.1': { $exists: false } }, clear)).toMatchObject({ matchedCount: 0 });
+    expect(await items.updateOne({ _id: 1, 'outbox.0': { $exists: false } }, clear)).toMatchObject({ matchedCount: 1, modifiedCount: 0 });
+    expect(await items.find({ 'outbox.1': { $exists: true } }, { sort: { _id: 1 } }).toArray()).toEqual([
+      { _id: 2, outbox: [{ event_id: 'a' }, { event_id: 'b' }], pending: true },
+      { _id: 3, outbox: [{ 1: 'a field named like a position' }], pending: true },
+    ]);
+    expect(await items.findOne({ _id: 1 })).toEqual({ _id: 1, outbox: [], pending: false });
+  });
+
   test('when an update sets values already stored, then nothing is modified', async () => {
     const items = fixture.db.collection<Loose>('items');
     await items.insertOne({ _id: 1, a: 1, b: { c: [1, 2] }, list: [1] });
