@@ -7,9 +7,11 @@ import { asBuffer, cstringEnd, int32, matchingName, namesAsBytes, readTopLevelFi
 import { DESERIALIZE_OPTIONS } from './bson.options';
 import { compareValues, isPlainObject, type Document } from './bson-value.order';
 import { compileFilter, filterFields, isOperatorObject, type Predicate } from './query.matcher';
-import { applyUpdate, type UpdateContext } from './update.applier';
+import { applyUpdate, cloneDocument, type UpdateContext } from './update.applier';
 
 const ARRAY = 0x04;
+/** Operators whose top-level use is applied without the general update machinery. */
+const SIMPLE_OPERATORS = new Set(['$set', '$max', '$min']);
 const EMBEDDED_DOCUMENT = 0x03;
 const DOLLAR = 0x24;
 
@@ -32,6 +34,8 @@ export interface SplitUpdate {
   wholeSets: Set<string>;
   /** `restFields` without `wholeSets`: what the rest of the update needs decoded. */
   decodedFields: Set<string>;
+  /** True when `rest` holds only `$set`, `$max` and `$min` of distinct plain top-level fields (applied directly). */
+  restIsSimple: boolean;
 }
 
 function isArrayIndex(name: string): boolean {
@@ -113,6 +117,7 @@ export function splitUpdate(update: unknown, unindexed: (field: string) => boole
   const rest: Document = {};
   const restFields = new Set<string>();
   const wholeSets = new Set<string>();
+  let restIsSimple = true;
   for (const operator of operators) {
     const operands = update[operator] as Document;
     const kept: Document = {};
@@ -125,6 +130,7 @@ export function splitUpdate(update: unknown, unindexed: (field: string) => boole
         continue;
       }
       if (alone && operator === '$set' && argument !== undefined) wholeSets.add(path);
+      if (!alone || !SIMPLE_OPERATORS.has(operator)) restIsSimple = false;
       kept[path] = argument;
       keptAny = true;
       restFields.add(path.split('.')[0]);
@@ -135,7 +141,7 @@ export function splitUpdate(update: unknown, unindexed: (field: string) => boole
   }
   if (arrays.size === 0 && wholeSets.size === 0) return undefined;
   const decodedFields = new Set([...restFields].filter((field) => !wholeSets.has(field)));
-  return { arrays, arrayFields: new Set(arrays.keys()), rest: Object.keys(rest).length > 0 ? rest : undefined, restFields, wholeSets, decodedFields };
+  return { arrays, arrayFields: new Set(arrays.keys()), rest: Object.keys(rest).length > 0 ? rest : undefined, restFields, wholeSets, decodedFields, restIsSimple };
 }
 
 function isSplicedField(path: string): boolean {
@@ -380,7 +386,7 @@ export function applySplitUpdate(raw: Uint8Array, split: SplitUpdate, document: 
   let next = document;
   let restChanged = false;
   if (split.rest) {
-    next = applyUpdate(document, split.rest, context);
+    next = split.restIsSimple ? applySimpleRest(document, split.rest) : applyUpdate(document, split.rest, context);
     restChanged = changedFields(document, next, split.decodedFields) || wholeSetChanged(raw, split.wholeSets, next);
   }
   // Like the general path, a changed document gets every field the update names re-encoded.
@@ -451,4 +457,26 @@ function storedValueChanged(raw: Uint8Array, type: number, valueStart: number, e
   }
   const before = readTopLevelFields(raw, new Set([name]))[name];
   return changedFields({ [name]: before }, { [name]: value }, new Set([name]));
+}
+
+/**
+ * `$set`, `$max` and `$min` of distinct plain top-level fields applied as `applyUpdate` does
+ * (an existing field keeps its position, a new one is appended), without its path machinery:
+ * such an update can raise no error.
+ */
+function applySimpleRest(document: Document, rest: Document): Document {
+  const next: Document = { ...document };
+  for (const operator of Object.keys(rest)) {
+    const operands = rest[operator] as Document;
+    for (const field of Object.keys(operands)) {
+      const argument = operands[field];
+      if (operator !== '$set') {
+        const exists = Object.prototype.hasOwnProperty.call(next, field);
+        const order = exists ? compareValues(argument, next[field]) : operator === '$min' ? -1 : 1;
+        if ((operator === '$min' && order >= 0) || (operator === '$max' && order <= 0)) continue;
+      }
+      next[field] = cloneDocument(argument);
+    }
+  }
+  return next;
 }
