@@ -150,14 +150,23 @@ describe('splicing array updates into stored BSON', () => {
     expect(splicingPath(raw, { $pull: { other: { event_id: 'a' } } }).result).toEqual({ bytes: 'unchanged' });
   });
 
-  test('when the target is not an array or a $push target is missing, then the general path applies the update and raises MongoDB’s error', () => {
+  test('when the target is not an array, then the general path applies the update and raises MongoDB’s error', () => {
     const raw = serialize({ _id: 1, list: 'text' });
     const pushed = splicingPath(raw, { $push: { list: 1 } });
     expect(pushed.fellBack).toBe(true);
     expect(pushed.result).toEqual({ error: { code: 2, message: "The field 'list' must be an array but is of type string in document {_id: 1}" } });
-    const created = splicingPath(raw, { $push: { added: 1 } });
-    expect(created.fellBack).toBe(true);
-    expect('bytes' in created.result && deserialize(created.result.bytes as Buffer)).toEqual({ _id: 1, list: 'text', added: [1] });
+  });
+
+  test('when $push targets a missing field, then the array is created in the order of the operations that create new fields', () => {
+    const raw = serialize({ _id: 1, list: 'text' });
+    const change = { $set: { first: 1 }, $push: { added: { $each: [] } }, $max: { last: 2 } };
+    const created = splicingPath(raw, change);
+    expect(created.fellBack).toBe(false);
+    expect(created.result).toEqual(generalPath(raw, change));
+    expect(Object.keys(deserialize((created.result as { bytes: Buffer }).bytes))).toEqual(['_id', 'list', 'first', 'added', 'last']);
+    // With other operators on new fields the place of the new array is left to the general path.
+    const nested = { $set: { 'a.b': 1 }, $push: { added: 1 } };
+    expect(splicingPath(raw, nested)).toEqual({ result: generalPath(raw, nested), fellBack: true });
   });
 
   test.each([

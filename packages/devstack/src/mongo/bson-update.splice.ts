@@ -36,6 +36,8 @@ export interface SplitUpdate {
   decodedFields: Set<string>;
   /** True when `rest` holds only `$set`, `$max` and `$min` of distinct plain top-level fields (applied directly). */
   restIsSimple: boolean;
+  /** Each top-level field's first position among the update's operations: the order new fields are created in. */
+  operationOrder: Map<string, number>;
 }
 
 function isArrayIndex(name: string): boolean {
@@ -118,11 +120,13 @@ export function splitUpdate(update: unknown, unindexed: (field: string) => boole
   const restFields = new Set<string>();
   const wholeSets = new Set<string>();
   let restIsSimple = true;
+  const operationOrder = new Map<string, number>();
   for (const operator of operators) {
     const operands = update[operator] as Document;
     const kept: Document = {};
     let keptAny = false;
     for (const [path, argument] of Object.entries(operands)) {
+      if (!operationOrder.has(path)) operationOrder.set(path, operationOrder.size);
       const alone = counts.get(path) === 1 && isSplicedField(path) && unindexed(path);
       const operation = alone ? arrayOperation(operator, argument) : undefined;
       if (operation) {
@@ -141,7 +145,7 @@ export function splitUpdate(update: unknown, unindexed: (field: string) => boole
   }
   if (arrays.size === 0 && wholeSets.size === 0) return undefined;
   const decodedFields = new Set([...restFields].filter((field) => !wholeSets.has(field)));
-  return { arrays, arrayFields: new Set(arrays.keys()), rest: Object.keys(rest).length > 0 ? rest : undefined, restFields, wholeSets, decodedFields, restIsSimple };
+  return { arrays, arrayFields: new Set(arrays.keys()), rest: Object.keys(rest).length > 0 ? rest : undefined, restFields, wholeSets, decodedFields, restIsSimple, operationOrder };
 }
 
 function isSplicedField(path: string): boolean {
@@ -196,8 +200,9 @@ function countElements(raw: Uint8Array, valueStart: number): number | undefined 
 }
 
 /**
- * Finds the stored arrays the split's operators change; undefined when one is not an array (or
- * a `$push` target is missing), which the general path handles with MongoDB's errors.
+ * Finds the stored arrays the split's operators change; undefined when one is not an array (the
+ * general path raises MongoDB's error) or when a `$push` creates an array whose place among other
+ * new fields only the general path knows (the rest of the update is not simple).
  */
 export function locateArrays(raw: Uint8Array, split: SplitUpdate): Map<string, StoredArray> | undefined {
   const wanted = namesAsBytes(split.arrayFields);
@@ -219,7 +224,9 @@ export function locateArrays(raw: Uint8Array, split: SplitUpdate): Map<string, S
     }
     offset = end;
   }
-  for (const [name, operation] of split.arrays) if (operation.kind === 'push' && !found.has(name)) return undefined;
+  if (split.rest && !split.restIsSimple) {
+    for (const [name, operation] of split.arrays) if (operation.kind === 'push' && !found.has(name)) return undefined;
+  }
   return found;
 }
 
@@ -308,7 +315,14 @@ export function splicedDocument(raw: Uint8Array, split: SplitUpdate, arrays: Map
     const chunks = splicedArray(raw, stored, split.arrays.get(name) as ArrayOperation);
     if (chunks) replacedArrays.set(stored.elementStart, chunks);
   }
-  if (replacedArrays.size === 0 && !restChanged) return undefined;
+  // A `$push` onto a missing field creates the array (even an empty one).
+  const created: [string, Uint8Array][] = [];
+  for (const [name, operation] of split.arrays) {
+    if (operation.kind !== 'push' || arrays.has(name)) continue;
+    const encoded = serialize({ [name]: operation.values }, { checkKeys: false });
+    created.push([name, encoded.subarray(4, encoded.length - 1)]);
+  }
+  if (replacedArrays.size === 0 && created.length === 0 && !restChanged) return undefined;
   const replacements = new Map<string, Uint8Array>();
   if (restResult) {
     const changed: Document = {};
@@ -352,7 +366,13 @@ export function splicedDocument(raw: Uint8Array, split: SplitUpdate, arrays: Map
     offset = end;
   }
   if (runStart < last) builder.add(raw.subarray(runStart, last));
-  for (const [name, replacement] of replacements) if (!placed.has(name)) builder.add(replacement);
+  const appended = [...replacements].filter(([name]) => !placed.has(name));
+  if (created.length > 0) {
+    // New fields follow the order of the operations that create them (the rest being simple, each field has one).
+    appended.push(...created);
+    appended.sort(([left], [right]) => (split.operationOrder.get(left) as number) - (split.operationOrder.get(right) as number));
+  }
+  for (const [, element] of appended) builder.add(element);
   return builder.build();
 }
 
