@@ -127,14 +127,16 @@ export function splitUpdate(update: unknown, unindexed: (field: string) => boole
     let keptAny = false;
     for (const [path, argument] of Object.entries(operands)) {
       if (!operationOrder.has(path)) operationOrder.set(path, operationOrder.size);
-      const alone = counts.get(path) === 1 && isSplicedField(path) && unindexed(path);
+      const plain = counts.get(path) === 1 && isSplicedField(path);
+      const alone = plain && unindexed(path);
       const operation = alone ? arrayOperation(operator, argument) : undefined;
       if (operation) {
         arrays.set(path, operation);
         continue;
       }
       if (alone && operator === '$set' && argument !== undefined) wholeSets.add(path);
-      if (!alone || !SIMPLE_OPERATORS.has(operator)) restIsSimple = false;
+      // Indexed fields may be simple too: they are decoded, and their index entries maintained.
+      if (!plain || !SIMPLE_OPERATORS.has(operator)) restIsSimple = false;
       kept[path] = argument;
       keptAny = true;
       restFields.add(path.split('.')[0]);
