@@ -28,8 +28,13 @@ function generalPath(raw: Uint8Array, update: Document): Outcome {
 }
 
 /** The splicing path as the update command runs it; `fellBack` when it hands the document to the general path. */
+/** Pushes whose elements were copied from the statement's bytes, over all calls. */
+let copiedPushes = 0;
+
 function splicingPath(raw: Uint8Array, update: Document, unindexed: (field: string) => boolean = () => true): { result: Outcome; fellBack: boolean } {
-  const split = splitUpdate(update, unindexed);
+  // The statement as the driver sends it: pushed elements are copied from these bytes when they round-trip.
+  const split = splitUpdate(update, unindexed, serialize({ q: {}, u: update }, { checkKeys: false }));
+  for (const operation of split?.arrays.values() ?? []) if (operation.kind === 'push' && operation.elements) copiedPushes += 1;
   if (!split) return { result: generalPath(raw, update), fellBack: true };
   let fellBack = false;
   const result = outcome(() => {
@@ -129,8 +134,9 @@ describe('splicing array updates into stored BSON', () => {
       if (!fellBack) spliced += 1;
       expect({ seed, change, result }).toEqual({ seed, change, result: expected });
     }
-    // Most cases must exercise the splicing itself, not the fallback.
+    // Most cases must exercise the splicing itself, not the fallback, and pushes must copy bytes.
     expect(spliced).toBeGreaterThan(1000);
+    expect(copiedPushes).toBeGreaterThan(500);
   });
 
   test('when $push appends to an array of documents, then the existing elements keep their bytes and the new ones are numbered after them', () => {
@@ -190,6 +196,18 @@ describe('splicing array updates into stored BSON', () => {
     expect(fellBack).toBe(false);
     expect(result).toEqual(generalPath(raw, change));
     expect('bytes' in result && result.bytes !== 'unchanged').toBe(changed);
+  });
+
+  test('when pushed values would not encode back to the bytes the client sent, then they are encoded from their decoding', () => {
+    const raw = serialize({ _id: 1, list: [1] });
+    for (const value of [new Double(2), { $ref: 'c', $id: 1 }, [new Double(3)], { a: { b: new Double(-0) } }]) {
+      const change = { $push: { list: { $each: [value, 'kept'] } } };
+      const split = splitUpdate(change, () => true, serialize({ q: {}, u: change }));
+      expect(split?.arrays.get('list')).toMatchObject({ kind: 'push', elements: undefined });
+      expect(splicingPath(raw, change).result).toEqual(generalPath(raw, change));
+    }
+    const plain = { $push: { list: { $each: [{ a: 1.5, b: [Long.fromNumber(2), 'x'] }] } } };
+    expect((splitUpdate(plain, () => true, serialize({ q: {}, u: plain }))?.arrays.get('list') as { elements?: unknown[] }).elements).toHaveLength(1);
   });
 
   test('when an array element looks like a DBRef, then $pull decodes it whole like the general path', () => {

@@ -16,7 +16,13 @@ const EMBEDDED_DOCUMENT = 0x03;
 const DOLLAR = 0x24;
 
 /** An array operator applied to the stored bytes of a top-level array field. */
-export type ArrayOperation = { kind: 'push'; values: unknown[] } | { kind: 'pull'; matches: (element: Uint8Array) => boolean };
+/** A pushed element as the client sent it: its BSON type and value bytes. */
+interface ElementBytes {
+  type: number;
+  value: Uint8Array;
+}
+
+export type ArrayOperation = { kind: 'push'; values: unknown[]; elements?: ElementBytes[] } | { kind: 'pull'; matches: (element: Uint8Array) => boolean };
 
 /** An update split into array operators spliced on bytes and the rest, applied to a partial decoding. */
 export interface SplitUpdate {
@@ -109,7 +115,7 @@ function pullMatcher(condition: Document): ((element: Uint8Array) => boolean) | 
  * field no other path of the update touches (a conflict is left to the general path to report)
  * and for which `unindexed` holds.
  */
-export function splitUpdate(update: unknown, unindexed: (field: string) => boolean): SplitUpdate | undefined {
+export function splitUpdate(update: unknown, unindexed: (field: string) => boolean, rawStatement?: Uint8Array): SplitUpdate | undefined {
   if (!isPlainObject(update)) return undefined;
   const operators = Object.keys(update);
   if (operators.length === 0 || !operators[0].startsWith('$')) return undefined;
@@ -131,6 +137,7 @@ export function splitUpdate(update: unknown, unindexed: (field: string) => boole
       const alone = plain && unindexed(path);
       const operation = alone ? arrayOperation(operator, argument) : undefined;
       if (operation) {
+        if (operation.kind === 'push' && rawStatement) operation.elements = pushedElementBytes(rawStatement, path, operation.values.length);
         arrays.set(path, operation);
         continue;
       }
@@ -277,7 +284,7 @@ function splicedArray(raw: Uint8Array, stored: StoredArray, operation: ArrayOper
   const arrayEnd = stored.end - 1;
   if (operation.kind === 'push') {
     if (operation.values.length === 0) return undefined;
-    const added = encodedElements(operation.values, stored.count);
+    const added = operation.elements ? numberedElements(operation.elements, stored.count) : encodedElements(operation.values, stored.count);
     return [header, int32Bytes(stored.end - stored.valueStart + added.length), raw.subarray(stored.valueStart + 4, arrayEnd), added, new Uint8Array(1)];
   }
   const kept: Uint8Array[] = [];
@@ -501,4 +508,101 @@ function applySimpleRest(document: Document, rest: Document): Document {
     }
   }
   return next;
+}
+
+/** The elements as array entries numbered from `first`. */
+function numberedElements(elements: ElementBytes[], first: number): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  elements.forEach((element, position) => {
+    const key = Buffer.from(`\0${first + position}\0`, 'latin1');
+    key[0] = element.type;
+    chunks.push(key, element.value);
+    size += key.length + element.value.length;
+  });
+  return Buffer.concat(chunks, size);
+}
+
+/** The value of the only element named `name` of the document at `start`, or undefined (missing or repeated). */
+function onlyElement(raw: Uint8Array, start: number, name: Buffer): { type: number; valueStart: number; end: number } | undefined {
+  const last = start + int32(raw, start) - 1;
+  let found: { type: number; valueStart: number; end: number } | undefined;
+  let offset = start + 4;
+  while (offset < last) {
+    const type = raw[offset];
+    const nameEnd = cstringEnd(raw, offset + 1);
+    const end = nameEnd + 1 + valueSize(type, raw, nameEnd + 1);
+    if (matchingName(raw, offset + 1, nameEnd, [name]) === 0) {
+      if (found) return undefined;
+      found = { type, valueStart: nameEnd + 1, end };
+    }
+    offset = end;
+  }
+  return found;
+}
+
+const FIELD_U = Buffer.from('u');
+const FIELD_PUSH = Buffer.from('$push');
+const FIELD_EACH = Buffer.from('$each');
+/** Leaf types whose decoding encodes back to the same bytes. */
+const ROUND_TRIP_TYPES = new Set([0x02, 0x07, 0x09, 0x0a, 0x10, 0x11, 0x12, 0x13]);
+
+/**
+ * Whether the value decodes and encodes back to the same bytes, so copying it stores what
+ * re-encoding the decoded value would: no int32-valued doubles (they come back as int32), no
+ * `$` fields (DBRefs), arrays numbered 0, 1, 2…, no types the decoder changes.
+ */
+function roundTrips(type: number, raw: Uint8Array, valueStart: number, end: number): boolean {
+  if (ROUND_TRIP_TYPES.has(type)) return true;
+  if (type === 0x01) {
+    const value = asBuffer(raw).readDoubleLE(valueStart);
+    return !Number.isNaN(value) && !(Number.isInteger(value) && value >= -2147483648 && value <= 2147483647);
+  }
+  if (type === 0x08) return raw[valueStart] === 0 || raw[valueStart] === 1;
+  if (type === 0x05) return raw[valueStart + 4] !== 0x02;
+  if (type !== EMBEDDED_DOCUMENT && type !== ARRAY) return false;
+  const last = end - 1;
+  let offset = valueStart + 4;
+  let index = 0;
+  while (offset < last) {
+    const elementType = raw[offset];
+    const nameEnd = cstringEnd(raw, offset + 1);
+    if (type === ARRAY ? !isIndexName(raw, offset + 1, nameEnd, index) : raw[offset + 1] === DOLLAR) return false;
+    const elementEnd = nameEnd + 1 + valueSize(elementType, raw, nameEnd + 1);
+    if (!roundTrips(elementType, raw, nameEnd + 1, elementEnd)) return false;
+    offset = elementEnd;
+    index += 1;
+  }
+  return true;
+}
+
+/**
+ * The bytes of the elements a `$push` of `field` appends, read from the update statement as the
+ * client sent it; undefined when they may not equal the decoded values encoded again.
+ */
+function pushedElementBytes(statement: Uint8Array, field: string, count: number): ElementBytes[] | undefined {
+  const update = onlyElement(statement, 0, FIELD_U);
+  if (!update || update.type !== EMBEDDED_DOCUMENT) return undefined;
+  const push = onlyElement(statement, update.valueStart, FIELD_PUSH);
+  if (!push || push.type !== EMBEDDED_DOCUMENT) return undefined;
+  const argument = onlyElement(statement, push.valueStart, Buffer.from(field, 'utf8'));
+  if (!argument) return undefined;
+  const each = argument.type === EMBEDDED_DOCUMENT ? onlyElement(statement, argument.valueStart, FIELD_EACH) : undefined;
+  const elements: ElementBytes[] = [];
+  if (each) {
+    if (each.type !== ARRAY) return undefined;
+    let offset = each.valueStart + 4;
+    while (offset < each.end - 1) {
+      const type = statement[offset];
+      const nameEnd = cstringEnd(statement, offset + 1);
+      const end = nameEnd + 1 + valueSize(type, statement, nameEnd + 1);
+      elements.push({ type, value: statement.subarray(nameEnd + 1, end) });
+      offset = end;
+    }
+  } else {
+    elements.push({ type: argument.type, value: statement.subarray(argument.valueStart, argument.end) });
+  }
+  if (elements.length !== count) return undefined;
+  for (const element of elements) if (!roundTrips(element.type, element.value, 0, element.value.length)) return undefined;
+  return elements;
 }

@@ -184,10 +184,10 @@ function applySplitToMatch(collection: Collection, match: Match, split: SplitUpd
 }
 
 /** The split of an update statement for the byte-splicing path, when the collection's indexes allow it. */
-function splitFor(collection: Collection | undefined, update: unknown, arrayFilters: unknown): SplitUpdate | undefined {
+function splitFor(collection: Collection | undefined, update: unknown, arrayFilters: unknown, rawStatement: Uint8Array | undefined): SplitUpdate | undefined {
   // Array filters name the whole update in their errors, so those updates stay whole.
   if (!collection || arrayFilters !== undefined) return undefined;
-  const split = splitUpdate(update, (field) => !collection.indexesDependOn(new Set([field])));
+  const split = splitUpdate(update, (field) => !collection.indexesDependOn(new Set([field])), rawStatement);
   if (!split || !collection.fieldsForUpdate(split.decodedFields)) return undefined;
   return split;
 }
@@ -224,7 +224,7 @@ export class CommandHandler {
       endSessions: () => ({ ok: 1 }),
       killAllSessions: () => ({ ok: 1 }),
       insert: (database, command, _connection, rawDocuments) => this.insert(database, command, rawDocuments),
-      update: (database, command) => this.update(database, command),
+      update: (database, command, _connection, rawStatements) => this.update(database, command, rawStatements),
       delete: (database, command) => this.delete(database, command),
       find: (database, command) => this.find(database, command),
       getMore: (database, command) => this.getMore(database, command),
@@ -594,7 +594,7 @@ export class CommandHandler {
     return { document, raw: collection.insert(document) };
   }
 
-  private async update(database: string, command: Document): Promise<Document> {
+  private async update(database: string, command: Document, rawStatements?: Uint8Array[]): Promise<Document> {
     const name = collectionName(command, 'update');
     const updates = command.updates;
     if (!Array.isArray(updates)) throw new MongoCommandError(ErrorCodes.FailedToParse, "BSON field 'update.updates' is missing but a required field");
@@ -621,7 +621,7 @@ export class CommandHandler {
           // An operator update reads and rewrites only the fields it touches (plus indexed ones).
           const touched = updatedFields(update);
           // $push and $pull on top-level arrays splice the stored bytes; the rest of the update reads only its own fields.
-          const split = splitFor(collection, update, arrayFilters);
+          const split = splitFor(collection, update, arrayFilters, rawStatements?.length === updates.length ? rawStatements[index] : undefined);
           const fields = split ? (collection as Collection).fieldsForUpdate(split.decodedFields) : touched && collection ? collection.fieldsForUpdate(touched) : undefined;
           const entries = this.matchingEntries(collection, filter, multi === true ? Number.POSITIVE_INFINITY : 1, fields);
           if (entries.length === 0 && upsert === true && collection) {

@@ -1,5 +1,5 @@
 // The read and write paths that avoid decoding whole documents must answer exactly as decoding would.
-import { Double } from 'mongodb';
+import { Double, Long } from 'mongodb';
 import { closeFixture, openFixture, type MongoFixture, type Loose } from './mongo.fixture';
 
 let fixture: MongoFixture;
@@ -128,6 +128,18 @@ describe('updates that rewrite only the fields they touch', () => {
     expect(stored?.ratio).toEqual(new Double(5));
     expect(await items.findOne({ _id: 1 })).toEqual({ _id: 1, ratio: 5, version: 2, enhancements: [{ id: 'a' }, { id: 'b' }, { id: 'c' }], outbox: [{ event_id: 'e2' }], pending: true });
     expect(await items.find({ 'outbox.0.event_id': 'e2', 'enhancements.2.id': 'c' }).toArray()).toHaveLength(1);
+  });
+
+  test('when pushed elements arrive in a bulk write’s document sequence or in the command body, then the stored array holds them with their types', async () => {
+    const items = fixture.db.collection<Loose>('items');
+    await items.insertOne({ _id: 1, list: [{ id: 'a' }] });
+    await items.bulkWrite([
+      { updateOne: { filter: { _id: 1 }, update: { $push: { list: { $each: [{ id: 'b', weight: 1.5, count: Long.fromNumber(5) }, 'text'] } } } as never } },
+      { updateOne: { filter: { _id: 1 }, update: { $push: { list: new Double(2) } } as never } },
+    ]);
+    await items.updateOne({ _id: 1 }, { $push: { list: { $each: [[1, { nested: new Date(0) }]] } } } as never);
+    const stored = await items.findOne({ _id: 1 }, { promoteLongs: false });
+    expect(stored).toEqual({ _id: 1, list: [{ id: 'a' }, { id: 'b', weight: 1.5, count: Long.fromNumber(5) }, 'text', 2, [1, { nested: new Date(0) }]] });
   });
 
   test('when $push targets a missing field or a non-array, then the array is created or MongoDB’s error is returned without changes', async () => {
