@@ -328,6 +328,13 @@ export function splicedDocument(raw: Uint8Array, split: SplitUpdate, arrays: Map
   const created: [string, Uint8Array][] = [];
   for (const [name, operation] of split.arrays) {
     if (operation.kind !== 'push' || arrays.has(name)) continue;
+    if (operation.elements) {
+      const header = Buffer.from(`\0${name}\0`, 'utf8');
+      header[0] = ARRAY;
+      const elements = numberedElements(operation.elements, 0);
+      created.push([name, Buffer.concat([header, int32Bytes(elements.length + 5), elements, new Uint8Array(1)])]);
+      continue;
+    }
     const encoded = serialize({ [name]: operation.values }, { checkKeys: false });
     created.push([name, encoded.subarray(4, encoded.length - 1)]);
   }
