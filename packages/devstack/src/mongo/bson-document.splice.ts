@@ -2,7 +2,7 @@
 // do not change: an update re-encodes only the fields it touched and a top-level projection
 // re-encodes nothing.
 import { serialize } from 'bson';
-import { asBuffer, cstringEnd, int32, valueSize } from './bson-field.reader';
+import { asBuffer, cstringEnd, int32, matchingName, namesAsBytes, valueSize } from './bson-field.reader';
 import { type Document } from './bson-value.order';
 
 interface Element {
@@ -46,7 +46,7 @@ function assemble(parts: [Uint8Array, number, number][]): Uint8Array {
 /**
  * `raw` with the top-level fields named in `names` set to their values in `fields`: present ones
  * are re-encoded in place, ones missing from `fields` are removed and new ones are appended in
- * `fields` order. Every other element keeps its stored bytes.
+ * `fields` order. Every other element keeps its stored bytes (names are matched as bytes, not decoded).
  */
 export function withTopLevelFields(raw: Uint8Array, fields: Document, names: ReadonlySet<string>): Uint8Array {
   const changed: Document = {};
@@ -54,18 +54,28 @@ export function withTopLevelFields(raw: Uint8Array, fields: Document, names: Rea
   const encoded = serialize(changed, { checkKeys: false });
   const replacements = new Map<string, Element>();
   for (const element of elementsOf(encoded)) replacements.set(element.name, element);
+  const wanted = namesAsBytes(names);
   const parts: [Uint8Array, number, number][] = [];
   const placed = new Set<string>();
-  for (const element of elementsOf(raw)) {
-    if (!names.has(element.name)) {
-      parts.push([raw, element.start, element.end]);
-      continue;
+  const last = int32(raw, 0) - 1;
+  if (last + 1 !== raw.length || raw[last] !== 0) throw new Error('invalid BSON document length');
+  let offset = 4;
+  while (offset < last) {
+    const nameEnd = cstringEnd(raw, offset + 1);
+    const end = nameEnd + 1 + valueSize(raw[offset], raw, nameEnd + 1);
+    if (end > last) throw new Error('invalid BSON document: element overruns the document');
+    const match = matchingName(raw, offset + 1, nameEnd, wanted.bytes);
+    if (match < 0) {
+      parts.push([raw, offset, end]);
+    } else {
+      const name = wanted.names[match];
+      const replacement = replacements.get(name);
+      if (replacement && !placed.has(name)) {
+        parts.push([encoded, replacement.start, replacement.end]);
+        placed.add(name);
+      }
     }
-    const replacement = replacements.get(element.name);
-    if (replacement && !placed.has(element.name)) {
-      parts.push([encoded, replacement.start, replacement.end]);
-      placed.add(element.name);
-    }
+    offset = end;
   }
   for (const [name, element] of replacements) if (!placed.has(name)) parts.push([encoded, element.start, element.end]);
   return assemble(parts);

@@ -59,7 +59,7 @@ export function valueSize(type: number, raw: Uint8Array, offset: number): number
 }
 
 /** Field names to look for, as UTF-8 bytes and as strings (a match reuses the string instead of decoding the name). */
-interface EncodedNames {
+export interface EncodedNames {
   bytes: Buffer[];
   names: string[];
 }
@@ -68,7 +68,7 @@ const encodedNames = new WeakMap<ReadonlySet<string>, EncodedNames>();
 /** UTF-8 of field names seen so far (queries build new name sets per command); bounded. */
 const encodedName = new Map<string, Buffer>();
 
-function encoded(names: ReadonlySet<string>): EncodedNames {
+export function namesAsBytes(names: ReadonlySet<string>): EncodedNames {
   let result = encodedNames.get(names);
   if (!result) {
     if (encodedName.size > 10_000) encodedName.clear();
@@ -85,7 +85,7 @@ function encoded(names: ReadonlySet<string>): EncodedNames {
 }
 
 /** The position in `names` of the name between `start` and `end`, or -1. */
-function matchingName(raw: Uint8Array, start: number, end: number, names: Buffer[]): number {
+export function matchingName(raw: Uint8Array, start: number, end: number, names: Buffer[]): number {
   const length = end - start;
   for (let position = 0; position < names.length; position += 1) {
     const name = names[position];
@@ -128,7 +128,7 @@ export function asBuffer(raw: Uint8Array): Buffer {
 
 /** A document holding only the named top-level fields of `raw` (decoded as stored). */
 export function readTopLevelFields(raw: Uint8Array, names: ReadonlySet<string>): Document {
-  const wantedNames = encoded(names);
+  const wantedNames = namesAsBytes(names);
   const view = asBuffer(raw);
   const end = int32(raw, 0) - 1;
   if (end + 1 !== raw.length || raw[end] !== 0) throw new Error('invalid BSON document length');

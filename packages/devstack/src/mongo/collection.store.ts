@@ -221,6 +221,12 @@ export class Collection {
     return fields;
   }
 
+  /** True when an index reads one of the `touched` top-level fields (or whole documents). */
+  indexesDependOn(touched: ReadonlySet<string>): boolean {
+    for (const index of this.indexList) if (index.dependsOn(touched)) return true;
+    return false;
+  }
+
   /**
    * Stores new bytes for a document (same _id) after an update of the `touched` top-level fields;
    * the keys of indexes those affect are read from `next` and `previous`, decodings holding at
@@ -228,7 +234,7 @@ export class Collection {
    */
   replaceStored(key: string, stored: Uint8Array, next: Document, previous: Document, touched: ReadonlySet<string>): Uint8Array {
     if (!this.documents.has(key)) throw new Error(`replace of a missing document ${key}`);
-    const indexes = [...this.indexes.values()].filter((index) => index.dependsOn(touched));
+    const indexes = touched.size === 0 ? [] : this.indexList.filter((index) => index.dependsOn(touched));
     const keys = indexes.map((index) => index.keysOf(next));
     indexes.forEach((index, position) => index.checkUnique(this.namespace, key, keys[position]));
     if (stored.length > MAX_DOCUMENT_BYTES) throw new MongoCommandError(17419, `Resulting document after update is larger than ${MAX_DOCUMENT_BYTES}`);

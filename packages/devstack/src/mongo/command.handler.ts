@@ -9,11 +9,13 @@ import { type IndexSpec } from './collection.index';
 import { CursorRegistry, type CursorReply, type ResultDocument } from './cursor.registry';
 import { encodeCursorReply, type EncodedReply } from './cursor-reply.encoder';
 import { projectTopLevel, withTopLevelFields } from './bson-document.splice';
+import { applySplitUpdate, changedFields, splitUpdate, type SplitUpdate } from './bson-update.splice';
 import { readTopLevelFields } from './bson-field.reader';
 import { keyValues } from './document.path';
 import { badValue, ErrorCodes, MongoCommandError } from './mongo-command.error';
 import { compileProjection, compileSort, sortFields, topLevelProjection } from './projection.applier';
 import { compileFilter, filterFields } from './query.matcher';
+import { positionExists, splitPositionalExists, type PositionalExists } from './positional-exists.matcher';
 import { type StorageEngine } from './storage.engine';
 import { applyUpdate, isOperatorUpdate, updatedFields, upsertSeed, type UpdateContext } from './update.applier';
 import { runPipeline, validatePipeline } from './aggregate.pipeline';
@@ -92,6 +94,8 @@ function decoderFor(filter: unknown, fields: ReadonlySet<string> | undefined): (
 function collectMatches(entries: Iterable<[string, Uint8Array]>, filter: unknown, limit: number, fields: ReadonlySet<string> | undefined): Match[] {
   const predicate = compileFilter(filter);
   const decode = decoderFor(filter, fields);
+  const positional = fields ? splitPositionalExists(filter) : undefined;
+  if (positional) return collectWithPositionalExists(entries, positional, predicate, decode, limit, fields);
   const result: Match[] = [];
   for (const [key, raw] of entries) {
     const document = decode(raw);
@@ -102,20 +106,50 @@ function collectMatches(entries: Iterable<[string, Uint8Array]>, filter: unknown
   return result;
 }
 
+/**
+ * `collectMatches` for a filter with `<field>.<position>` existence conditions: they are answered
+ * from the stored bytes, so the arrays they name are not decoded for them; a document whose bytes
+ * cannot answer is decoded and tested whole.
+ */
+function collectWithPositionalExists(
+  entries: Iterable<[string, Uint8Array]>,
+  positional: { conditions: PositionalExists[]; rest: Document },
+  predicate: (document: Document) => boolean,
+  decode: (raw: Uint8Array) => Document,
+  limit: number,
+  fields: ReadonlySet<string> | undefined,
+): Match[] {
+  const restPredicate = compileFilter(positional.rest);
+  const decodeRest = decoderFor(positional.rest, fields);
+  const conditions = positional.conditions.map((condition) => ({ ...condition, name: Buffer.from(condition.field, 'utf8') }));
+  const result: Match[] = [];
+  for (const [key, raw] of entries) {
+    let answered = true;
+    let matches = true;
+    for (const condition of conditions) {
+      const exists = positionExists(raw, condition.name, condition.position);
+      if (exists === undefined) answered = false;
+      else if (exists !== condition.wanted) matches = false;
+    }
+    let document: Document;
+    if (!answered) {
+      document = decode(raw);
+      if (!predicate(document)) continue;
+    } else {
+      if (!matches) continue;
+      document = decodeRest(raw);
+      if (!restPredicate(document)) continue;
+    }
+    result.push({ key, raw, document });
+    if (result.length >= limit) break;
+  }
+  return result;
+}
+
 function withoutField(filter: Document, field: string): Document {
   const rest: Document = {};
   for (const [name, condition] of Object.entries(filter)) if (name !== field) rest[name] = condition;
   return rest;
-}
-
-/** True when an update changed one of the `touched` top-level fields of `before` (decoded with at least those fields). */
-function changedFields(before: Document, after: Document, touched: ReadonlySet<string>): boolean {
-  for (const name of touched) {
-    const had = before[name] !== undefined;
-    const has = after[name] !== undefined;
-    if (had !== has || (had && compareValues(before[name], after[name]) !== 0)) return true;
-  }
-  return false;
 }
 
 /**
@@ -131,6 +165,31 @@ function applyToMatch(collection: Collection, match: Match, update: unknown, con
   }
   if (compareValues(match.document, next) === 0) return { next };
   return { next, stored: collection.replace(match.key, next) };
+}
+
+/**
+ * Applies a split update to a matched document (decoded with the fields `Collection.fieldsForUpdate`
+ * names for the split's other fields) and stores the result when it changed. A document whose
+ * target is not an array takes the general path, which raises MongoDB's error.
+ */
+function applySplitToMatch(collection: Collection, match: Match, split: SplitUpdate, update: unknown, context: UpdateContext, touched: ReadonlySet<string>): Uint8Array | undefined {
+  const spliced = applySplitUpdate(match.raw, split, match.document, context);
+  if (!spliced) {
+    const fields = collection.fieldsForUpdate(touched);
+    const document = fields ? readTopLevelFields(match.raw, fields) : Collection.decode(match.raw);
+    return applyToMatch(collection, { ...match, document }, update, context, touched).stored;
+  }
+  if (!spliced.stored) return undefined;
+  return collection.replaceStored(match.key, spliced.stored, spliced.next, match.document, spliced.restChanged ? split.restFields : NO_FIELDS);
+}
+
+/** The split of an update statement for the byte-splicing path, when the collection's indexes allow it. */
+function splitFor(collection: Collection | undefined, update: unknown, arrayFilters: unknown, rawStatement: Uint8Array | undefined): SplitUpdate | undefined {
+  // Array filters name the whole update in their errors, so those updates stay whole.
+  if (!collection || arrayFilters !== undefined) return undefined;
+  const split = splitUpdate(update, (field) => !collection.indexesDependOn(new Set([field])), rawStatement);
+  if (!split || !collection.fieldsForUpdate(split.decodedFields)) return undefined;
+  return split;
 }
 
 function defaultIndexName(key: Document): string {
@@ -165,7 +224,7 @@ export class CommandHandler {
       endSessions: () => ({ ok: 1 }),
       killAllSessions: () => ({ ok: 1 }),
       insert: (database, command, _connection, rawDocuments) => this.insert(database, command, rawDocuments),
-      update: (database, command) => this.update(database, command),
+      update: (database, command, _connection, rawStatements) => this.update(database, command, rawStatements),
       delete: (database, command) => this.delete(database, command),
       find: (database, command) => this.find(database, command),
       getMore: (database, command) => this.getMore(database, command),
@@ -535,7 +594,7 @@ export class CommandHandler {
     return { document, raw: collection.insert(document) };
   }
 
-  private async update(database: string, command: Document): Promise<Document> {
+  private async update(database: string, command: Document, rawStatements?: Uint8Array[]): Promise<Document> {
     const name = collectionName(command, 'update');
     const updates = command.updates;
     if (!Array.isArray(updates)) throw new MongoCommandError(ErrorCodes.FailedToParse, "BSON field 'update.updates' is missing but a required field");
@@ -561,7 +620,9 @@ export class CommandHandler {
           }
           // An operator update reads and rewrites only the fields it touches (plus indexed ones).
           const touched = updatedFields(update);
-          const fields = touched && collection ? collection.fieldsForUpdate(touched) : undefined;
+          // $push and $pull on top-level arrays splice the stored bytes; the rest of the update reads only its own fields.
+          const split = splitFor(collection, update, arrayFilters, rawStatements?.length === updates.length ? rawStatements[index] : undefined);
+          const fields = split ? (collection as Collection).fieldsForUpdate(split.decodedFields) : touched && collection ? collection.fieldsForUpdate(touched) : undefined;
           const entries = this.matchingEntries(collection, filter, multi === true ? Number.POSITIVE_INFINITY : 1, fields);
           if (entries.length === 0 && upsert === true && collection) {
             const { document, raw } = this.upsertInsert(collection, filter, update, arrayFilters);
@@ -571,7 +632,7 @@ export class CommandHandler {
           }
           const context = { filter: isPlainObject(filter) ? filter : undefined, arrayFilters };
           for (const match of entries) {
-            const { stored } = applyToMatch(collection as Collection, match, update, context, touched);
+            const stored = split ? applySplitToMatch(collection as Collection, match, split, update, context, touched as Set<string>) : applyToMatch(collection as Collection, match, update, context, touched).stored;
             matched += 1;
             if (stored) {
               changed.push(stored);

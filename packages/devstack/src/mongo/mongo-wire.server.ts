@@ -7,6 +7,7 @@ import { type Document } from './bson-value.order';
 import { type CommandHandler, MAX_MESSAGE_SIZE_BYTES } from './command.handler';
 import { DESERIALIZE_OPTIONS } from './bson.options';
 import { EncodedReply } from './cursor-reply.encoder';
+import { cstringEnd, valueSize } from './bson-field.reader';
 
 const OP_REPLY = 1;
 const OP_QUERY = 2004;
@@ -41,18 +42,21 @@ function readDocument(buffer: Buffer, offset: number): [Document, number] {
 
 /**
  * Parses an OP_MSG into its command: the body section plus document sequences merged in. The
- * documents of an insert stay raw BSON (returned separately) so they are stored without decoding.
+ * documents of an insert stay raw BSON (returned separately) so they are stored without decoding;
+ * the statements of an update are decoded and also returned as bytes.
  */
 function parseOpMsg(body: Buffer): { command: Document; rawDocuments?: Uint8Array[]; moreToCome: boolean } {
   const flags = body.readUInt32LE(0);
   const end = flags & CHECKSUM_PRESENT ? body.length - 4 : body.length;
   let offset = 4;
   let command: Document | undefined;
+  let bodyStart = 0;
   const sequences: [string, Uint8Array[]][] = [];
   while (offset < end) {
     const kind = body[offset];
     offset += 1;
     if (kind === 0) {
+      bodyStart = offset;
       [command, offset] = readDocument(body, offset);
     } else if (kind === 1) {
       const size = body.readInt32LE(offset);
@@ -74,12 +78,46 @@ function parseOpMsg(body: Buffer): { command: Document; rawDocuments?: Uint8Arra
   }
   if (!command) throw new Error('OP_MSG without a body section');
   let rawDocuments: Uint8Array[] | undefined;
-  const isInsert = Object.keys(command)[0] === 'insert';
+  const commandName = Object.keys(command)[0];
+  const isInsert = commandName === 'insert';
+  const isUpdate = commandName === 'update';
   for (const [identifier, documents] of sequences) {
-    if (isInsert && identifier === 'documents') rawDocuments = ownedViews(documents);
-    else command[identifier] = documents.map((document) => deserialize(document, DESERIALIZE_OPTIONS));
+    if (isInsert && identifier === 'documents') {
+      rawDocuments = ownedViews(documents);
+      continue;
+    }
+    command[identifier] = documents.map((document) => deserialize(document, DESERIALIZE_OPTIONS));
+    // An update's statements also stay available as bytes: spliced $push copies the pushed elements from them.
+    if (isUpdate && identifier === 'updates') rawDocuments = documents;
   }
+  if (isUpdate && !rawDocuments) rawDocuments = documentsOfArray(body, bodyStart, 'updates');
   return { command, rawDocuments, moreToCome: (flags & MORE_TO_COME) !== 0 };
+}
+
+/** Views of the documents in the top-level array field `name` of the document at `start`; undefined when it is not an array of documents. */
+function documentsOfArray(buffer: Buffer, start: number, name: string): Uint8Array[] | undefined {
+  const last = start + buffer.readInt32LE(start) - 1;
+  let offset = start + 4;
+  while (offset < last) {
+    const type = buffer[offset];
+    const nameEnd = cstringEnd(buffer, offset + 1);
+    const end = nameEnd + 1 + valueSize(type, buffer, nameEnd + 1);
+    if (type === 0x04 && buffer.toString('utf8', offset + 1, nameEnd) === name) {
+      const documents: Uint8Array[] = [];
+      let element = nameEnd + 1 + 4;
+      while (element < end - 1) {
+        const elementType = buffer[element];
+        const elementNameEnd = cstringEnd(buffer, element + 1);
+        const elementEnd = elementNameEnd + 1 + valueSize(elementType, buffer, elementNameEnd + 1);
+        if (elementType !== 0x03) return undefined;
+        documents.push(buffer.subarray(elementNameEnd + 1, elementEnd));
+        element = elementEnd;
+      }
+      return documents;
+    }
+    offset = end;
+  }
+  return undefined;
 }
 
 /**

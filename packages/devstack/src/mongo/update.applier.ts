@@ -388,6 +388,25 @@ function checkReplacement(replacement: Document): void {
 }
 
 /**
+ * A copy of `original` the update may modify: operators on a whole top-level field only ever
+ * assign it a new value (arrays are rebuilt, not changed in place), so only the fields a dotted
+ * path reaches into are copied deeply; the others are shared with `original`.
+ */
+function copyForUpdate(original: Document, update: Document): Document {
+  const deep = new Set<string>();
+  for (const [operator, operands] of Object.entries(update)) {
+    if (!isPlainObject(operands)) continue;
+    for (const [path, argument] of Object.entries(operands)) {
+      if (path.includes('.')) deep.add(path.split('.')[0]);
+      if (operator === '$rename' && typeof argument === 'string' && argument.includes('.')) deep.add(argument.split('.')[0]);
+    }
+  }
+  const copy: Document = {};
+  for (const key of Object.keys(original)) copy[key] = deep.has(key) ? cloneDocument(original[key]) : original[key];
+  return copy;
+}
+
+/**
  * Returns the updated copy of `original` (never mutated) or throws MongoDB's error. `update` is an
  * operator document, a replacement document or a pipeline.
  */
@@ -404,7 +423,7 @@ export function applyUpdate(original: Document, update: unknown, context: Update
     checkId(original, replacement, true);
     return replacement;
   }
-  const document = cloneDocument(original);
+  const document = copyForUpdate(original, update);
   const arrayFilters = compileArrayFilters(context.arrayFilters);
   const expand: ExpandContext = { arrayFilters, usedIdentifiers: new Set(), positional: positionalFinder(original, context.filter) };
   const touched: string[] = [];

@@ -42,6 +42,18 @@ describe('durability with a data folder', () => {
     expect((await current.db.listCollections().toArray()).map((entry) => entry.name)).toEqual(['users']);
   });
 
+  test('when arrays were changed by spliced $push and $pull updates, then a restart recovers the spliced documents', async () => {
+    const dataDir = temporaryDataDir();
+    let current = await reopen(dataDir);
+    const references = current.db.collection<Loose>('references');
+    await references.insertOne({ _id: 'r1', version: 1, enhancements: [], outbox: [] });
+    await references.updateOne({ _id: 'r1' }, { $set: { version: 2 }, $push: { enhancements: { $each: [{ id: 'a' }, { id: 'b' }] }, outbox: { $each: [{ event_id: 'e1' }, { event_id: 'e2' }] } } } as never);
+    await references.updateOne({ _id: 'r1' }, { $pull: { outbox: { event_id: { $in: ['e1'] } } } } as never);
+
+    current = await reopen(dataDir);
+    expect(await current.db.collection<Loose>('references').findOne({ _id: 'r1' })).toEqual({ _id: 'r1', version: 2, enhancements: [{ id: 'a' }, { id: 'b' }], outbox: [{ event_id: 'e2' }] });
+  });
+
   test('when the journal ends with a torn record, then it is discarded and earlier writes survive', async () => {
     const dataDir = temporaryDataDir();
     let current = await reopen(dataDir);

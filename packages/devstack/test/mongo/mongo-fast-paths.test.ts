@@ -1,5 +1,5 @@
 // The read and write paths that avoid decoding whole documents must answer exactly as decoding would.
-import { Double } from 'mongodb';
+import { Double, Long } from 'mongodb';
 import { closeFixture, openFixture, type MongoFixture, type Loose } from './mongo.fixture';
 
 let fixture: MongoFixture;
@@ -111,6 +111,76 @@ describe('updates that rewrite only the fields they touch', () => {
     await items.updateOne({ _id: 1 }, { $set: { note: 'n' } });
     const raw = await items.findOne({ _id: 1 }, { promoteValues: false });
     expect(raw?.renamed).toEqual(new Double(5));
+  });
+
+  test('when $push and $pull splice top-level arrays next to $set and $max, then the document is what MongoDB stores and other fields keep their types', async () => {
+    const items = fixture.db.collection<Loose>('items');
+    await items.insertOne({ _id: 1, ratio: new Double(5), version: 1, enhancements: [{ id: 'a' }], outbox: [], pending: false });
+    const pushed = await items.updateOne(
+      { _id: 1, version: 1 },
+      { $set: { version: 2 }, $push: { enhancements: { $each: [{ id: 'b' }, { id: 'c' }] }, outbox: { $each: [{ event_id: 'e1' }, { event_id: 'e2' }, { event_id: 'e3' }] } }, $max: { pending: true } } as never,
+    );
+    expect(pushed).toMatchObject({ matchedCount: 1, modifiedCount: 1 });
+    const pulled = await items.updateOne({ _id: 1 }, { $pull: { outbox: { event_id: { $in: ['e1', 'e3'] } } } } as never);
+    expect(pulled).toMatchObject({ matchedCount: 1, modifiedCount: 1 });
+    expect(await items.updateOne({ _id: 1 }, { $pull: { outbox: { event_id: 'gone' } }, $push: { enhancements: { $each: [] } } } as never)).toMatchObject({ matchedCount: 1, modifiedCount: 0 });
+    const stored = await items.findOne({ _id: 1 }, { promoteValues: false });
+    expect(stored?.ratio).toEqual(new Double(5));
+    expect(await items.findOne({ _id: 1 })).toEqual({ _id: 1, ratio: 5, version: 2, enhancements: [{ id: 'a' }, { id: 'b' }, { id: 'c' }], outbox: [{ event_id: 'e2' }], pending: true });
+    expect(await items.find({ 'outbox.0.event_id': 'e2', 'enhancements.2.id': 'c' }).toArray()).toHaveLength(1);
+  });
+
+  test('when pushed elements arrive in a bulk write’s document sequence or in the command body, then the stored array holds them with their types', async () => {
+    const items = fixture.db.collection<Loose>('items');
+    await items.insertOne({ _id: 1, list: [{ id: 'a' }] });
+    await items.bulkWrite([
+      { updateOne: { filter: { _id: 1 }, update: { $push: { list: { $each: [{ id: 'b', weight: 1.5, count: Long.fromNumber(5) }, 'text'] } } } as never } },
+      { updateOne: { filter: { _id: 1 }, update: { $push: { list: new Double(2) } } as never } },
+    ]);
+    await items.updateOne({ _id: 1 }, { $push: { list: { $each: [[1, { nested: new Date(0) }]] } } } as never);
+    const stored = await items.findOne({ _id: 1 }, { promoteLongs: false });
+    expect(stored).toEqual({ _id: 1, list: [{ id: 'a' }, { id: 'b', weight: 1.5, count: Long.fromNumber(5) }, 'text', 2, [1, { nested: new Date(0) }]] });
+  });
+
+  test('when $push targets a missing field or a non-array, then the array is created or MongoDB’s error is returned without changes', async () => {
+    const items = fixture.db.collection<Loose>('items');
+    await items.insertMany([
+      { _id: 1, version: 1 },
+      { _id: 2, version: 1, list: 'text' },
+    ]);
+    await items.updateOne({ _id: 1 }, { $push: { list: { $each: [{ x: 1 }] } }, $set: { version: 2 } } as never);
+    expect(await items.findOne({ _id: 1 })).toEqual({ _id: 1, version: 2, list: [{ x: 1 }] });
+    await expect(items.updateOne({ _id: 2 }, { $set: { version: 2 }, $push: { list: 1 } } as never)).rejects.toMatchObject({ code: 2, message: "The field 'list' must be an array but is of type string in document {_id: 2}" });
+    expect(await items.findOne({ _id: 2 })).toEqual({ _id: 2, version: 1, list: 'text' });
+  });
+
+  test('when $push changes documents under an index on other fields and updateMany sets fields on many, then the indexes follow', async () => {
+    const items = fixture.db.collection<Loose>('items');
+    await items.createIndex({ status: 1 });
+    await items.insertMany(Array.from({ length: 20 }, (_, index) => ({ _id: index, status: 'pending', list: [index] })));
+    await items.updateMany({ status: 'pending', _id: { $lt: 10 } }, { $set: { status: 'claimed' }, $push: { list: -1 } } as never);
+    expect(await items.countDocuments({ status: 'claimed' })).toBe(10);
+    expect(await items.countDocuments({ status: 'pending' })).toBe(10);
+    expect(await items.findOne({ _id: 3 })).toEqual({ _id: 3, status: 'claimed', list: [3, -1] });
+  });
+
+  test('when an outbox is cleared only if no entry was added since it was read, then positional $exists decides from the stored array', async () => {
+    const items = fixture.db.collection<Loose>('items');
+    await items.insertMany([
+      { _id: 1, outbox: [{ event_id: 'a' }], pending: true },
+      { _id: 2, outbox: [{ event_id: 'a' }, { event_id: 'b' }], pending: true },
+      { _id: 3, outbox: [{ 1: 'a field named like a position' }], pending: true },
+    ]);
+    const clear = { $set: { outbox: [], pending: false } };
+    expect(await items.updateOne({ _id: 1, 'outbox.1': { $exists: false } }, clear)).toMatchObject({ matchedCount: 1, modifiedCount: 1 });
+    expect(await items.updateOne({ _id: 2, 'outbox.1': { $exists: false } }, clear)).toMatchObject({ matchedCount: 0 });
+    expect(await items.updateOne({ _id: 3, 'outbox.1': { $exists: false } }, clear)).toMatchObject({ matchedCount: 0 });
+    expect(await items.updateOne({ _id: 1, 'outbox.0': { $exists: false } }, clear)).toMatchObject({ matchedCount: 1, modifiedCount: 0 });
+    expect(await items.find({ 'outbox.1': { $exists: true } }, { sort: { _id: 1 } }).toArray()).toEqual([
+      { _id: 2, outbox: [{ event_id: 'a' }, { event_id: 'b' }], pending: true },
+      { _id: 3, outbox: [{ 1: 'a field named like a position' }], pending: true },
+    ]);
+    expect(await items.findOne({ _id: 1 })).toEqual({ _id: 1, outbox: [], pending: false });
   });
 
   test('when an update sets values already stored, then nothing is modified', async () => {
