@@ -107,3 +107,47 @@ export function projectTopLevel(raw: Uint8Array, projection: TopLevelProjection)
   }
   return assemble(parts);
 }
+
+const inclusionNames = new WeakMap<TopLevelProjection, Buffer[]>();
+
+/** The names an inclusion projection copies, in output order, as bytes (kept per projection). */
+function namesOfInclusion(projection: TopLevelProjection): Buffer[] {
+  let names = inclusionNames.get(projection);
+  if (!names) {
+    const fields = projection.fields.filter((field) => field !== '_id');
+    names = (projection.excludeId ? fields : ['_id', ...fields]).map((field) => Buffer.from(field, 'utf8'));
+    inclusionNames.set(projection, names);
+  }
+  return names;
+}
+
+/**
+ * `projectTopLevel` of a stored (valid) document for an inclusion projection, matching names as
+ * bytes and stopping once every named field was met: names of other elements are not decoded.
+ */
+export function projectIncluded(raw: Uint8Array, projection: TopLevelProjection): Uint8Array {
+  if (!projection.inclusion) return projectTopLevel(raw, projection);
+  const names = namesOfInclusion(projection);
+  const starts: number[] = new Array<number>(names.length).fill(-1);
+  const ends: number[] = new Array<number>(names.length).fill(-1);
+  const last = int32(raw, 0) - 1;
+  if (last + 1 !== raw.length || raw[last] !== 0) throw new Error('invalid BSON document length');
+  let found = 0;
+  let offset = 4;
+  while (offset < last && found < names.length) {
+    const nameEnd = cstringEnd(raw, offset + 1);
+    const end = nameEnd + 1 + valueSize(raw[offset], raw, nameEnd + 1);
+    if (end > last) throw new Error('invalid BSON document: element overruns the document');
+    const match = matchingName(raw, offset + 1, nameEnd, names);
+    // The first element of a name wins, as in `projectTopLevel`.
+    if (match >= 0 && starts[match] < 0) {
+      starts[match] = offset;
+      ends[match] = end;
+      found += 1;
+    }
+    offset = end;
+  }
+  const parts: [Uint8Array, number, number][] = [];
+  for (let position = 0; position < names.length; position += 1) if (starts[position] >= 0) parts.push([raw, starts[position], ends[position]]);
+  return assemble(parts);
+}

@@ -139,6 +139,35 @@ describe('splicing array updates into stored BSON', () => {
     expect(copiedPushes).toBeGreaterThan(500);
   });
 
+  test.each([
+    ['no field is indexed', () => true],
+    ['n and s are indexed', (field: string) => field !== 'n' && field !== 's'],
+  ])('when random $set updates of scalars apply to random documents and %s, then the values encoded once give the general path’s bytes', (_case, unindexed) => {
+    const scalars = [0, -3, 7, 2 ** 40, 1.5, 's0', 's1', '', 'é', null, true, false];
+    let encodedOnce = 0;
+    for (let seed = 1; seed <= 2000; seed += 1) {
+      const next = random(seed);
+      const raw = serialize(generator(next).document());
+      const operands: Document = {};
+      const count = 1 + Math.floor(next() * 4);
+      for (let index = 0; index < count; index += 1) operands[[...FIELDS, 'added', 'other'][Math.floor(next() * 9)]] = scalars[Math.floor(next() * scalars.length)];
+      const change = { $set: operands };
+      const split = splitUpdate(change, unindexed);
+      if (split?.setElements) encodedOnce += 1;
+      expect({ seed, change, result: splicingPath(raw, change, unindexed).result }).toEqual({ seed, change, result: generalPath(raw, change) });
+    }
+    expect(encodedOnce).toBeGreaterThan(1000);
+  });
+
+  test('when $set holds a value other than a scalar or another operator, then nothing is encoded ahead', () => {
+    const unindexed = (): boolean => true;
+    expect(splitUpdate({ $set: { a: 1, b: 'x', c: null, d: true } }, unindexed)?.setElements).toBeDefined();
+    expect(splitUpdate({ $set: { a: 1, b: { c: 1 } } }, unindexed)?.setElements).toBeUndefined();
+    expect(splitUpdate({ $set: { a: 1, b: new Date(0) } }, unindexed)?.setElements).toBeUndefined();
+    expect(splitUpdate({ $set: { a: 1 }, $max: { b: 2 } }, unindexed)?.setElements).toBeUndefined();
+    expect(splitUpdate({ $set: { a: 1, 'b.c': 2 } }, unindexed)?.setElements).toBeUndefined();
+  });
+
   test('when $push appends to an array of documents, then the existing elements keep their bytes and the new ones are numbered after them', () => {
     const raw = serialize({ _id: 1, list: [{ event_id: 'a' }, { event_id: 'b' }], after: 'x' });
     const { result, fellBack } = splicingPath(raw, { $push: { list: { $each: [{ event_id: 'c' }, 4] } } });

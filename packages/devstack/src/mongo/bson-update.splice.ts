@@ -44,6 +44,40 @@ export interface SplitUpdate {
   restIsSimple: boolean;
   /** Each top-level field's first position among the update's operations: the order new fields are created in. */
   operationOrder: Map<string, number>;
+  /**
+   * When `rest` is a simple `$set` of scalars (strings, numbers, booleans, null) only: its elements
+   * encoded once, by field, since every matched document gets the same values (a claim of a
+   * thousand documents would otherwise encode them a thousand times).
+   */
+  setElements?: Map<string, Uint8Array>;
+}
+
+function isConstantScalar(value: unknown): boolean {
+  return value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+}
+
+/** The elements of a `$set` of scalars, encoded as `splicedDocument` would encode them for any document. */
+function encodedSetElements(rest: Document | undefined, restIsSimple: boolean): Map<string, Uint8Array> | undefined {
+  if (!rest || !restIsSimple) return undefined;
+  const operators = Object.keys(rest);
+  if (operators.length !== 1 || operators[0] !== '$set') return undefined;
+  const operands = rest.$set as Document;
+  if (!Object.values(operands).every(isConstantScalar)) return undefined;
+  return topLevelElements(serialize(operands, { checkKeys: false }));
+}
+
+/** The top-level elements of an encoded document by name, as views into it. */
+function topLevelElements(encoded: Uint8Array): Map<string, Uint8Array> {
+  const elements = new Map<string, Uint8Array>();
+  const view = asBuffer(encoded);
+  let offset = 4;
+  while (offset < encoded.length - 1) {
+    const nameEnd = cstringEnd(encoded, offset + 1);
+    const end = nameEnd + 1 + valueSize(encoded[offset], encoded, nameEnd + 1);
+    elements.set(view.toString('utf8', offset + 1, nameEnd), encoded.subarray(offset, end));
+    offset = end;
+  }
+  return elements;
 }
 
 function isArrayIndex(name: string): boolean {
@@ -154,7 +188,9 @@ export function splitUpdate(update: unknown, unindexed: (field: string) => boole
   }
   if (arrays.size === 0 && wholeSets.size === 0) return undefined;
   const decodedFields = new Set([...restFields].filter((field) => !wholeSets.has(field)));
-  return { arrays, arrayFields: new Set(arrays.keys()), rest: Object.keys(rest).length > 0 ? rest : undefined, restFields, wholeSets, decodedFields, restIsSimple, operationOrder };
+  const restUpdate = Object.keys(rest).length > 0 ? rest : undefined;
+  const setElements = encodedSetElements(restUpdate, restIsSimple);
+  return { arrays, arrayFields: new Set(arrays.keys()), rest: restUpdate, restFields, wholeSets, decodedFields, restIsSimple, operationOrder, setElements };
 }
 
 function isSplicedField(path: string): boolean {
@@ -339,19 +375,14 @@ export function splicedDocument(raw: Uint8Array, split: SplitUpdate, arrays: Map
     created.push([name, encoded.subarray(4, encoded.length - 1)]);
   }
   if (replacedArrays.size === 0 && created.length === 0 && !restChanged) return undefined;
-  const replacements = new Map<string, Uint8Array>();
-  if (restResult) {
+  let replacements = new Map<string, Uint8Array>();
+  if (restResult && split.setElements) {
+    // The rest set every one of its fields to these values; new ones are appended in `$set` order, as `restResult` holds them.
+    replacements = split.setElements;
+  } else if (restResult) {
     const changed: Document = {};
     for (const name of Object.keys(restResult)) if (split.restFields.has(name)) changed[name] = restResult[name];
-    const encoded = serialize(changed, { checkKeys: false });
-    const view = asBuffer(encoded);
-    let offset = 4;
-    while (offset < encoded.length - 1) {
-      const nameEnd = cstringEnd(encoded, offset + 1);
-      const end = nameEnd + 1 + valueSize(encoded[offset], encoded, nameEnd + 1);
-      replacements.set(view.toString('utf8', offset + 1, nameEnd), encoded.subarray(offset, end));
-      offset = end;
-    }
+    replacements = topLevelElements(serialize(changed, { checkKeys: false }));
   }
   const builder = new DocumentBuilder();
   const wanted = namesAsBytes(split.restFields);
@@ -423,7 +454,7 @@ export function applySplitUpdate(raw: Uint8Array, split: SplitUpdate, document: 
   let restChanged = false;
   if (split.rest) {
     next = split.restIsSimple ? applySimpleRest(document, split.rest) : applyUpdate(document, split.rest, context);
-    restChanged = changedFields(document, next, split.decodedFields) || wholeSetChanged(raw, split.wholeSets, next);
+    restChanged = changedFields(document, next, split.decodedFields) || wholeSetChanged(raw, split.wholeSets, next, split.setElements);
   }
   // Like the general path, a changed document gets every field the update names re-encoded.
   return { stored: splicedDocument(raw, split, arrays, split.rest ? next : undefined, restChanged), next, restChanged };
@@ -455,7 +486,7 @@ function bytesEqual(left: Uint8Array, leftStart: number, leftEnd: number, right:
  * decoded values: equal bytes are equal values; different bytes of a type compared by its bytes,
  * or documents and arrays of different lengths, are different; anything else is decoded and compared.
  */
-function wholeSetChanged(raw: Uint8Array, fields: ReadonlySet<string>, next: Document): boolean {
+function wholeSetChanged(raw: Uint8Array, fields: ReadonlySet<string>, next: Document, setElements?: Map<string, Uint8Array>): boolean {
   if (fields.size === 0) return false;
   const wanted = namesAsBytes(fields);
   const seen = new Set<string>();
@@ -471,7 +502,7 @@ function wholeSetChanged(raw: Uint8Array, fields: ReadonlySet<string>, next: Doc
     if (match >= 0 && !seen.has(wanted.names[match])) {
       const name = wanted.names[match];
       seen.add(name);
-      if (storedValueChanged(raw, type, valueStart, end, name, next[name])) return true;
+      if (storedValueChanged(raw, type, valueStart, end, name, next[name], setElements?.get(name))) return true;
     }
     offset = end;
   }
@@ -479,12 +510,16 @@ function wholeSetChanged(raw: Uint8Array, fields: ReadonlySet<string>, next: Doc
   return false;
 }
 
-function storedValueChanged(raw: Uint8Array, type: number, valueStart: number, end: number, name: string, value: unknown): boolean {
+/** `element`: the encoded element of `value`, when known (a `$set` of a scalar). */
+function storedValueChanged(raw: Uint8Array, type: number, valueStart: number, end: number, name: string, value: unknown, element?: Uint8Array): boolean {
   if (value !== undefined) {
-    const encoded = serialize({ [name]: value }, { checkKeys: false });
-    const newType = encoded[4];
-    const newValueStart = 4 + 1 + Buffer.byteLength(name, 'utf8') + 1;
-    const sameLength = encoded.length - 1 - newValueStart === end - valueStart;
+    // The element as a view of its own: type, name, value (a document's elements start at 4 and end before its last byte).
+    const encoded = element ?? serialize({ [name]: value }, { checkKeys: false });
+    const elementStart = element ? 0 : 4;
+    const valueEnd = element ? element.length : encoded.length - 1;
+    const newType = encoded[elementStart];
+    const newValueStart = elementStart + 1 + Buffer.byteLength(name, 'utf8') + 1;
+    const sameLength = valueEnd - newValueStart === end - valueStart;
     if (newType === type) {
       if (sameLength && bytesEqual(raw, valueStart, end, encoded, newValueStart)) return false;
       if (BYTE_COMPARABLE.has(type)) return true;

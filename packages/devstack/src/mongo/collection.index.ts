@@ -18,6 +18,16 @@ export interface IndexSpec {
   [option: string]: unknown;
 }
 
+/** A document's move between the keys of two scalar values in a single-field index. */
+export interface ScalarMove {
+  from: string;
+  to: string;
+  value: unknown;
+}
+
+/** `canonicalKey(null)`, the key of every document missing an indexed field. */
+const NULL_KEY = canonicalKey(null);
+
 /** Document keys holding one index key: a single key is kept as a string, several as a Set. */
 type Holders = string | Set<string>;
 
@@ -189,6 +199,28 @@ export class CollectionIndex {
     }
   }
 
+  /**
+   * The move of a document between two scalar values of a single top-level field index, when
+   * `applyMove` can stand in for `remove` + `add` of their key lists; undefined when the general
+   * path has to run (compound, dotted, unique, sparse or partial indexes, or an array on either side).
+   */
+  scalarMove(previous: Document, next: Document): ScalarMove | undefined {
+    const field = this.topLevelField;
+    if (field === undefined || this.unique || this.partial || this.spec.sparse === true) return undefined;
+    const before = previous[field];
+    const after = next[field];
+    if (Array.isArray(before) || Array.isArray(after)) return undefined;
+    const previousValue = before === undefined ? null : before;
+    const nextValue = after === undefined ? null : after;
+    return { from: previousValue === null ? NULL_KEY : canonicalKey(previousValue), to: nextValue === null ? NULL_KEY : canonicalKey(nextValue), value: nextValue };
+  }
+
+  /** Changes the holders exactly as `remove` then `add` of the move's two single keys do. */
+  applyMove(documentKey: string, move: ScalarMove): void {
+    this.releaseFirstValue(move.from, documentKey);
+    this.holdFirstValue(move.to, move.value, documentKey);
+  }
+
   /** Adds a document known to satisfy uniqueness (recovery), skipping the key list for the common single scalar field. */
   addDocument(documentKey: string, document: Document): void {
     if (this.topLevelField !== undefined && !this.partial) {
@@ -214,18 +246,22 @@ export class CollectionIndex {
         else full.set(key, remaining);
       }
     }
-    keys.first.forEach((value, position) => {
-      const canonical = this.fields.length === 1 ? keys.full[position] : canonicalKey(value);
-      const entry = this.byFirst.get(canonical);
-      if (!entry) return;
-      const remaining = removeHolder(entry.holders, documentKey);
-      if (remaining === undefined) {
-        this.byFirst.delete(canonical);
-        this.sorted?.remove(entry);
-      } else {
-        entry.holders = remaining;
-      }
-    });
+    for (let position = 0; position < keys.first.length; position += 1) {
+      this.releaseFirstValue(this.fields.length === 1 ? keys.full[position] : canonicalKey(keys.first[position]), documentKey);
+    }
+  }
+
+  /** Drops the document from the holders of a first-field value (and the value when none is left). */
+  private releaseFirstValue(canonical: string, documentKey: string): void {
+    const entry = this.byFirst.get(canonical);
+    if (!entry) return;
+    const remaining = removeHolder(entry.holders, documentKey);
+    if (remaining === undefined) {
+      this.byFirst.delete(canonical);
+      this.sorted?.remove(entry);
+    } else {
+      entry.holders = remaining;
+    }
   }
 
   /** Documents whose first indexed field equals `value` (or holds it in an array). */
@@ -253,7 +289,13 @@ export class CollectionIndex {
     const sorted = this.sortedEntries();
     const entries = lower || upper ? sorted.range(lower, upper) : sorted.ordered(direction);
     const inOrder = (lower || upper) && direction === -1 ? [...entries].reverse() : entries;
-    for (const entry of inOrder) yield* eachHolder(entry.holders, direction);
+    // Holders are walked in place rather than through a generator per key: a poll walks a thousand keys.
+    for (const entry of inOrder) {
+      const holders = entry.holders;
+      if (typeof holders === 'string') yield holders;
+      else if (direction === 1) for (const documentKey of holders) yield documentKey;
+      else yield* [...holders].reverse();
+    }
   }
 
   /** Documents whose first indexed field has a value of the bounds' type within the bounds. */

@@ -235,12 +235,19 @@ export class Collection {
   replaceStored(key: string, stored: Uint8Array, next: Document, previous: Document, touched: ReadonlySet<string>): Uint8Array {
     if (!this.documents.has(key)) throw new Error(`replace of a missing document ${key}`);
     const indexes = touched.size === 0 ? [] : this.indexList.filter((index) => index.dependsOn(touched));
-    const keys = indexes.map((index) => index.keysOf(next));
+    // A scalar → scalar change of a plain single-field index moves one holder without key lists.
+    const moves = indexes.map((index) => index.scalarMove(previous, next));
+    const keys = indexes.map((index, position) => (moves[position] ? undefined : index.keysOf(next)));
     indexes.forEach((index, position) => index.checkUnique(this.namespace, key, keys[position]));
     if (stored.length > MAX_DOCUMENT_BYTES) throw new MongoCommandError(17419, `Resulting document after update is larger than ${MAX_DOCUMENT_BYTES}`);
     indexes.forEach((index, position) => {
-      index.remove(key, index.keysOf(previous));
-      index.add(key, keys[position]);
+      const move = moves[position];
+      if (move) {
+        index.applyMove(key, move);
+      } else {
+        index.remove(key, index.keysOf(previous));
+        index.add(key, keys[position]);
+      }
     });
     this.documents.set(key, stored);
     return stored;

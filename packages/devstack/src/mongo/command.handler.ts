@@ -8,7 +8,7 @@ import { Collection, ID_INDEX_NAME } from './collection.store';
 import { type IndexSpec } from './collection.index';
 import { CursorRegistry, type CursorReply, type ResultDocument } from './cursor.registry';
 import { encodeCursorReply, type EncodedReply } from './cursor-reply.encoder';
-import { projectTopLevel, withTopLevelFields } from './bson-document.splice';
+import { projectIncluded, withTopLevelFields } from './bson-document.splice';
 import { applySplitUpdate, changedFields, splitUpdate, type SplitUpdate } from './bson-update.splice';
 import { readTopLevelFields } from './bson-field.reader';
 import { keyValues } from './document.path';
@@ -411,7 +411,7 @@ export class CommandHandler {
     const matches = this.select(this.engine.collection(database, name), command.filter, options, projector && !rawProjection ? undefined : NO_FIELDS);
     let documents: ResultDocument[];
     if (!projector) documents = matches.map((match) => match.raw);
-    else if (rawProjection) documents = matches.map((match) => projectTopLevel(match.raw, rawProjection));
+    else if (rawProjection) documents = matches.map((match) => projectIncluded(match.raw, rawProjection));
     else documents = matches.map((match) => projector(match.document));
     const singleBatch = command.singleBatch === true;
     return encodeCursorReply(this.cursors.open(`${database}.${name}`, documents, batchSize, singleBatch));
