@@ -338,21 +338,23 @@ export class Collection {
    * Documents in the order of a single-field sort, read from a complete index on that field that
    * never held an array (so index order is MongoDB's sort order); undefined without such an index.
    */
-  sortedCandidates(field: string, direction: 1 | -1, filter?: Document): Iterable<[string, Uint8Array]> | undefined {
+  sortedCandidates(field: string, direction: 1 | -1, filter?: Document): Candidates | undefined {
     // A range condition on the sort field narrows the walk to its bounds.
     const condition = filter?.[field];
-    const [lower, upper] = isOperatorObject(condition) && isRangeOnly(condition) ? rangeBounds(condition, false) : [undefined, undefined];
+    const ranged = isOperatorObject(condition) && isRangeOnly(condition);
+    const [lower, upper] = ranged ? rangeBounds(condition, false) : [undefined, undefined];
+    const implied = ranged && walksExactly(condition) ? field : undefined;
     if (field === '_id') {
       this.statistics.lastPlan = `IXSCAN ${ID_INDEX_NAME}`;
       const order = this.idOrdering();
       const entries = lower || upper ? order.range(lower, upper) : order.ordered(direction);
       const inOrder = (lower || upper) && direction === -1 ? [...entries].reverse() : entries;
-      return this.examine(mapKeys(inOrder), true);
+      return { entries: this.examine(mapKeys(inOrder), true), implied };
     }
     for (const index of this.indexes.values()) {
       if (index.fields.length === 1 && index.fields[0] === field && index.complete && !index.multikey) {
         this.statistics.lastPlan = `IXSCAN ${index.spec.name}`;
-        return this.examine(index.ordered(direction, lower, upper), true);
+        return { entries: this.examine(index.ordered(direction, lower, upper), true), implied };
       }
     }
     return undefined;
@@ -476,6 +478,16 @@ function indexableValues(condition: unknown): unknown[] | undefined {
     return undefined;
   }
   return isPlainScalar(condition) ? [condition] : undefined;
+}
+
+/**
+ * True when a range-only condition's bounds are all strings, at most one per side: the walk
+ * between them (over an index holding one scalar key per document) is then exactly the documents
+ * the condition matches, so they need no check.
+ */
+function walksExactly(condition: Document): boolean {
+  if (('$gt' in condition && '$gte' in condition) || ('$lt' in condition && '$lte' in condition)) return false;
+  return Object.values(condition).every((bound) => typeof bound === 'string');
 }
 
 function isRangeOnly(condition: Document): boolean {

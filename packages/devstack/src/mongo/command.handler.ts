@@ -361,13 +361,13 @@ export class CommandHandler {
     if (!ordered) return undefined;
     let examined = 0;
     const counted = function* (): Iterable<[string, Uint8Array]> {
-      for (const entry of ordered) {
+      for (const entry of ordered.entries) {
         examined += 1;
         if (examined > budget) return;
         yield entry;
       }
     };
-    const result = collectMatches(counted(), filter, limit, fields);
+    const result = collectMatches(counted(), ordered.implied ? withoutField(filter as Document, ordered.implied) : filter, limit, fields);
     return result.length < limit && examined > budget ? undefined : result;
   }
 
@@ -378,7 +378,8 @@ export class CommandHandler {
     const limit = options.limit !== undefined && options.limit !== 0 ? Math.abs(options.limit) : undefined;
     if (skip < 0) throw badValue('skip value must be non-negative');
     const needed = sorter && fields ? new Set([...fields, ...sortFields(options.sort)]) : fields;
-    const viaIndex = sorter && limit !== undefined ? this.indexSortedEntries(collection, filter, options.sort, skip + limit, needed) : undefined;
+    // The index walk gives the order, so only the caller's fields are decoded there.
+    const viaIndex = sorter && limit !== undefined ? this.indexSortedEntries(collection, filter, options.sort, skip + limit, fields) : undefined;
     if (viaIndex) return viaIndex.slice(skip);
     const early = !sorter && limit !== undefined ? skip + limit : undefined;
     let matches = this.matchingEntries(collection, filter, early, needed);

@@ -47,6 +47,46 @@ describe('choosing between an equality index and a sorted walk', () => {
   });
 });
 
+describe('walking a range of the sort field', () => {
+  test('when random range conditions on an indexed sort field are queried with a limit and projection, then the answers equal the same queries without the index', async () => {
+    const indexed = fixture.db.collection<Loose>('queue_indexed');
+    const plain = fixture.db.collection<Loose>('queue_plain');
+    await indexed.createIndex({ queue_order: 1 });
+    const values = ['robot-a|1', 'robot-a|2', 'robot-a|10', 'robot-b|1', 'robot-b|3', 'robot-a', 'robot-b', 'robot-a}', '', 5, 12, null];
+    const documents = Array.from({ length: 120 }, (_unused, index) => {
+      const value = values[(index * 7) % values.length];
+      return { _id: `p${String(index).padStart(3, '0')}`, reference_id: `r${index % 17}`, status: 'pending', ...(index % 13 === 0 ? {} : { queue_order: value }) };
+    });
+    await indexed.insertMany(documents);
+    await plain.insertMany(documents);
+    const bounds: unknown[] = ['robot-a|', 'robot-a}', 'robot-b|', 'robot-a|2', '', 'robot-b', 5, null];
+    let state = 3;
+    const next = (): number => {
+      state = (state * 1103515245 + 12345) % 2147483648;
+      return state / 2147483648;
+    };
+    for (let round = 0; round < 150; round += 1) {
+      const condition: Loose = {};
+      for (const operator of ['$gt', '$gte', '$lt', '$lte']) if (next() < 0.45) condition[operator] = bounds[Math.floor(next() * bounds.length)];
+      if (Object.keys(condition).length === 0) condition.$gte = 'robot-a|';
+      const filter = next() < 0.2 ? { queue_order: condition, reference_id: { $ne: 'r3' } } : { queue_order: condition };
+      const direction = next() < 0.5 ? 1 : -1;
+      const limit = 1 + Math.floor(next() * 30);
+      const query = (collection: typeof indexed) => collection.find(filter, { projection: { _id: 1, reference_id: 1 } }).sort({ queue_order: direction, _id: 1 }).limit(limit).toArray();
+      const walked = await indexed.find(filter, { projection: { _id: 1, reference_id: 1 } }).sort({ queue_order: direction }).limit(limit).toArray();
+      expect(statistics('queue_indexed').lastPlan).toBe('IXSCAN queue_order_1');
+      // Ties keep insertion order in the walk, as the in-memory sort's second key on _id does here.
+      const sorted = await query(plain);
+      expect({ round, filter, direction, walked }).toEqual({ round, filter, direction, walked: direction === 1 ? sorted : await sortedDescending(plain, filter, limit) });
+    }
+  });
+});
+
+/** The in-memory answer for a descending walk: equal keys come in reverse insertion order, like a backward index scan. */
+async function sortedDescending(collection: ReturnType<MongoFixture['db']['collection']>, filter: Loose, limit: number): Promise<unknown[]> {
+  return collection.find(filter, { projection: { _id: 1, reference_id: 1 } }).sort({ queue_order: -1, _id: -1 }).limit(limit).toArray();
+}
+
 describe('matching without decoding whole documents', () => {
   test('when an _id or index lookup answers one condition, then the other conditions are still checked', async () => {
     const users = fixture.db.collection<Loose>('users');
