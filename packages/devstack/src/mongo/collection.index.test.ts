@@ -105,6 +105,19 @@ describe('moving documents between scalar index keys', () => {
     expect(changes).toBeGreaterThan(1000);
   });
 
+  test('when an index is created between updates passing the same touched fields, then the later updates maintain it too', () => {
+    const collection = new Collection('test', 'items');
+    collection.createIndex({ key: { a: 1 }, name: 'a' });
+    const touched = new Set(['a', 'b']);
+    collection.insert({ _id: 'one', a: 1, b: 1 });
+    collection.replaceStored('sone', serialize({ _id: 'one', a: 2, b: 2 }), { _id: 'one', a: 2, b: 2 }, { _id: 'one', a: 1, b: 1 }, touched);
+    collection.createIndex({ key: { b: 1 }, name: 'b' });
+    collection.replaceStored('sone', serialize({ _id: 'one', a: 3, b: 3 }), { _id: 'one', a: 3, b: 3 }, { _id: 'one', a: 2, b: 2 }, touched);
+    expect([...(collection.indexes.get('a')?.lookup(3) ?? [])]).toEqual(['sone']);
+    expect([...(collection.indexes.get('b')?.lookup(3) ?? [])]).toEqual(['sone']);
+    expect([...(collection.indexes.get('b')?.lookup(2) ?? [])]).toEqual([]);
+  });
+
   test('when an int32 value becomes the equal double, then the document moves behind the other holders of that key, as a remove and add would', () => {
     const collection = collectionWithIndexes();
     collection.insert({ _id: 'first', a: 1 });

@@ -56,6 +56,8 @@ export class Collection {
   private indexFields: Set<string> | undefined = new Set();
   /** The secondary indexes as an array, kept with `indexes` (inserts walk it for every document). */
   private indexList: CollectionIndex[] = [];
+  /** `indexesDependingOn` answers by touched-field set, valid while `indexList` is the same array. */
+  private readonly dependentIndexes = new WeakMap<ReadonlySet<string>, { list: CollectionIndex[]; indexes: CollectionIndex[] }>();
 
   constructor(database: string, name: string, options: Document = {}) {
     this.database = database;
@@ -227,6 +229,16 @@ export class Collection {
     return false;
   }
 
+  /** The secondary indexes whose keys may change with the `touched` fields (kept per set: an update statement passes the same set for every document). */
+  private indexesDependingOn(touched: ReadonlySet<string>): CollectionIndex[] {
+    if (touched.size === 0) return [];
+    const cached = this.dependentIndexes.get(touched);
+    if (cached && cached.list === this.indexList) return cached.indexes;
+    const indexes = this.indexList.filter((index) => index.dependsOn(touched));
+    this.dependentIndexes.set(touched, { list: this.indexList, indexes });
+    return indexes;
+  }
+
   /**
    * Stores new bytes for a document (same _id) after an update of the `touched` top-level fields;
    * the keys of indexes those affect are read from `next` and `previous`, decodings holding at
@@ -234,7 +246,7 @@ export class Collection {
    */
   replaceStored(key: string, stored: Uint8Array, next: Document, previous: Document, touched: ReadonlySet<string>): Uint8Array {
     if (!this.documents.has(key)) throw new Error(`replace of a missing document ${key}`);
-    const indexes = touched.size === 0 ? [] : this.indexList.filter((index) => index.dependsOn(touched));
+    const indexes = this.indexesDependingOn(touched);
     // A scalar → scalar change of a plain single-field index moves one holder without key lists.
     const moves = indexes.map((index) => index.scalarMove(previous, next));
     const keys = indexes.map((index, position) => (moves[position] ? undefined : index.keysOf(next)));
