@@ -258,7 +258,8 @@ export class CollectionIndex {
     const remaining = removeHolder(entry.holders, documentKey);
     if (remaining === undefined) {
       this.byFirst.delete(canonical);
-      this.sorted?.remove(entry);
+      // Every entry of `byFirst` is listed in `sorted` (built from them, then given each new one).
+      this.sorted?.removeListed(entry);
     } else {
       entry.holders = remaining;
     }

@@ -43,4 +43,42 @@ describe('sorted values', () => {
     expect(values(list)).toEqual([500, 999.5, ...entries.slice(4000).map((entry) => entry.value)]);
     expect(values(list, -1).slice(-3)).toEqual([4000, 999.5, 500]);
   });
+
+  test('when random inserts, removals of listed entries and revivals run, then removing without the search leaves the reads of removing with it', () => {
+    let state = 5;
+    const next = (): number => {
+      state = (state * 1103515245 + 12345) % 2147483648;
+      return state / 2147483648;
+    };
+    const initial: { value: unknown }[] = Array.from({ length: 3000 }, (_, index) => ({ value: index % 7 === 0 ? `s${index % 50}` : Math.floor(index / 3) }));
+    const searched = new SortedValues<{ value: unknown }>(initial);
+    const listed = new SortedValues<{ value: unknown }>(initial);
+    const live = new Set(initial);
+    const gone: { value: unknown }[] = [];
+    const reads = (list: SortedValues<{ value: unknown }>): unknown => [values(list), values(list, -1), [...list.range({ value: 100, inclusive: true }, { value: 400, inclusive: false })], [...list.range({ value: 's1', inclusive: false }, undefined)]];
+    for (let round = 0; round < 12000; round += 1) {
+      const choice = next();
+      if (choice < 0.6 && live.size > 0) {
+        // Mostly the front, as a claim drains a queue; sometimes anywhere.
+        const pool = [...live];
+        const entry = next() < 0.7 ? pool[0] : pool[Math.floor(next() * pool.length)];
+        live.delete(entry);
+        gone.push(entry);
+        searched.remove(entry);
+        listed.removeListed(entry);
+      } else if (choice < 0.7 && gone.length > 0) {
+        const entry = gone.splice(Math.floor(next() * gone.length), 1)[0];
+        live.add(entry);
+        searched.insert(entry);
+        listed.insert(entry);
+      } else {
+        const entry = { value: next() < 0.2 ? `s${Math.floor(next() * 60)}` : Math.floor(next() * 1200) };
+        live.add(entry);
+        searched.insert(entry);
+        listed.insert(entry);
+      }
+      if (round % 500 === 0) expect({ round, reads: reads(listed) }).toEqual({ round, reads: reads(searched) });
+    }
+    expect(reads(listed)).toEqual(reads(searched));
+  });
 });

@@ -54,6 +54,17 @@ export class SortedValues<T extends { value: unknown }> {
     }
   }
 
+  /**
+   * `remove(entry)` for the very object inserted and still listed, which callers holding their
+   * entries know: it is tombstoned without the binary search (a claim drains a thousand entries
+   * of a 100k-entry index, and each search touched ~17 entries spread over memory).
+   */
+  removeListed(entry: T): void {
+    if (this.removed.has(entry)) return;
+    this.removed.add(entry);
+    if (this.removed.size > 1024 && this.removed.size * 4 > this.entries.length) this.compact();
+  }
+
   private compact(): void {
     this.entries = this.entries.filter((entry) => !this.removed.has(entry));
     this.removed.clear();
