@@ -28,6 +28,7 @@ import { createBatchRepository } from './data-access/batch.repository';
 import { COLLECTIONS, ROBOT_BROKER_INDEXES } from './data-access/collections';
 import { createIndexedVersionRepository } from './data-access/indexed-version.repository';
 import { createPendingEnhancementRepository } from './data-access/pending-enhancement.repository';
+import { referenceFileLineOfView } from './domain/reference-file.writer';
 import { createSecretCipher } from './domain/secret-cipher';
 import { startAutomationMatchedConsumer } from './entry-points/amqp/automation-matched.consumer';
 import { startReferencesIndexedConsumer } from './entry-points/amqp/references-indexed.consumer';
@@ -77,7 +78,14 @@ export async function startRobotBroker(env: NodeJS.ProcessEnv = process.env, ove
         },
         async referenceFileLines(ids, fullTextEntitled) {
           if (ids.length === 0) return [];
-          const response = await callUnary<ReferenceFileLinesRequest, ReferenceFileLines__Output>(dedupClient, dedupClient.GetReferenceFileLines.bind(dedupClient) as never, { ids: [...ids], full_text: fullTextEntitled }, { deadlineMs: DEDUP_DEADLINE_MS });
+          let response: ReferenceFileLines__Output;
+          try {
+            response = await callUnary<ReferenceFileLinesRequest, ReferenceFileLines__Output>(dedupClient, dedupClient.GetReferenceFileLines.bind(dedupClient) as never, { ids: [...ids], full_text: fullTextEntitled }, { deadlineMs: DEDUP_DEADLINE_MS });
+          } catch (error) {
+            // A dedup-service of an earlier version (rolling upgrade) serves only the views.
+            if (!(error instanceof ServiceError && error.httpStatus === 501)) throw error;
+            return (await references.deduplicatedViews(ids)).map((view) => referenceFileLineOfView(view, fullTextEntitled));
+          }
           const lines = response.lines ?? [];
           return (response.ids ?? []).map((id, index) => ({ id, line: lines[index], fullText: response.full_texts?.[index] ?? false }));
         },

@@ -50,6 +50,7 @@ const httpToGrpc: Record<number, GrpcStatus> = {
   409: GrpcStatus.ALREADY_EXISTS,
   422: GrpcStatus.FAILED_PRECONDITION,
   429: GrpcStatus.RESOURCE_EXHAUSTED,
+  501: GrpcStatus.UNIMPLEMENTED,
   502: GrpcStatus.UNAVAILABLE,
   503: GrpcStatus.UNAVAILABLE,
   504: GrpcStatus.DEADLINE_EXCEEDED,
@@ -63,6 +64,8 @@ const grpcToHttp: Partial<Record<GrpcStatus, number>> = {
   [GrpcStatus.ALREADY_EXISTS]: 409,
   [GrpcStatus.FAILED_PRECONDITION]: 422,
   [GrpcStatus.RESOURCE_EXHAUSTED]: 429,
+  // A method the remote does not serve (an older version during a rolling upgrade), as the gateway answers it.
+  [GrpcStatus.UNIMPLEMENTED]: 501,
   [GrpcStatus.UNAVAILABLE]: 503,
   [GrpcStatus.DEADLINE_EXCEEDED]: 504,
 };

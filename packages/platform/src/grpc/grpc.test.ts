@@ -62,6 +62,15 @@ describe('gRPC server and client helpers', () => {
     expect(error.detail).toBe('Internal Server Error');
   });
 
+  it('when the server does not serve the method, then the call fails with 501', async () => {
+    const other = createGrpcClient(protos.destiny.robot_broker.RobotBroker, address);
+    try {
+      await expect(callUnary(other, (other as unknown as Record<string, never>).GetRobot, { id: 'x' })).rejects.toMatchObject({ httpStatus: 501 });
+    } finally {
+      other.close();
+    }
+  });
+
   it('when the deadline passes, then the call fails with 504', async () => {
     await expect(callUnary(client, client.UpdateAutomation, { automation_id: 'x', json: '{}' }, { deadlineMs: 50 })).rejects.toMatchObject({ httpStatus: 504 });
   });

@@ -2,7 +2,7 @@ import { serialiseJsonLine } from '@destiny/contracts';
 import type { BlobStorage } from '@destiny/platform';
 import { createFullTextLinks, storedFullTextUrl } from '@destiny/platform';
 import { referenceFileRecord } from './full-text-redaction';
-import { referenceFileText } from './reference-file.writer';
+import { referenceFileLineOfView, referenceFileText } from './reference-file.writer';
 
 // A stand-in that signs deterministically, so two ways of writing the file can be compared.
 const blob = { signedGetUrl: async (key: string, seconds: number, type?: string) => `https://blob.example/${key}?expires=${seconds}&type=${type ?? ''}` } as unknown as BlobStorage;
@@ -32,11 +32,9 @@ async function fileThroughViews(entitlements: string[]): Promise<string> {
 
 describe('the reference file written from dedup-service lines', () => {
   it.each([[[]], [['full_text']]])('when the caller holds %j, then the file is the one written from the views, byte for byte', async (entitlements) => {
-    // dedup-service's lines: the redacted records written without the links presented.
-    const lines = views.map((view) => {
-      const record = referenceFileRecord(view, entitlements);
-      return { line: serialiseJsonLine(record), fullText: (record.enhancements as Array<{ content: { enhancement_type: string } }>).some((item) => item.content.enhancement_type === 'full_text') };
-    });
+    // dedup-service's lines (as an earlier dedup-service's views give them): the redacted records written without the links presented.
+    const lines = views.map((view) => referenceFileLineOfView(view, entitlements.includes('full_text')));
+    expect(lines.map((line) => line.fullText)).toEqual([false, entitlements.length > 0, false]);
     const file = await referenceFileText(lines, links);
     expect(file).toBe(await fileThroughViews(entitlements));
     if (entitlements.length > 0) expect(file).toContain('https://blob.example/');

@@ -1,5 +1,6 @@
 import { serialiseJsonLine } from '@destiny/contracts';
 import type { FullTextLinks } from '@destiny/platform';
+import { referenceFileRecord } from './full-text-redaction';
 
 // The robot reference file (§12.2) from dedup-service's lines, which come redacted by the caller's
 // entitlements (§6.1) and written as JSONL already; only a line holding a full text is parsed and
@@ -17,4 +18,14 @@ export async function referenceFileText(lines: readonly ReferenceFileLineInput[]
   let text = '';
   for (const line of presented) text += `${line}\n`;
   return text;
+}
+
+/**
+ * The line of one deduplicated view as dedup-service's `GetReferenceFileLines` writes it, for a
+ * dedup-service of an earlier version that only serves the views (a rolling upgrade).
+ */
+export function referenceFileLineOfView(view: Parameters<typeof referenceFileRecord>[0], fullTextEntitled: boolean): ReferenceFileLineInput & { id: string } {
+  const record = referenceFileRecord(view, fullTextEntitled ? ['full_text'] : []);
+  const enhancements = record.enhancements as Array<{ content?: { enhancement_type?: string } }>;
+  return { id: view.id, line: serialiseJsonLine(record), fullText: enhancements.some((enhancement) => enhancement.content?.enhancement_type === 'full_text') };
 }
