@@ -32,6 +32,8 @@ const pollOnly = process.argv.includes('--poll-only');
 // dedup-service and robot-broker as their own processes (built main.js) on RabbitMQ, as deployed.
 const separateProcesses = process.argv.includes('--processes');
 const profileDir = argument('--profile', '');
+// Every poll's latency in the order the polls finished (where the slow ones fall: the first polls meet cold processes).
+const printLatencies = process.argv.includes('--print-latencies');
 // The spawned processes get the production young generation (64 MB semi-spaces), as `npm start`,
 // `npm run devstack` and the images run them (NODE_OPTIONS in the Dockerfile).
 const childArgs = ['--max-semi-space-size=64', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
@@ -252,6 +254,7 @@ async function main() {
   console.log(`served every batch after ${((servedAt - started) / 1000).toFixed(1)} s; all ${total} enhancements stored after ${seconds.toFixed(1)} s`);
   console.log(`end to end: ${Math.round(total / seconds)} references/s`);
   console.log(`poll latency (batch of ${batchSize}): p50 ${percentile(pollLatencies, 50).toFixed(0)} ms, p95 ${percentile(pollLatencies, 95).toFixed(0)} ms, max ${Math.max(...pollLatencies).toFixed(0)} ms over ${pollLatencies.length} polls`);
+  if (printLatencies) console.log(`poll latencies in the order the polls finished (ms): ${pollLatencies.map((value) => Math.round(value)).join(' ')}`);
   const perThousand = (ms) => ((ms / total) * 1000).toFixed(0);
   const where = separateProcesses ? 'bench process (robots, blob stand-in)' : 'bench process (robots, blob stand-in, dedup-service, robot-broker)';
   const services = separateProcesses ? `, dedup-service ${perThousand(cpu.dedup)} ms, robot-broker ${perThousand(cpu.broker)} ms` : '';
