@@ -84,16 +84,17 @@ export function namesAsBytes(names: ReadonlySet<string>): EncodedNames {
   return result;
 }
 
+/** Whether the bytes between `start` and `end` spell `name`. */
+export function nameIs(raw: Uint8Array, start: number, end: number, name: Buffer): boolean {
+  const length = end - start;
+  if (name.length !== length) return false;
+  for (let index = 0; index < length; index += 1) if (raw[start + index] !== name[index]) return false;
+  return true;
+}
+
 /** The position in `names` of the name between `start` and `end`, or -1. */
 export function matchingName(raw: Uint8Array, start: number, end: number, names: Buffer[]): number {
-  const length = end - start;
-  for (let position = 0; position < names.length; position += 1) {
-    const name = names[position];
-    if (name.length !== length) continue;
-    let index = 0;
-    while (index < length && raw[start + index] === name[index]) index += 1;
-    if (index === length) return position;
-  }
+  for (let position = 0; position < names.length; position += 1) if (nameIs(raw, start, end, names[position])) return position;
   return -1;
 }
 

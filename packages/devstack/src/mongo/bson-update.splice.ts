@@ -3,7 +3,7 @@
 // bytes of a top-level array (existing elements are walked, never decoded); every other operator
 // runs on a decoding of just its own top-level fields, which are then re-encoded in place.
 import { deserialize, serialize } from 'bson';
-import { asBuffer, cstringEnd, int32, matchingName, namesAsBytes, readTopLevelFields, valueSize } from './bson-field.reader';
+import { asBuffer, cstringEnd, int32, matchingName, nameIs, namesAsBytes, readTopLevelFields, valueSize } from './bson-field.reader';
 import { DESERIALIZE_OPTIONS } from './bson.options';
 import { compareValues, isPlainObject, type Document } from './bson-value.order';
 import { compileFilter, filterFields, isOperatorObject, type Predicate } from './query.matcher';
@@ -230,14 +230,17 @@ function isIndexName(raw: Uint8Array, start: number, end: number, index: number)
   return position === start - 1;
 }
 
-/** Counts the elements of a stored array; undefined when its keys are not 0, 1, 2… (then the general path renumbers them). */
-function countElements(raw: Uint8Array, valueStart: number): number | undefined {
+/**
+ * Counts the elements of a stored document or array value; with `numbered`, undefined when its
+ * keys are not 0, 1, 2… (then the general path renumbers them).
+ */
+function countElements(raw: Uint8Array, valueStart: number, numbered: boolean): number | undefined {
   const last = valueStart + int32(raw, valueStart) - 1;
   let offset = valueStart + 4;
   let count = 0;
   while (offset < last) {
     const nameEnd = cstringEnd(raw, offset + 1);
-    if (!isIndexName(raw, offset + 1, nameEnd, count)) return undefined;
+    if (numbered && !isIndexName(raw, offset + 1, nameEnd, count)) return undefined;
     offset = nameEnd + 1 + valueSize(raw[offset], raw, nameEnd + 1);
     count += 1;
   }
@@ -263,7 +266,7 @@ export function locateArrays(raw: Uint8Array, split: SplitUpdate): Map<string, S
     const name = match < 0 ? undefined : wanted.names[match];
     if (name !== undefined && !found.has(name)) {
       if (type !== ARRAY) return undefined;
-      const count = countElements(raw, valueStart);
+      const count = countElements(raw, valueStart, true);
       if (count === undefined) return undefined;
       found.set(name, { elementStart: offset, valueStart, end, count });
     }
@@ -463,19 +466,6 @@ export function applySplitUpdate(raw: Uint8Array, split: SplitUpdate, document: 
 /** BSON types whose values compare equal exactly when their bytes are equal. */
 const BYTE_COMPARABLE = new Set([0x02, 0x05, 0x07, 0x08, 0x09, 0x0a, 0x10, 0x11, 0x12]);
 
-/** The number of elements of a stored document or array value. */
-function elementCount(raw: Uint8Array, valueStart: number): number {
-  const last = valueStart + int32(raw, valueStart) - 1;
-  let offset = valueStart + 4;
-  let count = 0;
-  while (offset < last) {
-    const nameEnd = cstringEnd(raw, offset + 1);
-    offset = nameEnd + 1 + valueSize(raw[offset], raw, nameEnd + 1);
-    count += 1;
-  }
-  return count;
-}
-
 function bytesEqual(left: Uint8Array, leftStart: number, leftEnd: number, right: Uint8Array, rightStart: number): boolean {
   for (let index = 0; index < leftEnd - leftStart; index += 1) if (left[leftStart + index] !== right[rightStart + index]) return false;
   return true;
@@ -523,7 +513,7 @@ function storedValueChanged(raw: Uint8Array, type: number, valueStart: number, e
     if (newType === type) {
       if (sameLength && bytesEqual(raw, valueStart, end, encoded, newValueStart)) return false;
       if (BYTE_COMPARABLE.has(type)) return true;
-      if ((type === EMBEDDED_DOCUMENT || type === ARRAY) && elementCount(raw, valueStart) !== elementCount(encoded, newValueStart)) return true;
+      if ((type === EMBEDDED_DOCUMENT || type === ARRAY) && countElements(raw, valueStart, false) !== countElements(encoded, newValueStart, false)) return true;
     }
   }
   const before = readTopLevelFields(raw, new Set([name]))[name];
@@ -574,7 +564,7 @@ function onlyElement(raw: Uint8Array, start: number, name: Buffer): { type: numb
     const type = raw[offset];
     const nameEnd = cstringEnd(raw, offset + 1);
     const end = nameEnd + 1 + valueSize(type, raw, nameEnd + 1);
-    if (matchingName(raw, offset + 1, nameEnd, [name]) === 0) {
+    if (nameIs(raw, offset + 1, nameEnd, name)) {
       if (found) return undefined;
       found = { type, valueStart: nameEnd + 1, end };
     }

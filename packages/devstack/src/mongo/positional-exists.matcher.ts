@@ -1,7 +1,7 @@
 // Answers `{'<field>.<position>': {$exists: <bool>}}` conditions (the outbox relay's "no entry
 // was added since I read it") from stored bytes: whether a top-level array has an element at a
 // position needs its element count, not a decoding of the elements.
-import { cstringEnd, int32, valueSize } from './bson-field.reader';
+import { cstringEnd, int32, nameIs, valueSize } from './bson-field.reader';
 import { isPlainObject, type Document } from './bson-value.order';
 
 const EMBEDDED_DOCUMENT = 0x03;
@@ -37,20 +37,13 @@ export function splitPositionalExists(filter: unknown): { conditions: Positional
   return conditions.length > 0 ? { conditions, rest } : undefined;
 }
 
-/** Whether the bytes between `start` and `end` spell `name` (ASCII digits or any UTF-8 in `name`). */
-function namedAs(raw: Uint8Array, start: number, end: number, name: Buffer): boolean {
-  if (end - start !== name.length) return false;
-  for (let index = 0; index < name.length; index += 1) if (raw[start + index] !== name[index]) return false;
-  return true;
-}
-
 /** Whether a stored sub-document has a top-level field named `name`. */
 function hasField(raw: Uint8Array, start: number, name: Buffer): boolean {
   const last = start + int32(raw, start) - 1;
   let offset = start + 4;
   while (offset < last) {
     const nameEnd = cstringEnd(raw, offset + 1);
-    if (namedAs(raw, offset + 1, nameEnd, name)) return true;
+    if (nameIs(raw, offset + 1, nameEnd, name)) return true;
     offset = nameEnd + 1 + valueSize(raw[offset], raw, nameEnd + 1);
   }
   return false;
@@ -70,7 +63,7 @@ export function positionExists(raw: Uint8Array, field: Buffer, position: number)
     const nameEnd = cstringEnd(raw, offset + 1);
     const valueStart = nameEnd + 1;
     const end = valueStart + valueSize(type, raw, valueStart);
-    if (namedAs(raw, offset + 1, nameEnd, field)) {
+    if (nameIs(raw, offset + 1, nameEnd, field)) {
       if (type === EMBEDDED_DOCUMENT) return undefined;
       // A scalar has no positions; the path reaches nothing.
       if (type !== ARRAY) return false;
