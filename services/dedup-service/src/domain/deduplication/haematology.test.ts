@@ -1,6 +1,7 @@
 // The engine on real data: the hand-labelled haematology sample (shared/data/dedup), replayed as a
 // stream in file order and in shuffled orders, scored against its key.
 
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { replayStream, scoreAgainstKey, seededShuffle, labelledLineToView, type LabelledLine } from './evaluation';
@@ -28,7 +29,24 @@ function findRepositoryRoot(start: string): string {
   }
 }
 
-const samplePath = path.resolve(findRepositoryRoot(__dirname), '..', 'shared', 'data', 'dedup', 'haematology.jsonl');
+/**
+ * The sample lives in `shared/` beside the repository; a clone made from a local checkout (a
+ * scratch copy, as CI and the before-stop check make) finds it beside the checkout it came from.
+ */
+function findSamplePath(): string {
+  const root = findRepositoryRoot(__dirname);
+  const beside = (repository: string) => path.resolve(repository, '..', 'shared', 'data', 'dedup', 'haematology.jsonl');
+  if (fs.existsSync(beside(root))) return beside(root);
+  let origin = '';
+  try {
+    origin = execFileSync('git', ['config', '--get', 'remote.origin.url'], { cwd: root, encoding: 'utf8' }).trim().replace(/^file:\/\//, '');
+  } catch {
+    // Not a git checkout, or no origin: only the place beside the repository counts.
+  }
+  return path.isAbsolute(origin) && fs.existsSync(beside(origin)) ? beside(origin) : beside(root);
+}
+
+const samplePath = findSamplePath();
 
 function loadSample(): { lines: LabelledLine[]; groupOf: Map<string, string> } {
   if (!fs.existsSync(samplePath)) {
