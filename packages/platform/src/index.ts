@@ -15,5 +15,6 @@ export * from './lifecycle/health-server';
 export * from './lifecycle/service-runner';
 export * from './outbox/outbox';
 export * from './outbox/processed-messages';
+export * from './scheduling/foreground-priority.gate';
 export * from './messaging';
 export * from './service/backend-service';

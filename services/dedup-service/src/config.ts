@@ -16,6 +16,12 @@ export const dedupServiceConfig = defineConfig({
     min: 1000,
     description: 'a duplicate decision still pending after this long is queued for deduplication again',
   },
+  DEDUP_RELAY_MAX_READ_WAIT_MS: {
+    kind: 'integer',
+    default: 1000,
+    min: 0,
+    description: 'longest a page of the event relay waits for reference-file reads in flight (robot polls) to finish; those reads go first',
+  },
   DEDUP_WRITER_LEASE_MS: {
     kind: 'integer',
     default: 15_000,

@@ -1,6 +1,6 @@
 // Composition root of dedup-service: The reference store and identity authority: ingestion, enhancements, duplicate decisions, deduplicated views.
 import { EVENTS_EXCHANGE } from '@destiny/contracts';
-import { loadConfig, startBackendService, startOutboxRelay, type BackendOverrides, type RunningBackendService } from '@destiny/platform';
+import { createForegroundPriorityGate, loadConfig, startBackendService, startOutboxRelay, type BackendOverrides, type RunningBackendService } from '@destiny/platform';
 import { dedupServiceConfig } from './config';
 import { createBlockingKeyRepository } from './data-access/blocking-key.repository';
 import { COLLECTIONS, DEDUP_INDEXES } from './data-access/collections';
@@ -42,6 +42,8 @@ export async function startDedupService(env: NodeJS.ProcessEnv = process.env, ov
       const references = createReferenceRepository(db, lease);
       const decisions = createDecisionRepository(db);
       const blocking = createBlockingKeyRepository(db);
+      // A robot's poll waits on reference-file reads; relaying events waits on nobody.
+      const readsFirst = createForegroundPriorityGate({ maxWaitMs: config.DEDUP_RELAY_MAX_READ_WAIT_MS, backgroundSlots: 1 });
       const relay = startOutboxRelay({
         db,
         collections: [COLLECTIONS.references],
@@ -50,6 +52,7 @@ export async function startDedupService(env: NodeJS.ProcessEnv = process.env, ov
         publish: (entry) => bus.publish(entry.exchange || EVENTS_EXCHANGE, entry.routing_key, entry.payload, { messageId: entry.event_id }),
         expand: (entry, document) => expandFromDocument(entry, document as ReferenceDocument),
         expandFromMemory: (entry, id) => expandFromContent(entry, references.decidedContentOf(String(id))),
+        inBackgroundTurn: (step) => readsFirst.inBackgroundTurn(step),
       });
       const onEvents = () => relay.notify();
       const ingest = createIngestReferences({ db, references, decisions, bus, logger, exclusive, onEvents });
@@ -60,6 +63,7 @@ export async function startDedupService(env: NodeJS.ProcessEnv = process.env, ov
         decisions: createDuplicateDecisionUsecases({ references, decisions, blocking, engine, bus, exclusive, onEvents }),
         addEnhancements: createAddEnhancements({ references, exclusive, onEvents }),
         references,
+        readsFirst,
       });
       const consumer = await startDeduplicationConsumer(bus, process, logger);
       const sweeper = startPendingDecisionSweeper({ decisions, bus, logger, staleMs: config.DEDUP_PENDING_REQUEUE_MS, intervalMs: Math.max(1000, Math.floor(config.DEDUP_PENDING_REQUEUE_MS / 2)) });

@@ -12,6 +12,7 @@ import type { ReferenceFileLines__Output } from '@destiny/contracts/generated/gr
 import {
   callUnary,
   createBlobStorage,
+  createForegroundPriorityGate,
   createFullTextLinks,
   createGrpcClient,
   createOutboundHttpClient,
@@ -116,7 +117,8 @@ export async function startRobotBroker(env: NodeJS.ProcessEnv = process.env, ove
       });
       const content = enhancementContentPreparerFor(config, createOutboundHttpClient({ allowlist: config.OUTBOUND_ALLOWLIST, maxBytes: config.FULL_TEXT_MAX_BYTES, timeoutMs: config.FULL_TEXT_TIMEOUT_MS }), blob);
       const fullTextLinks = createFullTextLinks(blob, SIGNED_URL_SECONDS);
-      const batchUsecases = createRobotBatchUsecases({ pending, batches, blob, references, notifyOutbox: () => relay.notify(), fullTextLinks });
+      const pollPriority = createForegroundPriorityGate({ maxWaitMs: config.ROBOT_IMPORT_MAX_POLL_WAIT_MS, backgroundSlots: config.ROBOT_IMPORT_CHUNKS_IN_FLIGHT });
+      const batchUsecases = createRobotBatchUsecases({ pending, batches, blob, references, notifyOutbox: () => relay.notify(), fullTextLinks, pollPriority });
       registerRobotBrokerGrpc(grpc, {
         robots: createRobotUsecases({ db, cipher }),
         signatures: createVerifyRobotSignature({ db, cipher }),
@@ -135,8 +137,10 @@ export async function startRobotBroker(env: NodeJS.ProcessEnv = process.env, ove
         }),
       });
       const importer = createImportRobotResults({ db, batches, pending, indexed, blob, references, logger, chunkSize: config.ROBOT_RESULT_IMPORT_CHUNK_SIZE,
+        chunkSizeWhilePolling: config.ROBOT_RESULT_IMPORT_CHUNK_SIZE_WHILE_POLLING,
         content,
         indexingDeadlineMs: config.ROBOT_INDEXING_DEADLINE_SECONDS * 1000,
+        pollPriority,
         afterChunk: afterImportChunk });
       const importConsumer = await startRobotResultImportConsumer(bus, importer, logger, 2000);
       const indexedConsumer = await startReferencesIndexedConsumer(bus, { indexed, pending }, logger);

@@ -62,6 +62,8 @@ export function startOutboxRelay(options: {
    * given, the relay reads outboxes only and whole documents only where an entry answered null.
    */
   expandFromMemory?(entry: OutboxEntry, documentId: unknown): OutboxEntry | null;
+  /** Runs each page when it is background work's turn (see ForegroundPriorityGate); at once when absent. */
+  inBackgroundTurn?<T>(step: () => Promise<T>): Promise<T>;
 }): OutboxRelay {
   const intervalMs = options.intervalMs ?? 500;
   const batchSize = options.batchSize ?? 200;
@@ -121,41 +123,48 @@ export function startOutboxRelay(options: {
     });
   }
 
+  /** Publishes and clears one page of waiting documents; `more` when another page may be waiting. */
+  async function drainPage(collection: Collection<Document>): Promise<{ published: number; more: boolean }> {
+    const documents = await collection
+      .find({ [OUTBOX_PENDING_FIELD]: true } as Filter<Document>, options.expand && !options.expandFromMemory ? {} : { projection: { [OUTBOX_FIELD]: 1 } })
+      .limit(batchSize)
+      .toArray();
+    if (documents.length === 0) return { published: 0, more: false };
+    const outcomes = await Promise.all((await completeEntries(collection, documents)).map(async ({ document, entries, toPublish }) => ({ document, entries, done: await publishEntries(toPublish) })));
+    // All in one command: a document whose outbox still holds exactly the entries read (only the
+    // relay removes entries, so no element past them means none arrived since) is emptied and
+    // unflagged at once; otherwise the published ones are pulled and the flag stays for the next
+    // pass. Documents whose outboxes held as many entries share one statement (usually one for
+    // the whole page): the store compiles one filter instead of one per document.
+    const complete = outcomes.filter((item) => item.done.length === item.entries.length);
+    const completeByLength = new Map<number, unknown[]>();
+    for (const { document, entries } of complete) {
+      const ids = completeByLength.get(entries.length) ?? [];
+      ids.push(document._id);
+      completeByLength.set(entries.length, ids);
+    }
+    const clears = [...completeByLength].map(([length, ids]) => ({
+      updateMany: { filter: { _id: { $in: ids }, [`${OUTBOX_FIELD}.${length}`]: { $exists: false } }, update: { $set: { [OUTBOX_FIELD]: [], [OUTBOX_PENDING_FIELD]: false } } },
+    }));
+    const cleared = clears.length > 0 ? (await collection.bulkWrite(clears as never, { ordered: false })).matchedCount : 0;
+    const pulls = outcomes
+      .filter((item) => item.done.length > 0 && (item.done.length < item.entries.length || cleared < complete.length))
+      .map(({ document, done }) => ({ updateOne: { filter: { _id: document._id }, update: { $pull: { [OUTBOX_FIELD]: { event_id: { $in: done } } } } } }));
+    if (pulls.length > 0) await collection.bulkWrite(pulls as never, { ordered: false });
+    const published = outcomes.reduce((sum, item) => sum + item.done.length, 0);
+    // A failed publish, or a full page that changed nothing (every document refilled meanwhile), waits for the next pass.
+    return { published, more: complete.length === outcomes.length && cleared > 0 && documents.length === batchSize };
+  }
+
   async function drainCollection(name: string): Promise<number> {
     await flagLegacyEntries(name);
     const collection = options.db.collection(name);
+    const turn = options.inBackgroundTurn ?? (<T>(step: () => Promise<T>) => step());
     let published = 0;
     for (;;) {
-      const documents = await collection
-        .find({ [OUTBOX_PENDING_FIELD]: true } as Filter<Document>, options.expand && !options.expandFromMemory ? {} : { projection: { [OUTBOX_FIELD]: 1 } })
-        .limit(batchSize)
-        .toArray();
-      if (documents.length === 0) return published;
-      const outcomes = await Promise.all((await completeEntries(collection, documents)).map(async ({ document, entries, toPublish }) => ({ document, entries, done: await publishEntries(toPublish) })));
-      // All in one command: a document whose outbox still holds exactly the entries read (only the
-      // relay removes entries, so no element past them means none arrived since) is emptied and
-      // unflagged at once; otherwise the published ones are pulled and the flag stays for the next
-      // pass. Documents whose outboxes held as many entries share one statement (usually one for
-      // the whole page): the store compiles one filter instead of one per document.
-      const complete = outcomes.filter((item) => item.done.length === item.entries.length);
-      const completeByLength = new Map<number, unknown[]>();
-      for (const { document, entries } of complete) {
-        const ids = completeByLength.get(entries.length) ?? [];
-        ids.push(document._id);
-        completeByLength.set(entries.length, ids);
-      }
-      const clears = [...completeByLength].map(([length, ids]) => ({
-        updateMany: { filter: { _id: { $in: ids }, [`${OUTBOX_FIELD}.${length}`]: { $exists: false } }, update: { $set: { [OUTBOX_FIELD]: [], [OUTBOX_PENDING_FIELD]: false } } },
-      }));
-      const cleared = clears.length > 0 ? (await collection.bulkWrite(clears as never, { ordered: false })).matchedCount : 0;
-      const pulls = outcomes
-        .filter((item) => item.done.length > 0 && (item.done.length < item.entries.length || cleared < complete.length))
-        .map(({ document, done }) => ({ updateOne: { filter: { _id: document._id }, update: { $pull: { [OUTBOX_FIELD]: { event_id: { $in: done } } } } } }));
-      if (pulls.length > 0) await collection.bulkWrite(pulls as never, { ordered: false });
-      published += outcomes.reduce((sum, item) => sum + item.done.length, 0);
-      if (complete.length < outcomes.length) return published;
-      // A full page that changed nothing (every document refilled meanwhile) waits for the next pass.
-      if (cleared === 0 || documents.length < batchSize) return published;
+      const page = await turn(() => drainPage(collection));
+      published += page.published;
+      if (!page.more) return published;
     }
   }
 

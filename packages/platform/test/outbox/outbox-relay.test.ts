@@ -4,6 +4,7 @@ import { MongoClient, type Db } from 'mongodb';
 import pino from 'pino';
 import { createAmqpConnection, type MessageBus, type MessagingTopology } from '../../src/messaging';
 import { pushToOutbox, startOutboxRelay, type OutboxEntry } from '../../src/outbox/outbox';
+import { createForegroundPriorityGate } from '../../src/scheduling/foreground-priority.gate';
 import { createProcessedMessages } from '../../src/outbox/processed-messages';
 
 const logger = pino({ level: 'silent' });
@@ -207,6 +208,40 @@ describe('outbox relay against the MongoDB stand-in and RabbitMQ', () => {
     expect(published).toEqual(expect.arrayContaining([{ short: 'remembered', content: 'memory' }, { short: 'forgotten', content: 'stored' }]));
     expect(published).toHaveLength(2);
     expect(await compact.countDocuments({ outbox_pending: true })).toBe(0);
+    await relay.stop();
+  });
+
+  it('when the relay runs its pages as background turns, then no page is published while foreground work is in flight, and every page goes out once it ends', async () => {
+    const paged = db.collection('paged');
+    const entries = Array.from({ length: 5 }, (_unused, index) => entry(exchange, 'thing.paged', { thing: `paged-${index}` }));
+    await paged.insertMany(entries.map((item, index) => ({ _id: `paged-${index}` as never, ...pushToOutbox([item]).$max, _outbox: [item] })));
+    const gate = createForegroundPriorityGate({ maxWaitMs: 60_000, backgroundSlots: 1 });
+    let releasePoll!: () => void;
+    const poll = gate.inForeground(() => new Promise<void>((resolve) => (releasePoll = resolve)));
+    const published: string[] = [];
+    let turns = 0;
+    const relay = startOutboxRelay({
+      db,
+      collections: ['paged'],
+      logger,
+      intervalMs: 10_000,
+      batchSize: 2,
+      publish: async (outboxEntry) => void published.push(outboxEntry.event_id),
+      inBackgroundTurn: (step) => {
+        turns += 1;
+        return gate.inBackgroundTurn(step);
+      },
+    });
+    await waitFor(() => turns >= 1, 'the relay to ask for its first turn');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(published).toEqual([]);
+    expect(await paged.countDocuments({ outbox_pending: true })).toBe(5);
+    releasePoll();
+    await poll;
+    await waitFor(async () => (await paged.countDocuments({ outbox_pending: true })) === 0, 'every page to be relayed');
+    expect([...published].sort()).toEqual(entries.map((item) => item.event_id).sort());
+    // Five documents in pages of two: three pages, each its own turn.
+    expect(turns).toBe(3);
     await relay.stop();
   });
 });

@@ -1,7 +1,7 @@
 import readline from 'node:readline';
 import type { Readable } from 'node:stream';
 import { parseRobotResultLine, serialiseJsonLine, uuidv7, type PendingEnhancementStatus, type RobotResultValidationEntry } from '@destiny/contracts';
-import { ServiceError, type BlobStorage, type EnhancementContentPreparer, type Logger } from '@destiny/platform';
+import { ServiceError, type BlobStorage, type EnhancementContentPreparer, type ForegroundPriorityGate, type Logger } from '@destiny/platform';
 import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
 import type { BatchRepository } from '../data-access/batch.repository';
 import { COLLECTIONS, type ImportAttempt, type PendingEnhancementDocument, type RobotBatchDocument, type RobotDocument } from '../data-access/collections';
@@ -28,6 +28,10 @@ export const IMPORT_MESSAGES = {
 /** The rows of an importing batch: `processing` (the batch carries the state) or `importing` (written by older versions). */
 const IMPORTING: PendingEnhancementStatus[] = ['processing', 'importing'];
 
+/** A poll this recent means robots are still polling. */
+const POLLING_RECENTLY_MS = 1000;
+const LINES_BETWEEN_TURNS = 250;
+
 interface QueuedEnhancement {
   reference_id: string;
   json: string;
@@ -49,10 +53,14 @@ export function createImportRobotResults(deps: {
   references: ReferenceStorePort;
   logger: Logger;
   chunkSize: number;
+  /** The chunk while robots are polling: smaller, so a poll waits behind less of it. */
+  chunkSizeWhilePolling: number;
   /** Full texts downloaded and stored, linked data validated (§6.6); a rejection is that reference's error. */
   content: EnhancementContentPreparer;
   /** How long a stored enhancement may wait for its reference version to be indexed. */
   indexingDeadlineMs: number;
+  /** Chunks take turns behind polls: robots wait on polls, nobody waits on this import. */
+  pollPriority: ForegroundPriorityGate;
   /** Test hook: runs after each recorded chunk. */
   afterChunk?(batchId: string, throughLine: number): Promise<void>;
 }) {
@@ -126,13 +134,15 @@ export function createImportRobotResults(deps: {
         await deps.batches.collection.updateOne({ _id: batchId }, { $set: { 'import.in_flight': { from_line: recordedThrough, enhancement_ids: enhancementIds } } });
         let outcomes;
         try {
-          outcomes = await deps.references.addEnhancements({
-            enhancements_json: queued.map((item) => item.json),
-            enhancement_ids: queued.map((item) => enhancementIds[item.reference_id]),
-            robot_id: batch.robot_id,
-            robot_enhancement_batch_id: batchId,
-            enhancement_request_id: '',
-          });
+          outcomes = await deps.pollPriority.inBackgroundTurn(() =>
+            deps.references.addEnhancements({
+              enhancements_json: queued.map((item) => item.json),
+              enhancement_ids: queued.map((item) => enhancementIds[item.reference_id]),
+              robot_id: batch.robot_id,
+              robot_enhancement_batch_id: batchId,
+              enhancement_request_id: '',
+            }),
+          );
         } catch (error) {
           if (!(error instanceof ServiceError) || error.httpStatus !== 422) throw error;
           outcomes = queued.map((item) => ({ reference_id: item.reference_id, status: 'failed', enhancement_id: '', error: IMPORT_MESSAGES.addFailed, reference_version: 0, index_reference_id: '', index_version: 0 }));
@@ -172,6 +182,8 @@ export function createImportRobotResults(deps: {
     for await (const text of nonBlankLines(await openResults(batch.result_key))) {
       lineNumber += 1;
       if (lineNumber <= state.next_line) continue;
+      // Reading and checking a chunk's lines is background work too: it starts when polls let it.
+      if (queued.length === 0 && lineNumber % LINES_BETWEEN_TURNS === 1) await deps.pollPriority.inBackgroundTurn(async () => undefined);
       let value: unknown;
       try {
         value = JSON.parse(text);
@@ -215,7 +227,7 @@ export function createImportRobotResults(deps: {
       const { id: _id, created_at: _created, ...input } = enhancement as typeof enhancement & { id?: unknown; created_at?: unknown };
       queued.push({ reference_id: referenceId, json: JSON.stringify({ ...input, content: prepared.content }), entryIndex: entries.length });
       entries.push({ reference_id: referenceId });
-      if (queued.length >= deps.chunkSize) await flush(lineNumber);
+      if (queued.length >= (deps.pollPriority.foregroundWithin(POLLING_RECENTLY_MS) ? deps.chunkSizeWhilePolling : deps.chunkSize)) await flush(lineNumber);
     }
     await flush(lineNumber);
     const refreshed = await deps.batches.get(batchId);

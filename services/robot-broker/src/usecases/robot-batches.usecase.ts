@@ -11,7 +11,7 @@ import {
   type RobotEnhancementBatchRead,
   type RobotResultImportJob,
 } from '@destiny/contracts';
-import { pushToOutbox, ServiceError, type BlobStorage, type FullTextLinks } from '@destiny/platform';
+import { pushToOutbox, ServiceError, type BlobStorage, type ForegroundPriorityGate, type FullTextLinks } from '@destiny/platform';
 import type { BatchRepository } from '../data-access/batch.repository';
 import type { PendingEnhancementDocument, RobotBatchDocument } from '../data-access/collections';
 import type { PendingEnhancementRepository } from '../data-access/pending-enhancement.repository';
@@ -57,7 +57,15 @@ function transitionError(from: string, to: string): ServiceError {
   return ServiceError.unprocessable(`Cannot process results: Cannot transition from status '${from}' to '${to}'`);
 }
 
-export function createRobotBatchUsecases(deps: { pending: PendingEnhancementRepository; batches: BatchRepository; blob: BlobStorage; references: ReferenceStorePort; notifyOutbox(): void; fullTextLinks: FullTextLinks }) {
+export function createRobotBatchUsecases(deps: {
+  pending: PendingEnhancementRepository;
+  batches: BatchRepository;
+  blob: BlobStorage;
+  references: ReferenceStorePort;
+  notifyOutbox(): void;
+  fullTextLinks: FullTextLinks;
+  pollPriority: ForegroundPriorityGate;
+}) {
   const { pending, batches, blob } = deps;
 
   async function urls(batch: RobotBatchDocument) {
@@ -111,69 +119,73 @@ export function createRobotBatchUsecases(deps: { pending: PendingEnhancementRepo
     return transitionError(blocked ?? 'expired', to);
   }
 
+  async function claimBatch(caller: PollCaller, robotId: string, limitInput: number | undefined, leaseInput: string | undefined): Promise<RobotEnhancementBatch | null> {
+    const limit = batchLimit(limitInput);
+    const leaseMs = leaseMilliseconds(leaseInput);
+    await pending.expireDue(new Date(), robotId);
+    const batchId = uuidv7();
+    const expiresAt = new Date(Date.now() + leaseMs);
+    const batch: RobotBatchDocument = {
+      _id: batchId,
+      robot_id: robotId,
+      status: 'processing',
+      lease_expiry: expiresAt,
+      error: null,
+      reference_ids: [],
+      reference_key: `robot-batches/${batchId}/references.jsonl`,
+      result_key: `robot-batches/${batchId}/results.jsonl`,
+      validation_key: null,
+      created_at: new Date(),
+      import: { next_line: 0, attempts: {}, entries: [], in_flight: null },
+    };
+    let inserted = false;
+    let claimed: Array<Pick<PendingEnhancementDocument, '_id' | 'reference_id'>> = [];
+    let lines: ReturnType<ReferenceStorePort['referenceFileLines']> = Promise.resolve([]);
+    for (let round = 0; round < CLAIM_ROUNDS && claimed.length === 0; round += 1) {
+      const candidates = await pending.candidates(robotId, limit);
+      if (candidates.length === 0) break;
+      const perReference = new Map<string, Pick<PendingEnhancementDocument, '_id' | 'reference_id'>>();
+      for (const candidate of candidates) if (!perReference.has(candidate.reference_id)) perReference.set(candidate.reference_id, candidate);
+      // The lines are read while the claim runs (a poll is uncontested far more often than
+      // not); a contested claim just uses the lines of what it got.
+      lines = deps.references.referenceFileLines([...perReference.keys()], caller.entitlements.includes('full_text'));
+      lines.catch(() => undefined);
+      // The batch holds the lease, so it exists before any row is claimed: rows claimed by a
+      // poll that dies here still expire with it.
+      if (!inserted) {
+        batch.reference_ids = [...perReference.keys()];
+        batch.pending_ids = [...perReference.values()].map((row) => row._id);
+        await batches.insert(batch);
+        inserted = true;
+      }
+      claimed = await pending.claim([...perReference.values()], batchId);
+    }
+    if (claimed.length === 0) {
+      if (inserted) await batches.collection.deleteOne({ _id: batchId, status: 'processing' });
+      return null;
+    }
+    let signed: Awaited<ReturnType<typeof urls>>;
+    try {
+      let mine = new Set(batch.reference_ids);
+      if (claimed.length !== mine.size || claimed.some((row) => !mine.has(row.reference_id))) {
+        batch.reference_ids = claimed.map((row) => row.reference_id);
+        batch.pending_ids = claimed.map((row) => row._id);
+        mine = new Set(batch.reference_ids);
+        await batches.collection.updateOne({ _id: batchId }, { $set: { reference_ids: batch.reference_ids, pending_ids: batch.pending_ids } });
+      }
+      const file = await referenceFileText((await lines).filter((item) => mine.has(item.id)), deps.fullTextLinks);
+      [signed] = await Promise.all([urls(batch), blob.put(batch.reference_key, Buffer.from(file, 'utf8'), 'application/x-ndjson')]);
+    } catch (error) {
+      await release(batchId);
+      throw error;
+    }
+    return { id: batchId, reference_storage_url: signed.references, result_storage_url: signed.results, extra_fields: null };
+  }
+
   return {
     /** §12.2: null when there is nothing to lease (the gateway answers 204). */
-    async poll(caller: PollCaller, robotId: string, limitInput: number | undefined, leaseInput: string | undefined): Promise<RobotEnhancementBatch | null> {
-      const limit = batchLimit(limitInput);
-      const leaseMs = leaseMilliseconds(leaseInput);
-      await pending.expireDue(new Date(), robotId);
-      const batchId = uuidv7();
-      const expiresAt = new Date(Date.now() + leaseMs);
-      const batch: RobotBatchDocument = {
-        _id: batchId,
-        robot_id: robotId,
-        status: 'processing',
-        lease_expiry: expiresAt,
-        error: null,
-        reference_ids: [],
-        reference_key: `robot-batches/${batchId}/references.jsonl`,
-        result_key: `robot-batches/${batchId}/results.jsonl`,
-        validation_key: null,
-        created_at: new Date(),
-        import: { next_line: 0, attempts: {}, entries: [], in_flight: null },
-      };
-      let inserted = false;
-      let claimed: Array<Pick<PendingEnhancementDocument, '_id' | 'reference_id'>> = [];
-      let lines: ReturnType<ReferenceStorePort['referenceFileLines']> = Promise.resolve([]);
-      for (let round = 0; round < CLAIM_ROUNDS && claimed.length === 0; round += 1) {
-        const candidates = await pending.candidates(robotId, limit);
-        if (candidates.length === 0) break;
-        const perReference = new Map<string, Pick<PendingEnhancementDocument, '_id' | 'reference_id'>>();
-        for (const candidate of candidates) if (!perReference.has(candidate.reference_id)) perReference.set(candidate.reference_id, candidate);
-        // The lines are read while the claim runs (a poll is uncontested far more often than
-        // not); a contested claim just uses the lines of what it got.
-        lines = deps.references.referenceFileLines([...perReference.keys()], caller.entitlements.includes('full_text'));
-        lines.catch(() => undefined);
-        // The batch holds the lease, so it exists before any row is claimed: rows claimed by a
-        // poll that dies here still expire with it.
-        if (!inserted) {
-          batch.reference_ids = [...perReference.keys()];
-          batch.pending_ids = [...perReference.values()].map((row) => row._id);
-          await batches.insert(batch);
-          inserted = true;
-        }
-        claimed = await pending.claim([...perReference.values()], batchId);
-      }
-      if (claimed.length === 0) {
-        if (inserted) await batches.collection.deleteOne({ _id: batchId, status: 'processing' });
-        return null;
-      }
-      let signed: Awaited<ReturnType<typeof urls>>;
-      try {
-        let mine = new Set(batch.reference_ids);
-        if (claimed.length !== mine.size || claimed.some((row) => !mine.has(row.reference_id))) {
-          batch.reference_ids = claimed.map((row) => row.reference_id);
-          batch.pending_ids = claimed.map((row) => row._id);
-          mine = new Set(batch.reference_ids);
-          await batches.collection.updateOne({ _id: batchId }, { $set: { reference_ids: batch.reference_ids, pending_ids: batch.pending_ids } });
-        }
-        const file = await referenceFileText((await lines).filter((item) => mine.has(item.id)), deps.fullTextLinks);
-        [signed] = await Promise.all([urls(batch), blob.put(batch.reference_key, Buffer.from(file, 'utf8'), 'application/x-ndjson')]);
-      } catch (error) {
-        await release(batchId);
-        throw error;
-      }
-      return { id: batchId, reference_storage_url: signed.references, result_storage_url: signed.results, extra_fields: null };
+    poll(caller: PollCaller, robotId: string, limitInput: number | undefined, leaseInput: string | undefined): Promise<RobotEnhancementBatch | null> {
+      return deps.pollPriority.inForeground(() => claimBatch(caller, robotId, limitInput, leaseInput));
     },
 
     /** §12.3, plus `validation_result_url` once the results are imported (extension). */

@@ -12,7 +12,7 @@ import type { createAddEnhancements } from '../../usecases/add-enhancements.usec
 import type { createDuplicateDecisionUsecases } from '../../usecases/duplicate-decisions.usecase';
 import type { createIngestReferences } from '../../usecases/ingest-references.usecase';
 import type { createReferenceReads } from '../../usecases/reference-reads.usecase';
-import { ServiceError } from '@destiny/platform';
+import { ServiceError, type ForegroundPriorityGate } from '@destiny/platform';
 
 function parseJson(text: string): unknown {
   try {
@@ -30,6 +30,8 @@ export function registerDedupGrpc(
     decisions: ReturnType<typeof createDuplicateDecisionUsecases>;
     addEnhancements: ReturnType<typeof createAddEnhancements>;
     references: ReferenceRepository;
+    /** The reads behind a robot's poll, which go before background work such as the event relay. */
+    readsFirst: ForegroundPriorityGate;
   },
 ): void {
   const protos = loadDestinyProtos();
@@ -39,11 +41,13 @@ export function registerDedupGrpc(
     }),
     GetReference: async (request: { id: string }) => ({ json: JSON.stringify(await deps.reads.getReference(request.id)) }),
     LookupReferences: async (request: LookupReferencesRequest__Output) => ({ json: (await deps.reads.lookup(request.identifiers)).map((view) => JSON.stringify(view)) }),
-    GetDeduplicatedViews: async (request: { ids: string[] }) => ({ json: (await deps.reads.deduplicatedViews(request.ids)).map((view) => JSON.stringify(view)) }),
-    GetReferenceFileLines: async (request: ReferenceFileLinesRequest__Output) => {
-      const lines = await deps.reads.referenceFileLines(request.ids, request.full_text);
-      return { ids: lines.map((item) => item.id), lines: lines.map((item) => item.line), full_texts: lines.map((item) => item.fullText) };
-    },
+    GetDeduplicatedViews: (request: { ids: string[] }) =>
+      deps.readsFirst.inForeground(async () => ({ json: (await deps.reads.deduplicatedViews(request.ids)).map((view) => JSON.stringify(view)) })),
+    GetReferenceFileLines: (request: ReferenceFileLinesRequest__Output) =>
+      deps.readsFirst.inForeground(async () => {
+        const lines = await deps.reads.referenceFileLines(request.ids, request.full_text);
+        return { ids: lines.map((item) => item.id), lines: lines.map((item) => item.line), full_texts: lines.map((item) => item.fullText) };
+      }),
     AddEnhancements: async (request: AddEnhancementsRequest__Output) => ({ outcomes: await deps.addEnhancements(request) }),
     MakeDuplicateDecisions: async (request: { json: string }) => ({ json: (await deps.decisions.makeDecisions(parseJson(request.json))).map((item) => JSON.stringify(item)) }),
     InvokeDeduplication: async (request: { ids: string[] }) => {
