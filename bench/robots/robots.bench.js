@@ -3,7 +3,7 @@
 // to store the enhancements through dedup-service. Components as in the embedded default: the
 // MongoDB stand-in as its own process, the blob stand-in, dedup-service and robot-broker in this
 // process on an in-process bus, all over their real protocols (gRPC, S3 HTTP, MongoDB wire).
-// Run after a build: `node bench/robots/robots.bench.js [--references 25000] [--robots 4] [--batch 1000] [--poll-only] [--processes] [--profile DIR]`
+// Run after a build: `node bench/robots/robots.bench.js [--references 25000] [--robots 4] [--batch 1000] [--warm-up 2] [--poll-only] [--processes] [--profile DIR] [--print-latencies]`
 // (--profile: the spawned processes write CPU profiles into DIR; in-process, this process also writes
 // measured.cpuprofile there, covering only the measured phase.)
 // Pending enhancements = references × robots (each robot has its own request over all references).
@@ -19,7 +19,7 @@ const req = (p) => require(path.join(root, p));
 const platform = req('packages/platform/dist/index.js');
 const { loadDestinyProtos } = req('packages/contracts/dist/grpc/proto-files.js');
 const { uuidv7 } = req('packages/contracts/dist/index.js');
-const { startBlob } = req('packages/devstack/dist/blob/index.js');
+const { startBlob, DEVELOPMENT_BLOB_ACCESS_KEY, DEVELOPMENT_BLOB_SECRET_KEY } = req('packages/devstack/dist/blob/index.js');
 const { startDedupService } = req('services/dedup-service/dist/index.js');
 const { startRobotBroker } = req('services/robot-broker/dist/index.js');
 
@@ -34,6 +34,8 @@ const separateProcesses = process.argv.includes('--processes');
 const profileDir = argument('--profile', '');
 // Every poll's latency in the order the polls finished (where the slow ones fall: the first polls meet cold processes).
 const printLatencies = process.argv.includes('--print-latencies');
+// Batches each of as many other robots poll and return before the measured phase (0: measure from cold).
+const warmUpBatches = Number(argument('--warm-up', '2'));
 // The spawned processes get the production young generation (64 MB semi-spaces), as `npm start`,
 // `npm run devstack` and the images run them (NODE_OPTIONS in the Dockerfile).
 const childArgs = ['--max-semi-space-size=64', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
@@ -64,11 +66,12 @@ function spawnService(name, env) {
   });
 }
 
-async function startMongoProcess(dataDir) {
-  const child = spawn(process.execPath, [...childArgs, path.join(root, 'packages/devstack/dist/devstack.cli.js'), 'mongo', '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** A stand-in (`mongo`, `blob`) as its own process, as `npm run devstack` runs it. */
+async function startStandInProcess(kind, dataDir) {
+  const child = spawn(process.execPath, [...childArgs, path.join(root, 'packages/devstack/dist/devstack.cli.js'), kind, '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = readline.createInterface({ input: child.stdout });
   const url = await new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`MongoDB stand-in exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${kind} stand-in exited with ${code}`)));
     lines.on('line', (line) => {
       const parsed = JSON.parse(line);
       if (parsed.url) resolve(parsed.url);
@@ -130,8 +133,12 @@ async function startMeasuredProfile() {
 
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'destiny-robots-bench-'));
-  const mongo = await startMongoProcess(path.join(dataDir, 'mongo'));
-  const blob = await startBlob({ port: 0, host: '127.0.0.1', dataDir: path.join(dataDir, 'blob') });
+  const mongo = await startStandInProcess('mongo', path.join(dataDir, 'mongo'));
+  // With --processes the blob stand-in is its own process too, as S3 or MinIO would be, instead of
+  // sharing the bench process's event loop with the four robots.
+  const blob = separateProcesses
+    ? { ...(await startStandInProcess('blob', path.join(dataDir, 'blob'))), accessKey: DEVELOPMENT_BLOB_ACCESS_KEY, secretKey: DEVELOPMENT_BLOB_SECRET_KEY }
+    : await startBlob({ port: 0, host: '127.0.0.1', dataDir: path.join(dataDir, 'blob') });
   const bus = platform.createInProcessBus();
   const shared = new Proxy(bus, { get: (target, property) => (property === 'close' ? async () => undefined : Reflect.get(target, property, target)) });
   const env = {
@@ -200,18 +207,12 @@ async function main() {
   const total = referenceIds.length * robotCount;
   console.log(`created ${total} pending enhancements for ${robotCount} robots in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
-  // Measured: the robots' loop until every enhancement is stored.
   const brokerDb = mongoClient.db('destiny_robot_broker');
   const pending = brokerDb.collection('pending_enhancements');
   const batches = brokerDb.collection('robot_enhancement_batches');
-  const pollLatencies = [];
-  const stepTotals = { poll: 0, download: 0, upload: 0, submit: 0 };
-  const measuredProfile = profileDir && !separateProcesses ? await startMeasuredProfile() : null;
-  // CPU profiles time their samples on the monotonic clock: the window lets a reader of the spawned
-  // processes' profiles keep only the measured phase.
-  const windowStart = process.hrtime.bigint() / 1000n;
-  const cpuAtStart = { bench: ownCpuMs(), mongo: processCpuMs(mongo.pid), dedup: processCpuMs(dedup.pid), broker: processCpuMs(broker.pid) };
-  started = performance.now();
+  let pollLatencies = [];
+  let stepTotals = { poll: 0, download: 0, upload: 0, submit: 0 };
+
   async function robotLoop(robot) {
     for (;;) {
       let t = performance.now();
@@ -238,6 +239,34 @@ async function main() {
       stepTotals.submit += performance.now() - t;
     }
   }
+  // Warm-up (not measured): as many other robots poll `--warm-up` batches each over the first
+  // references and return results, stored before the clock starts, so the measured polls meet
+  // processes whose code the JIT has compiled, as in a service that has been running.
+  if (warmUpBatches > 0) {
+    started = performance.now();
+    const warmUpRobots = [];
+    for (let r = 0; r < robotCount; r += 1) {
+      const robot = JSON.parse((await unary(brokerClient, 'RegisterRobot', { caller, json: JSON.stringify({ name: `bench-warm-up-${r}`, description: 'd', owner: 'o' }) })).json);
+      const ids = referenceIds.slice(0, warmUpBatches * batchSize);
+      await unary(brokerClient, 'CreatePendingEnhancements', { robot_id: robot.id, reference_ids: ids, enhancement_request_id: '', source: `bench-warm-up-${r}`, chunk_key: `bench-warm-up-${r}` });
+      warmUpRobots.push(robot);
+    }
+    await Promise.all(warmUpRobots.map((robot) => robotLoop(robot)));
+    while (!pollOnly && (await batches.findOne({ status: 'importing' }, { projection: { _id: 1 } }))) await new Promise((resolve) => setTimeout(resolve, 200));
+    while (await mongoClient.db('destiny_dedup').collection('references').findOne({ [platform.OUTBOX_PENDING_FIELD]: true }, { projection: { _id: 1 } })) await new Promise((resolve) => setTimeout(resolve, 200));
+    const warmUpLatencies = pollLatencies.map((value) => Math.round(value));
+    console.log(`warm-up: ${warmUpLatencies.length} polls by ${robotCount} other robots in ${((performance.now() - started) / 1000).toFixed(1)} s (latencies ${warmUpLatencies.join(' ')} ms; not counted below)`);
+    pollLatencies = [];
+    stepTotals = { poll: 0, download: 0, upload: 0, submit: 0 };
+  }
+
+  // Measured: the robots' loop until every enhancement is stored.
+  const measuredProfile = profileDir && !separateProcesses ? await startMeasuredProfile() : null;
+  // CPU profiles time their samples on the monotonic clock: the window lets a reader of the spawned
+  // processes' profiles keep only the measured phase.
+  const windowStart = process.hrtime.bigint() / 1000n;
+  const cpuAtStart = { bench: ownCpuMs(), mongo: processCpuMs(mongo.pid), dedup: processCpuMs(dedup.pid), broker: processCpuMs(broker.pid), blob: separateProcesses ? processCpuMs(blob.pid) : 0 };
+  started = performance.now();
   await Promise.all(robots.map((robot) => robotLoop(robot)));
   const servedAt = performance.now();
   // Waits on the indexed batch status, reading one id (pending enhancements have no status index,
@@ -246,7 +275,7 @@ async function main() {
   const seconds = (performance.now() - started) / 1000;
   if (measuredProfile) await measuredProfile.stop(path.join(profileDir, 'measured.cpuprofile'));
   if (profileDir) console.log(`measured phase on the monotonic clock: ${windowStart} to ${process.hrtime.bigint() / 1000n} µs`);
-  const cpu = { bench: ownCpuMs() - cpuAtStart.bench, mongo: processCpuMs(mongo.pid) - cpuAtStart.mongo, dedup: processCpuMs(dedup.pid) - cpuAtStart.dedup, broker: processCpuMs(broker.pid) - cpuAtStart.broker };
+  const cpu = { bench: ownCpuMs() - cpuAtStart.bench, mongo: processCpuMs(mongo.pid) - cpuAtStart.mongo, dedup: processCpuMs(dedup.pid) - cpuAtStart.dedup, broker: processCpuMs(broker.pid) - cpuAtStart.broker, blob: separateProcesses ? processCpuMs(blob.pid) - cpuAtStart.blob : 0 };
   if (!pollOnly) {
     const stored = await pending.countDocuments({ status: 'indexing' });
     if (stored < total) throw new Error(`only ${stored} of ${total} pending enhancements reached indexing: ${JSON.stringify(await pending.aggregate([{ $group: { _id: '$status', n: { $sum: 1 } } }]).toArray())}`);
@@ -256,8 +285,8 @@ async function main() {
   console.log(`poll latency (batch of ${batchSize}): p50 ${percentile(pollLatencies, 50).toFixed(0)} ms, p95 ${percentile(pollLatencies, 95).toFixed(0)} ms, max ${Math.max(...pollLatencies).toFixed(0)} ms over ${pollLatencies.length} polls`);
   if (printLatencies) console.log(`poll latencies in the order the polls finished (ms): ${pollLatencies.map((value) => Math.round(value)).join(' ')}`);
   const perThousand = (ms) => ((ms / total) * 1000).toFixed(0);
-  const where = separateProcesses ? 'bench process (robots, blob stand-in)' : 'bench process (robots, blob stand-in, dedup-service, robot-broker)';
-  const services = separateProcesses ? `, dedup-service ${perThousand(cpu.dedup)} ms, robot-broker ${perThousand(cpu.broker)} ms` : '';
+  const where = separateProcesses ? 'bench process (robots)' : 'bench process (robots, blob stand-in, dedup-service, robot-broker)';
+  const services = separateProcesses ? `, blob stand-in ${perThousand(cpu.blob)} ms, dedup-service ${perThousand(cpu.dedup)} ms, robot-broker ${perThousand(cpu.broker)} ms` : '';
   console.log(`CPU per 1,000 references: ${where} ${perThousand(cpu.bench)} ms${services}, MongoDB stand-in ${perThousand(cpu.mongo)} ms; load average ${os.loadavg().map((value) => value.toFixed(1)).join(' ')}`);
   console.log(`robot time per batch: ${Object.entries(stepTotals).map(([step, ms]) => `${step} ${(ms / pollLatencies.length).toFixed(0)} ms`).join(', ')}`);
 

@@ -112,6 +112,8 @@ export function createImportRobotResults(deps: {
   }
 
   async function run(batchId: string): Promise<void> {
+    // Even the import's first reads (the batch, the result file) wait for polls in flight.
+    await deps.pollPriority.inBackgroundTurn(async () => undefined);
     const batch = await deps.batches.get(batchId);
     if (!batch || batch.status !== 'importing') return;
     const robot = await robots.findOne({ _id: batch.robot_id }, { projection: { entitlements: 1 } });
