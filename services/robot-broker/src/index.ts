@@ -117,7 +117,13 @@ export async function startRobotBroker(env: NodeJS.ProcessEnv = process.env, ove
       });
       const content = enhancementContentPreparerFor(config, createOutboundHttpClient({ allowlist: config.OUTBOUND_ALLOWLIST, maxBytes: config.FULL_TEXT_MAX_BYTES, timeoutMs: config.FULL_TEXT_TIMEOUT_MS }), blob);
       const fullTextLinks = createFullTextLinks(blob, SIGNED_URL_SECONDS);
-      const pollPriority = createForegroundPriorityGate({ maxWaitMs: config.ROBOT_IMPORT_MAX_POLL_WAIT_MS, backgroundSlots: config.ROBOT_IMPORT_CHUNKS_IN_FLIGHT });
+      const pollPriority = createForegroundPriorityGate({
+        maxWaitMs: config.ROBOT_IMPORT_MAX_POLL_WAIT_MS,
+        // One chunk at a time while robots poll (a poll in the last second), more otherwise.
+        backgroundSlots: 1,
+        idleBackgroundSlots: config.ROBOT_IMPORT_CHUNKS_IN_FLIGHT,
+        recentMs: 1000,
+      });
       const batchUsecases = createRobotBatchUsecases({ pending, batches, blob, references, notifyOutbox: () => relay.notify(), fullTextLinks, pollPriority });
       registerRobotBrokerGrpc(grpc, {
         robots: createRobotUsecases({ db, cipher }),

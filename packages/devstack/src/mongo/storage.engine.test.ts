@@ -4,7 +4,7 @@ import path from 'node:path';
 import { serialize } from 'bson';
 import { canonicalKey, type Document } from './bson-value.order';
 import { type Collection } from './collection.store';
-import { recordChunks, StorageEngine } from './storage.engine';
+import { compactSparseBuffersInSlices, recordChunks, StorageEngine } from './storage.engine';
 
 const directories: string[] = [];
 
@@ -202,4 +202,37 @@ describe('memory held by stored documents', () => {
     expect(reopened.collection('d', 'dropped')).toBeUndefined();
     await reopened.close();
   });
+  test('when compaction copies in slices while documents are replaced, removed and inserted between slices, then every document keeps its current bytes and none is left in the sparse buffer', async () => {
+    const engine = await StorageEngine.open();
+    const collection = engine.ensureCollection('d', 'c');
+    insertBatch(engine, collection, Array.from({ length: 400 }, (_unused, index) => ({ _id: index, pad: 'x'.repeat(1000) })));
+    for (let index = 0; index < 300; index += 1) collection.remove(canonicalKey(index));
+    expect(sparseBuffers(collection.documents.values())).toBe(1);
+    const batchBuffer = collection.documents.get(canonicalKey(350))!.buffer;
+    // One document per slice; between slices a later document is replaced, one removed and one inserted.
+    let changes = 0;
+    const compaction = compactSparseBuffersInSlices([collection], 1);
+    const changing = (async () => {
+      for (let step = 0; step < 20; step += 1) {
+        await new Promise((resolve) => setImmediate(resolve));
+        collection.replace(canonicalKey(399 - step), { _id: 399 - step, pad: 'r'.repeat(1000), step });
+        collection.remove(canonicalKey(300 + step));
+        insertBatch(engine, collection, [{ _id: 1000 + step, pad: 'n'.repeat(1000) }]);
+        changes += 1;
+      }
+    })();
+    await Promise.all([compaction, changing]);
+    expect(changes).toBe(20);
+    const expected = [
+      ...Array.from({ length: 60 }, (_unused, index) => ({ _id: 320 + index, pad: 'x'.repeat(1000) })),
+      ...Array.from({ length: 20 }, (_unused, index) => ({ _id: 380 + index, pad: 'r'.repeat(1000), step: 19 - index })),
+      ...Array.from({ length: 20 }, (_unused, index) => ({ _id: 1000 + index, pad: 'n'.repeat(1000) })),
+    ];
+    const byId = (left: Document, right: Document) => (left._id as number) - (right._id as number);
+    expect(collection.allDocuments().sort(byId)).toEqual(expected);
+    // Nothing lives in the insert batch's buffer any more, so it can be freed.
+    expect([...collection.documents.values()].filter((raw) => raw.buffer === batchBuffer)).toHaveLength(0);
+    await engine.close();
+  });
+
 });

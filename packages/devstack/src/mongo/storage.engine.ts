@@ -90,13 +90,13 @@ interface RecoveryTally {
   supersededBytes: number;
 }
 
-/**
- * Stored documents are views into larger buffers (insert messages, recovery read chunks), which
- * stay allocated while any of their documents lives. Where updates, deletions or drops left such a
- * buffer less than half live, its live documents are copied together into one new block so the
- * buffer can be freed. Synchronous, so no document changes between being read and being replaced.
- */
-export function compactSparseBuffers(collections: Collection[]): void {
+// Stored documents are views into larger buffers (insert messages, recovery read chunks), which
+// stay allocated while any of their documents lives. Where updates, deletions or drops left such a
+// buffer less than half live, its live documents are copied together into one new block so the
+// buffer can be freed.
+
+/** The buffers less than half live, and how many live bytes they hold in all. */
+function sparseBuffersOf(collections: Collection[]): { sparse: Set<ArrayBufferLike>; bytes: number } {
   const live = new Map<ArrayBufferLike, number>();
   for (const collection of collections) {
     for (const raw of collection.documents.values()) {
@@ -111,17 +111,48 @@ export function compactSparseBuffers(collections: Collection[]): void {
     sparse.add(buffer);
     bytes += liveBytes;
   }
+  return { sparse, bytes };
+}
+
+/**
+ * Copies the live documents of sparse buffers together into one new block, yielding the bytes
+ * copied after each document. A stored document is never changed in place, so a document replaced,
+ * removed or inserted between steps never has its new bytes in a sparse buffer: an entry is copied
+ * only if its current bytes are still there, and the copies cannot exceed the live bytes counted.
+ */
+function* copySparseDocuments(collections: Collection[]): Generator<number> {
+  const { sparse, bytes } = sparseBuffersOf(collections);
   if (sparse.size === 0) return;
   const block = Buffer.allocUnsafeSlow(bytes);
   let offset = 0;
   for (const collection of collections) {
     for (const [key, raw] of collection.documents) {
-      if (!sparse.has(raw.buffer)) continue;
+      if (!sparse.has(raw.buffer) || offset + raw.length > block.length) continue;
       block.set(raw, offset);
       // Setting an existing key keeps its place in the Map (natural order).
       collection.documents.set(key, block.subarray(offset, offset + raw.length));
       offset += raw.length;
+      yield raw.length;
     }
+  }
+}
+
+/** All at once (recovery: nothing else runs yet). */
+export function compactSparseBuffers(collections: Collection[]): void {
+  for (const _copied of copySparseDocuments(collections));
+}
+
+/**
+ * The same while the server runs: yields to the event loop after about `sliceBytes` copied, so a
+ * large compaction (100 MB and more) does not hold requests up for tens of milliseconds at once.
+ */
+export async function compactSparseBuffersInSlices(collections: Collection[], sliceBytes = 4 * 1024 * 1024): Promise<void> {
+  let sinceYield = 0;
+  for (const copied of copySparseDocuments(collections)) {
+    sinceYield += copied;
+    if (sinceYield < sliceBytes) continue;
+    sinceYield = 0;
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }
 
@@ -444,7 +475,6 @@ export class StorageEngine {
     this.journalFd = nextFd;
     this.sequence = sequence;
     this.journalBytes = 0;
-    compactSparseBuffers(this.collections());
     const captured = this.collections().map((collection) => ({ collection, specs: collection.indexSpecs().slice(1), documents: [...collection.documents.values()] }));
     try {
       this.lastSnapshotBytes = await this.writeSnapshot(dataDir, sequence, captured);
@@ -459,6 +489,8 @@ export class StorageEngine {
       const snapshot = file.startsWith('snapshot-') && file.endsWith('.bin') && Number(file.slice(9, -4)) < sequence;
       if (journal || snapshot) await fsp.rm(path.join(dataDir, file), { force: true });
     }
+    // After the snapshot has let go of the views it captured, so the sparse buffers can be freed.
+    await compactSparseBuffersInSlices(this.collections());
   }
 
   /** Writes `snapshot-<sequence>.bin` atomically (temporary file, fsync, rename, directory fsync); returns its size. */
@@ -471,15 +503,9 @@ export class StorageEngine {
         const header: FramedRecord[] = [typedRecord(RecordType.Catalog, { op: 'create', d: collection.database, c: collection.name, options: collection.options })];
         for (const spec of specs) header.push(typedRecord(RecordType.Catalog, { op: 'createIndex', d: collection.database, c: collection.name, spec }));
         bytes += await writeRecords(handle, header);
-        let pending: FramedRecord[] = [];
-        for (const chunk of recordChunks(documents)) {
-          pending.push(putRecord(collection.database, collection.name, chunk));
-          if (pending.length >= 10) {
-            bytes += await writeRecords(handle, pending);
-            pending = [];
-          }
-        }
-        bytes += await writeRecords(handle, pending);
+        // One record (at most 8 MB) per write: its checksum is the only synchronous work between
+        // two awaits, so requests served meanwhile wait milliseconds, not the tens a batch of records took.
+        for (const chunk of recordChunks(documents)) bytes += await writeRecords(handle, [putRecord(collection.database, collection.name, chunk)]);
       }
       await handle.sync();
     } finally {

@@ -124,4 +124,25 @@ describe('foreground priority gate', () => {
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(gate.foregroundWithin(50)).toBe(false);
   });
+
+  it('when foreground work is recent, then background steps run backgroundSlots at a time, and idleBackgroundSlots at a time once it has been quiet for recentMs', async () => {
+    const gate = createForegroundPriorityGate({ maxWaitMs: 10_000, backgroundSlots: 1, idleBackgroundSlots: 3, recentMs: 150 });
+    await gate.inForeground(async () => undefined);
+    let running = 0;
+    let mostWhileRecent = 0;
+    let most = 0;
+    const recentUntil = Date.now() + 150;
+    const steps = Array.from({ length: 12 }, () =>
+      gate.inBackgroundTurn(async () => {
+        running += 1;
+        most = Math.max(most, running);
+        if (Date.now() < recentUntil - 20) mostWhileRecent = Math.max(mostWhileRecent, running);
+        await new Promise((resolve) => setTimeout(resolve, 40));
+        running -= 1;
+      }),
+    );
+    await Promise.all(steps);
+    expect(mostWhileRecent).toBe(1);
+    expect(most).toBe(3);
+  });
 });

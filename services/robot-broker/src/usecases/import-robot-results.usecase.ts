@@ -28,8 +28,6 @@ export const IMPORT_MESSAGES = {
 /** The rows of an importing batch: `processing` (the batch carries the state) or `importing` (written by older versions). */
 const IMPORTING: PendingEnhancementStatus[] = ['processing', 'importing'];
 
-/** A poll this recent means robots are still polling. */
-const POLLING_RECENTLY_MS = 1000;
 const LINES_BETWEEN_TURNS = 250;
 
 interface QueuedEnhancement {
@@ -229,7 +227,7 @@ export function createImportRobotResults(deps: {
       const { id: _id, created_at: _created, ...input } = enhancement as typeof enhancement & { id?: unknown; created_at?: unknown };
       queued.push({ reference_id: referenceId, json: JSON.stringify({ ...input, content: prepared.content }), entryIndex: entries.length });
       entries.push({ reference_id: referenceId });
-      if (queued.length >= (deps.pollPriority.foregroundWithin(POLLING_RECENTLY_MS) ? deps.chunkSizeWhilePolling : deps.chunkSize)) await flush(lineNumber);
+      if (queued.length >= (deps.pollPriority.foregroundWithin() ? deps.chunkSizeWhilePolling : deps.chunkSize)) await flush(lineNumber);
     }
     await flush(lineNumber);
     const refreshed = await deps.batches.get(batchId);
