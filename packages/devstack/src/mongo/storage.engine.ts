@@ -31,7 +31,7 @@ type CatalogChange =
 const CHUNK_PARTS = 1000;
 const CHUNK_RECORD_BYTES = 8 * 1024 * 1024;
 const READ_CHUNK_BYTES = 256 * 1024 * 1024;
-const MIN_COMPACTION_BYTES = 256 * 1024 * 1024;
+const MIN_COMPACTION_BYTES = 512 * 1024 * 1024;
 const RECORD_HEADER_BYTES = 8;
 
 function putRecord(database: string, collection: string, parts: Uint8Array[]): FramedRecord {
