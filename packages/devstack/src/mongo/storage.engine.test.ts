@@ -203,7 +203,7 @@ describe('memory held by stored documents', () => {
     await reopened.close();
   });
   test('when compaction copies in slices while documents are replaced, removed and inserted between slices, then every document keeps its current bytes and none is left in the sparse buffer', async () => {
-    const engine = await StorageEngine.open();
+    const engine = await StorageEngine.open(undefined);
     const collection = engine.ensureCollection('d', 'c');
     insertBatch(engine, collection, Array.from({ length: 400 }, (_unused, index) => ({ _id: index, pad: 'x'.repeat(1000) })));
     for (let index = 0; index < 300; index += 1) collection.remove(canonicalKey(index));
