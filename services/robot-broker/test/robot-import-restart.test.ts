@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
 import path from 'node:path';
 import readline from 'node:readline';
 import type { RunningBackendService } from '@destiny/platform';
@@ -109,6 +110,69 @@ describe('robot-broker killed while importing results', () => {
     const entries = (await db.collection('robot_enhancement_batches').findOne({ _id: batch.id as never }))?.import as { entries: Array<{ reference_id?: string; error?: string }> };
     expect(entries.entries).toHaveLength(REFERENCES);
     expect(entries.entries.filter((entry) => entry.error !== undefined)).toEqual([]);
+    second.child.kill('SIGTERM');
+    await exited(second.child);
+  }, 300_000);
+
+  it('when a call of 250 enhancements landed just before the crash and the restarted process imports in chunks of 25, then each is sent again under its recorded id and stored exactly once, none discarded', async () => {
+    const refs = await ingestReferences(references, REFERENCES, 'resize');
+    const base = { ...infrastructure.env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}` };
+    const first = await spawnBroker({ ...base, ROBOT_RESULT_IMPORT_CHUNK_SIZE: '250', ROBOT_RESULT_IMPORT_CHUNK_SIZE_WHILE_POLLING: '250' });
+    children.push(first.child);
+    let client: RobotBrokerClient = robotBrokerClient(first.port);
+    const json = <T>(method: string, request: unknown) => callJson<T>(client, method, request);
+    const robot = await json<{ id: string }>('RegisterRobot', { caller: USER, json: JSON.stringify({ name: 'resize-bot', description: 'd', owner: 'o' }) });
+    await json('CreateEnhancementRequest', { caller: USER, json: JSON.stringify({ robot_id: robot.id, reference_ids: refs }) });
+    const batch = JSON.parse((await call<{ json: string }>(client, 'PollRobotEnhancementBatch', { caller: USER, robot_id: robot.id, limit: REFERENCES, lease: 'PT10M' })).json) as {
+      id: string;
+      result_storage_url: string;
+    };
+    const lines = refs.map((id) => abstractLine(id));
+    expect((await fetch(batch.result_storage_url, { method: 'PUT', body: lines.map((line) => `${line}\n`).join('') })).status).toBe(200);
+    await json('SubmitRobotEnhancementBatchResult', { caller: USER, id: batch.id, json: JSON.stringify({ request_id: batch.id, error: null }) });
+    const batches = db.collection('robot_enhancement_batches');
+    type ImportState = { next_line: number; in_flight: { from_line: number; enhancement_ids: Record<string, string> } | null };
+    await waitFor(async () => (((await batches.findOne({ _id: batch.id as never }))?.import as ImportState | undefined)?.next_line ?? 0) >= 250, 'the first chunk of 250', 60_000);
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+    client.close();
+
+    // The state a crash right after a landed call leaves: the call's ids recorded as in flight, its
+    // enhancements stored by dedup-service, its lines not recorded. Whatever the killed process had
+    // in flight is landed here as well; if it had nothing, the next 250 lines are.
+    const interrupted = (await batches.findOne({ _id: batch.id as never }))?.import as ImportState;
+    expect(interrupted.next_line).toBeLessThan(REFERENCES);
+    let inFlight = interrupted.in_flight?.enhancement_ids ?? {};
+    if (Object.keys(inFlight).length === 0) {
+      inFlight = Object.fromEntries(refs.slice(interrupted.next_line, interrupted.next_line + 250).map((id) => [id, crypto.randomUUID()]));
+      await batches.updateOne({ _id: batch.id as never }, { $set: { 'import.in_flight': { from_line: interrupted.next_line, enhancement_ids: inFlight } } });
+    }
+    const landed = Object.keys(inFlight);
+    expect(landed.length).toBeGreaterThan(25);
+    const outcomes = await call<{ outcomes: Array<{ status: string }> }>(references, 'AddEnhancements', {
+      enhancements_json: landed.map((id) => abstractLine(id)),
+      enhancement_ids: landed.map((id) => inFlight[id]),
+      robot_id: robot.id,
+      robot_enhancement_batch_id: batch.id,
+      enhancement_request_id: '',
+    });
+    expect(outcomes.outcomes.every((outcome) => outcome.status === 'stored')).toBe(true);
+
+    const second = await spawnBroker({ ...base, ROBOT_RESULT_IMPORT_CHUNK_SIZE: '25', ROBOT_RESULT_IMPORT_CHUNK_SIZE_WHILE_POLLING: '25' });
+    children.push(second.child);
+    await waitFor(async () => (await batches.findOne({ _id: batch.id as never }))?.status === 'imported', 'the resumed import', 120_000);
+
+    const counts = new Map<string, number>();
+    for (let start = 0; start < refs.length; start += 500) {
+      const views = (await call<{ json: string[] }>(references, 'GetDeduplicatedViews', { ids: refs.slice(start, start + 500) })).json.map((text) => JSON.parse(text) as { id: string; enhancements: Array<{ source: string }> });
+      for (const view of views) counts.set(view.id, view.enhancements.filter((enhancement) => enhancement.source === 'abstract-bot').length);
+    }
+    expect(refs.filter((id) => counts.get(id) !== 1)).toEqual([]);
+    const statuses = await db.collection('pending_enhancements').distinct('status', { robot_enhancement_batch_id: batch.id });
+    expect(statuses.filter((status) => status !== 'indexing' && status !== 'completed')).toEqual([]);
+    const entries = ((await batches.findOne({ _id: batch.id as never }))?.import as { entries: Array<{ error?: string }> }).entries;
+    expect(entries).toHaveLength(REFERENCES);
+    expect(entries.filter((entry) => entry.error !== undefined)).toEqual([]);
     second.child.kill('SIGTERM');
     await exited(second.child);
   }, 300_000);

@@ -10,9 +10,10 @@ import type { PendingEnhancementRepository } from '../data-access/pending-enhanc
 import type { ReferenceStorePort } from './ports';
 
 // §12.6: imports a robot's result file in the background. Progress is recorded per chunk of
-// lines in the batch document, so a restarted import resumes after the last recorded line. A
-// chunk whose AddEnhancements call may have landed before the crash is replayed with the
-// enhancement ids recorded before the call, so dedup-service answers those as stored, not twice.
+// lines in the batch document, so a restarted import resumes after the last recorded line. The
+// enhancements of an AddEnhancements call that may have landed before the crash are sent again
+// with the ids recorded before the call, whichever chunk they fall into after the restart, so
+// dedup-service answers them as stored, not twice.
 
 export const IMPORT_MESSAGES = {
   notInBatch: 'Reference not in batch enhancement request.',
@@ -118,8 +119,10 @@ export function createImportRobotResults(deps: {
     const rawAllowed = robot?.entitlements.includes('raw_enhancement_writer') ?? false;
     const expected = new Set(batch.reference_ids);
     const state = batch.import;
-    const replaying = state.in_flight?.from_line;
-    const replayIds = state.in_flight?.enhancement_ids ?? {};
+    // Ids sent in a call that may have landed before a crash, for references not recorded since:
+    // whatever chunk such a reference falls into now (chunk sizes change with polling and with
+    // configuration), it is sent again under the same id, so dedup-service answers it as stored.
+    const carried: Record<string, string> = { ...(state.in_flight?.enhancement_ids ?? {}) };
     const seen = new Set(Object.keys(state.attempts));
     let recordedThrough = state.next_line;
 
@@ -129,9 +132,8 @@ export function createImportRobotResults(deps: {
 
     const flush = async (throughLine: number) => {
       if (queued.length > 0) {
-        const replay = replaying === recordedThrough;
-        const enhancementIds = Object.fromEntries(queued.map((item) => [item.reference_id, (replay && replayIds[item.reference_id]) || uuidv7()]));
-        await deps.batches.collection.updateOne({ _id: batchId }, { $set: { 'import.in_flight': { from_line: recordedThrough, enhancement_ids: enhancementIds } } });
+        const enhancementIds = Object.fromEntries(queued.map((item) => [item.reference_id, carried[item.reference_id] ?? uuidv7()]));
+        await deps.batches.collection.updateOne({ _id: batchId }, { $set: { 'import.in_flight': { from_line: recordedThrough, enhancement_ids: { ...carried, ...enhancementIds } } } });
         let outcomes;
         try {
           outcomes = await deps.pollPriority.inBackgroundTurn(() =>
@@ -166,7 +168,9 @@ export function createImportRobotResults(deps: {
         });
       }
       if (throughLine === recordedThrough) return;
-      const set: Record<string, unknown> = { 'import.next_line': throughLine, 'import.in_flight': null };
+      for (const item of queued) delete carried[item.reference_id];
+      const stillCarried = Object.keys(carried).length > 0;
+      const set: Record<string, unknown> = { 'import.next_line': throughLine, 'import.in_flight': stillCarried ? { from_line: throughLine, enhancement_ids: { ...carried } } : null };
       for (const [id, attempt] of Object.entries(attempts)) set[`import.attempts.${id}`] = attempt;
       await deps.batches.collection.updateOne({ _id: batchId, 'import.next_line': recordedThrough }, { $set: set, $push: { 'import.entries': { $each: entries } } });
       for (const [id, attempt] of Object.entries(attempts)) state.attempts[id] = attempt;
