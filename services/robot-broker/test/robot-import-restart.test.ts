@@ -119,7 +119,7 @@ describe('robot-broker killed while importing results', () => {
     const base = { ...infrastructure.env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}` };
     const first = await spawnBroker({ ...base, ROBOT_RESULT_IMPORT_CHUNK_SIZE: '250', ROBOT_RESULT_IMPORT_CHUNK_SIZE_WHILE_POLLING: '250' });
     children.push(first.child);
-    let client: RobotBrokerClient = robotBrokerClient(first.port);
+    const client: RobotBrokerClient = robotBrokerClient(first.port);
     const json = <T>(method: string, request: unknown) => callJson<T>(client, method, request);
     const robot = await json<{ id: string }>('RegisterRobot', { caller: USER, json: JSON.stringify({ name: 'resize-bot', description: 'd', owner: 'o' }) });
     await json('CreateEnhancementRequest', { caller: USER, json: JSON.stringify({ robot_id: robot.id, reference_ids: refs }) });
