@@ -14,8 +14,9 @@ const req = (p) => require(path.join(root, p));
 const { spawn, spawnSync } = require('node:child_process');
 const { argument } = require('../support/arguments');
 
-// The services and the stand-in run with the young generation they get in production (`npm start`,
-// `npm run devstack`, the images: 64 MB semi-spaces); `--semi-space default` keeps V8's 16 MB.
+// The services run with the young generation they get in production (`npm start`, the images:
+// 64 MB semi-spaces); `--semi-space default` keeps V8's 16 MB. The MongoDB stand-in always keeps
+// V8's default, as `npm run devstack -- mongo` runs it.
 // V8 reads the size only at start-up, so this process starts itself again with it.
 const semiSpace = argument('--semi-space', '64');
 const semiSpaceFlag = semiSpace === 'default' ? [] : [`--max-semi-space-size=${semiSpace}`];
@@ -129,7 +130,8 @@ async function startCommandCounter(targetUrl) {
 
 async function startMongoStandIn(dataDir) {
   if (mongoKind === 'in-process') return startMongo({ port: 0, dataDir });
-  const child = spawn(process.execPath, [...semiSpaceFlag, ...(process.env.BENCH_MONGO_NODE_ARGS ? process.env.BENCH_MONGO_NODE_ARGS.split(' ') : []), path.join(root, 'packages/devstack/dist/devstack.cli.js'), 'mongo', '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // The stand-in keeps V8's default young generation, as `npm run devstack -- mongo` runs it.
+  const child = spawn(process.execPath, [...(process.env.BENCH_MONGO_NODE_ARGS ? process.env.BENCH_MONGO_NODE_ARGS.split(' ') : []), path.join(root, 'packages/devstack/dist/devstack.cli.js'), 'mongo', '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = readline.createInterface({ input: child.stdout });
   const url = await new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`MongoDB stand-in exited with ${code}`)));

@@ -36,8 +36,9 @@ const profileDir = argument('--profile', '');
 const printLatencies = process.argv.includes('--print-latencies');
 // Batches each of as many other robots poll and return before the measured phase (0: measure from cold).
 const warmUpBatches = Number(argument('--warm-up', '2'));
-// The spawned processes get the production young generation (64 MB semi-spaces), as `npm start`,
-// `npm run devstack` and the images run them (NODE_OPTIONS in the Dockerfile).
+// The spawned services get the production young generation (64 MB semi-spaces), as `npm start`
+// and the images run them (NODE_OPTIONS in the Dockerfile); the MongoDB stand-in V8's default, as
+// `npm run devstack -- mongo` runs it.
 const childArgs = ['--max-semi-space-size=64', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
 
 function spawnService(name, env) {
@@ -68,7 +69,9 @@ function spawnService(name, env) {
 
 /** A stand-in (`mongo`, `blob`) as its own process, as `npm run devstack` runs it. */
 async function startStandInProcess(kind, dataDir) {
-  const child = spawn(process.execPath, [...childArgs, path.join(root, 'packages/devstack/dist/devstack.cli.js'), kind, '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // The MongoDB stand-in keeps V8's default young generation, as `npm run devstack -- mongo` runs it.
+  const args = kind === 'mongo' ? childArgs.filter((arg) => !arg.startsWith('--max-semi-space-size')) : childArgs;
+  const child = spawn(process.execPath, [...args, path.join(root, 'packages/devstack/dist/devstack.cli.js'), kind, '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = readline.createInterface({ input: child.stdout });
   const url = await new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${kind} stand-in exited with ${code}`)));
