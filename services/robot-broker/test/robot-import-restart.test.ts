@@ -67,14 +67,17 @@ describe('robot-broker killed while importing results', () => {
     await infrastructure?.stop();
   });
 
-  it('when the process dies mid-import and restarts, then each of the 2,000 enhancements is stored exactly once and none is lost', async () => {
-    const env = { ...infrastructure.env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}`, ROBOT_RESULT_IMPORT_CHUNK_SIZE: '25' };
-    const refs = await ingestReferences(references, REFERENCES, 'restart');
+  /**
+   * Ingests references, spawns robot-broker with `env`, and has a robot poll them all, upload an
+   * abstract for each and submit: the import is running when this resolves.
+   */
+  async function submittedImport(env: Record<string, string>, label: string) {
+    const refs = await ingestReferences(references, REFERENCES, label);
     const first = await spawnBroker(env);
     children.push(first.child);
-    let client: RobotBrokerClient = robotBrokerClient(first.port);
+    const client: RobotBrokerClient = robotBrokerClient(first.port);
     const json = <T>(method: string, request: unknown) => callJson<T>(client, method, request);
-    const robot = await json<{ id: string }>('RegisterRobot', { caller: USER, json: JSON.stringify({ name: 'restart-bot', description: 'd', owner: 'o' }) });
+    const robot = await json<{ id: string }>('RegisterRobot', { caller: USER, json: JSON.stringify({ name: `${label}-bot`, description: 'd', owner: 'o' }) });
     await json('CreateEnhancementRequest', { caller: USER, json: JSON.stringify({ robot_id: robot.id, reference_ids: refs }) });
     const batch = JSON.parse((await call<{ json: string }>(client, 'PollRobotEnhancementBatch', { caller: USER, robot_id: robot.id, limit: REFERENCES, lease: 'PT10M' })).json) as {
       id: string;
@@ -83,7 +86,27 @@ describe('robot-broker killed while importing results', () => {
     const upload = await fetch(batch.result_storage_url, { method: 'PUT', body: refs.map((id) => `${abstractLine(id)}\n`).join('') });
     expect(upload.status).toBe(200);
     await json('SubmitRobotEnhancementBatchResult', { caller: USER, id: batch.id, json: JSON.stringify({ request_id: batch.id, error: null }) });
+    return { refs, robot, batch, first, client };
+  }
 
+  /** Every reference has exactly one abstract from the robot, every row and line of the batch succeeded. */
+  async function expectEachStoredOnce(refs: string[], batchId: string): Promise<void> {
+    const counts = new Map<string, number>();
+    for (let start = 0; start < refs.length; start += 500) {
+      const views = (await call<{ json: string[] }>(references, 'GetDeduplicatedViews', { ids: refs.slice(start, start + 500) })).json.map((text) => JSON.parse(text) as { id: string; enhancements: Array<{ source: string }> });
+      for (const view of views) counts.set(view.id, view.enhancements.filter((enhancement) => enhancement.source === 'abstract-bot').length);
+    }
+    expect(refs.filter((id) => counts.get(id) !== 1)).toEqual([]);
+    const statuses = await db.collection('pending_enhancements').distinct('status', { robot_enhancement_batch_id: batchId });
+    expect(statuses.filter((status) => status !== 'indexing' && status !== 'completed')).toEqual([]);
+    const entries = ((await db.collection('robot_enhancement_batches').findOne({ _id: batchId as never }))?.import as { entries: Array<{ reference_id?: string; error?: string }> }).entries;
+    expect(entries).toHaveLength(REFERENCES);
+    expect(entries.filter((entry) => entry.error !== undefined)).toEqual([]);
+  }
+
+  it('when the process dies mid-import and restarts, then each of the 2,000 enhancements is stored exactly once and none is lost', async () => {
+    const env = { ...infrastructure.env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}`, ROBOT_RESULT_IMPORT_CHUNK_SIZE: '25' };
+    const { refs, batch, first, client } = await submittedImport(env, 'restart');
     const progress = async () => (await db.collection('robot_enhancement_batches').findOne({ _id: batch.id as never }))?.import as { next_line: number } | undefined;
     await waitFor(async () => ((await progress())?.next_line ?? 0) >= 100, 'the first chunks of the import', 60_000);
     first.child.kill('SIGKILL');
@@ -95,41 +118,15 @@ describe('robot-broker killed while importing results', () => {
 
     const second = await spawnBroker(env);
     children.push(second.child);
-    client = robotBrokerClient(second.port);
     await waitFor(async () => (await db.collection('robot_enhancement_batches').findOne({ _id: batch.id as never }))?.status === 'imported', 'the resumed import', 120_000);
-    client.close();
-
-    const counts = new Map<string, number>();
-    for (let start = 0; start < refs.length; start += 500) {
-      const views = (await call<{ json: string[] }>(references, 'GetDeduplicatedViews', { ids: refs.slice(start, start + 500) })).json.map((text) => JSON.parse(text) as { id: string; enhancements: Array<{ source: string }> });
-      for (const view of views) counts.set(view.id, view.enhancements.filter((enhancement) => enhancement.source === 'abstract-bot').length);
-    }
-    expect(refs.filter((id) => counts.get(id) !== 1)).toEqual([]);
-    const statuses = await db.collection('pending_enhancements').distinct('status', { robot_enhancement_batch_id: batch.id });
-    expect(statuses.filter((status) => status !== 'indexing' && status !== 'completed')).toEqual([]);
-    const entries = (await db.collection('robot_enhancement_batches').findOne({ _id: batch.id as never }))?.import as { entries: Array<{ reference_id?: string; error?: string }> };
-    expect(entries.entries).toHaveLength(REFERENCES);
-    expect(entries.entries.filter((entry) => entry.error !== undefined)).toEqual([]);
+    await expectEachStoredOnce(refs, batch.id);
     second.child.kill('SIGTERM');
     await exited(second.child);
   }, 300_000);
 
   it('when a call of 250 enhancements landed just before the crash and the restarted process imports in chunks of 25, then each is sent again under its recorded id and stored exactly once, none discarded', async () => {
-    const refs = await ingestReferences(references, REFERENCES, 'resize');
     const base = { ...infrastructure.env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}` };
-    const first = await spawnBroker({ ...base, ROBOT_RESULT_IMPORT_CHUNK_SIZE: '250', ROBOT_RESULT_IMPORT_CHUNK_SIZE_WHILE_POLLING: '250' });
-    children.push(first.child);
-    const client: RobotBrokerClient = robotBrokerClient(first.port);
-    const json = <T>(method: string, request: unknown) => callJson<T>(client, method, request);
-    const robot = await json<{ id: string }>('RegisterRobot', { caller: USER, json: JSON.stringify({ name: 'resize-bot', description: 'd', owner: 'o' }) });
-    await json('CreateEnhancementRequest', { caller: USER, json: JSON.stringify({ robot_id: robot.id, reference_ids: refs }) });
-    const batch = JSON.parse((await call<{ json: string }>(client, 'PollRobotEnhancementBatch', { caller: USER, robot_id: robot.id, limit: REFERENCES, lease: 'PT10M' })).json) as {
-      id: string;
-      result_storage_url: string;
-    };
-    const lines = refs.map((id) => abstractLine(id));
-    expect((await fetch(batch.result_storage_url, { method: 'PUT', body: lines.map((line) => `${line}\n`).join('') })).status).toBe(200);
-    await json('SubmitRobotEnhancementBatchResult', { caller: USER, id: batch.id, json: JSON.stringify({ request_id: batch.id, error: null }) });
+    const { refs, robot, batch, first, client } = await submittedImport({ ...base, ROBOT_RESULT_IMPORT_CHUNK_SIZE: '250', ROBOT_RESULT_IMPORT_CHUNK_SIZE_WHILE_POLLING: '250' }, 'resize');
     const batches = db.collection('robot_enhancement_batches');
     type ImportState = { next_line: number; in_flight: { from_line: number; enhancement_ids: Record<string, string> } | null };
     await waitFor(async () => (((await batches.findOne({ _id: batch.id as never }))?.import as ImportState | undefined)?.next_line ?? 0) >= 250, 'the first chunk of 250', 60_000);
@@ -161,18 +158,7 @@ describe('robot-broker killed while importing results', () => {
     const second = await spawnBroker({ ...base, ROBOT_RESULT_IMPORT_CHUNK_SIZE: '25', ROBOT_RESULT_IMPORT_CHUNK_SIZE_WHILE_POLLING: '25' });
     children.push(second.child);
     await waitFor(async () => (await batches.findOne({ _id: batch.id as never }))?.status === 'imported', 'the resumed import', 120_000);
-
-    const counts = new Map<string, number>();
-    for (let start = 0; start < refs.length; start += 500) {
-      const views = (await call<{ json: string[] }>(references, 'GetDeduplicatedViews', { ids: refs.slice(start, start + 500) })).json.map((text) => JSON.parse(text) as { id: string; enhancements: Array<{ source: string }> });
-      for (const view of views) counts.set(view.id, view.enhancements.filter((enhancement) => enhancement.source === 'abstract-bot').length);
-    }
-    expect(refs.filter((id) => counts.get(id) !== 1)).toEqual([]);
-    const statuses = await db.collection('pending_enhancements').distinct('status', { robot_enhancement_batch_id: batch.id });
-    expect(statuses.filter((status) => status !== 'indexing' && status !== 'completed')).toEqual([]);
-    const entries = ((await batches.findOne({ _id: batch.id as never }))?.import as { entries: Array<{ error?: string }> }).entries;
-    expect(entries).toHaveLength(REFERENCES);
-    expect(entries.filter((entry) => entry.error !== undefined)).toEqual([]);
+    await expectEachStoredOnce(refs, batch.id);
     second.child.kill('SIGTERM');
     await exited(second.child);
   }, 300_000);
