@@ -89,8 +89,8 @@ describe('robot-broker killed while importing results', () => {
     return { refs, robot, batch, first, client };
   }
 
-  /** Every reference has exactly one abstract from the robot, every row and line of the batch succeeded. */
-  async function expectEachStoredOnce(refs: string[], batchId: string): Promise<void> {
+  /** Every reference has exactly one abstract from the robot, every row and line of the batch succeeded (the validation file, read through `brokerPort`). */
+  async function expectEachStoredOnce(refs: string[], batchId: string, brokerPort: number): Promise<void> {
     const counts = new Map<string, number>();
     for (let start = 0; start < refs.length; start += 500) {
       const views = (await call<{ json: string[] }>(references, 'GetDeduplicatedViews', { ids: refs.slice(start, start + 500) })).json.map((text) => JSON.parse(text) as { id: string; enhancements: Array<{ source: string }> });
@@ -99,9 +99,19 @@ describe('robot-broker killed while importing results', () => {
     expect(refs.filter((id) => counts.get(id) !== 1)).toEqual([]);
     const statuses = await db.collection('pending_enhancements').distinct('status', { robot_enhancement_batch_id: batchId });
     expect(statuses.filter((status) => status !== 'indexing' && status !== 'completed')).toEqual([]);
-    const entries = ((await db.collection('robot_enhancement_batches').findOne({ _id: batchId as never }))?.import as { entries: Array<{ reference_id?: string; error?: string }> }).entries;
+    const client = robotBrokerClient(brokerPort);
+    const { validation_result_url: url } = await callJson<{ validation_result_url: string | null }>(client, 'GetRobotEnhancementBatch', { id: batchId });
+    client.close();
+    expect(url).toEqual(expect.any(String));
+    const entries = (await (await fetch(url!)).text())
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as { reference_id?: string; error?: string });
     expect(entries).toHaveLength(REFERENCES);
     expect(entries.filter((entry) => entry.error !== undefined)).toEqual([]);
+    expect(new Set(entries.map((entry) => entry.reference_id))).toEqual(new Set(refs));
+    // The chunk records go once the batch is imported and its validation file holds the outcomes.
+    await waitFor(async () => (await db.collection('robot_batch_import_chunks').countDocuments({ batch_id: batchId })) === 0, 'the chunk records dropped');
   }
 
   it('when the process dies mid-import and restarts, then each of the 2,000 enhancements is stored exactly once and none is lost', async () => {
@@ -119,7 +129,35 @@ describe('robot-broker killed while importing results', () => {
     const second = await spawnBroker(env);
     children.push(second.child);
     await waitFor(async () => (await db.collection('robot_enhancement_batches').findOne({ _id: batch.id as never }))?.status === 'imported', 'the resumed import', 120_000);
-    await expectEachStoredOnce(refs, batch.id);
+    await expectEachStoredOnce(refs, batch.id, second.port);
+    second.child.kill('SIGTERM');
+    await exited(second.child);
+  }, 300_000);
+
+  it('when an import recorded by an older version (outcomes in the batch document) is resumed after a restart, then its recorded lines count and each enhancement is stored exactly once', async () => {
+    const env = { ...infrastructure.env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}`, ROBOT_RESULT_IMPORT_CHUNK_SIZE: '25' };
+    const { refs, batch, first, client } = await submittedImport(env, 'legacy');
+    const batches = db.collection('robot_enhancement_batches');
+    const chunkRecords = db.collection('robot_batch_import_chunks');
+    await waitFor(async () => (((await batches.findOne({ _id: batch.id as never }))?.import as { next_line: number } | undefined)?.next_line ?? 0) >= 100, 'the first chunks', 60_000);
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+    client.close();
+
+    // Rewrite the recorded chunks as the older versions kept them: in the batch document.
+    const { next_line: nextLine } = (await batches.findOne({ _id: batch.id as never }))?.import as { next_line: number };
+    const recorded = (await chunkRecords.find({ batch_id: batch.id }).sort({ _id: 1 }).toArray()).filter((chunk) => chunk.through_line <= nextLine);
+    expect(recorded.length).toBeGreaterThan(0);
+    await batches.updateOne(
+      { _id: batch.id as never },
+      { $set: { 'import.attempts': Object.assign({}, ...recorded.map((chunk) => chunk.attempts)), 'import.entries': recorded.flatMap((chunk) => chunk.entries) } },
+    );
+    await chunkRecords.deleteMany({ batch_id: batch.id });
+
+    const second = await spawnBroker(env);
+    children.push(second.child);
+    await waitFor(async () => (await batches.findOne({ _id: batch.id as never }))?.status === 'imported', 'the resumed import', 120_000);
+    await expectEachStoredOnce(refs, batch.id, second.port);
     second.child.kill('SIGTERM');
     await exited(second.child);
   }, 300_000);
@@ -158,7 +196,7 @@ describe('robot-broker killed while importing results', () => {
     const second = await spawnBroker({ ...base, ROBOT_RESULT_IMPORT_CHUNK_SIZE: '25', ROBOT_RESULT_IMPORT_CHUNK_SIZE_WHILE_POLLING: '25' });
     children.push(second.child);
     await waitFor(async () => (await batches.findOne({ _id: batch.id as never }))?.status === 'imported', 'the resumed import', 120_000);
-    await expectEachStoredOnce(refs, batch.id);
+    await expectEachStoredOnce(refs, batch.id, second.port);
     second.child.kill('SIGTERM');
     await exited(second.child);
   }, 300_000);

@@ -1,6 +1,7 @@
 // Executes database commands against the storage engine and shapes replies as MongoDB 7 does.
-// Each write command is applied synchronously (atomically with respect to other commands) and
-// acknowledged only after its journal records are fsynced.
+// Each write statement is applied synchronously (atomically with respect to other commands; a long
+// bulk write gives other connections turns between its statements, as mongod yields) and a write
+// is acknowledged only after its journal records are fsynced.
 import os from 'node:os';
 import { Long } from 'bson';
 import { canonicalKey, compareValues, isPlainObject, toNumber, typeBracket, TypeBracket, type Document } from './bson-value.order';
@@ -17,6 +18,7 @@ import { compileProjection, compileSort, sortFields, topLevelProjection } from '
 import { compileFilter, filterFields } from './query.matcher';
 import { positionExists, splitPositionalExists, type PositionalExists } from './positional-exists.matcher';
 import { type StorageEngine } from './storage.engine';
+import { StatementTurns } from './statement.turns';
 import { applyUpdate, isOperatorUpdate, updatedFields, upsertSeed, type UpdateContext } from './update.applier';
 import { runPipeline, validatePipeline } from './aggregate.pipeline';
 
@@ -608,9 +610,20 @@ export class CommandHandler {
     const upserted: Document[] = [];
     let matched = 0;
     let modified = 0;
+    const turns = new StatementTurns();
     try {
       for (let index = 0; index < updates.length; index += 1) {
         const statement = updates[index];
+        if (turns.due()) {
+          // A long bulk write lets other connections' commands run between its statements, as
+          // mongod's yielding does; what it changed so far is journaled first, in order.
+          if (collection) this.engine.journalPut(collection, changed.splice(0));
+          await turns.yield();
+          if (collection && this.engine.collection(database, name) !== collection) {
+            writeErrors.push(writeErrorOf(index, new MongoCommandError(ErrorCodes.QueryPlanKilled, `collection ${database}.${name} was dropped during the update`)));
+            break;
+          }
+        }
         try {
           if (!isPlainObject(statement)) throw new MongoCommandError(ErrorCodes.TypeMismatch, 'update statement must be an object');
           checkCollation(statement);

@@ -21,6 +21,7 @@ export const ErrorCodes = {
   IndexKeySpecsConflict: 86,
   CannotCreateIndex: 67,
   InvalidPipelineOperator: 168,
+  QueryPlanKilled: 175,
   DuplicateKey: 11000,
   UnrecognizedPipelineStage: 40324,
 } as const;

@@ -7,6 +7,7 @@ export const COLLECTIONS = {
   requests: 'enhancement_requests',
   pending: 'pending_enhancements',
   batches: 'robot_enhancement_batches',
+  importChunks: 'robot_batch_import_chunks',
   indexedVersions: 'indexed_reference_versions',
   singleRequests: 'single_enhancement_requests',
 } as const;
@@ -87,15 +88,33 @@ export interface ImportAttempt {
 }
 
 export interface BatchImportState {
-  /** Non-blank result-file lines fully handled. */
+  /** Non-blank result-file lines fully handled: the chunks recorded from lines below it count, later ones are replayed. */
   next_line: number;
+  /** Written by versions that recorded each chunk into the batch document; now in `robot_batch_import_chunks`. */
   attempts: Record<string, ImportAttempt>;
+  /** As `attempts`. */
   entries: RobotResultValidationEntry[];
   /**
    * Set while a chunk's AddEnhancements call may have reached dedup-service unrecorded, with the
    * enhancement ids it sent by reference: a replay sends the same ids, so nothing is stored twice.
    */
   in_flight: { from_line: number; enhancement_ids?: Record<string, string> } | null;
+}
+
+/**
+ * The outcome of one chunk of a batch's result file, recorded before the batch's `next_line` moves
+ * past it. A document of its own, so recording a chunk does not rewrite a batch document that
+ * grows with every chunk.
+ */
+export interface BatchImportChunkDocument {
+  /** `<batch id>:<from_line, zero-padded>`: one record per chunk start, the batch's records in order. */
+  _id: string;
+  batch_id: string;
+  /** The chunk's lines are those after `from_line` up to and including `through_line`. */
+  from_line: number;
+  through_line: number;
+  attempts: Record<string, ImportAttempt>;
+  entries: RobotResultValidationEntry[];
 }
 
 export interface RobotBatchDocument {

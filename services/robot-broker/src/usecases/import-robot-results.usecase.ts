@@ -4,13 +4,15 @@ import { parseRobotResultLine, serialiseJsonLine, uuidv7, type PendingEnhancemen
 import { ServiceError, type BlobStorage, type EnhancementContentPreparer, type ForegroundPriorityGate, type Logger } from '@destiny/platform';
 import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
 import type { BatchRepository } from '../data-access/batch.repository';
+import { createBatchImportChunkRepository } from '../data-access/batch-import-chunk.repository';
 import { COLLECTIONS, type ImportAttempt, type PendingEnhancementDocument, type RobotBatchDocument, type RobotDocument } from '../data-access/collections';
 import type { IndexedVersionRepository } from '../data-access/indexed-version.repository';
 import type { PendingEnhancementRepository } from '../data-access/pending-enhancement.repository';
 import type { ReferenceStorePort } from './ports';
 
-// §12.6: imports a robot's result file in the background. Progress is recorded per chunk of
-// lines in the batch document, so a restarted import resumes after the last recorded line. The
+// §12.6: imports a robot's result file in the background. Each chunk of lines is recorded in its
+// own document, then the batch's `next_line` moves past it, so a restarted import resumes after
+// the last recorded line. The
 // enhancements of an AddEnhancements call that may have landed before the crash are sent again
 // with the ids recorded before the call, whichever chunk they fall into after the restart, so
 // dedup-service answers them as stored, not twice.
@@ -64,6 +66,18 @@ export function createImportRobotResults(deps: {
   afterChunk?(batchId: string, throughLine: number): Promise<void>;
 }) {
   const robots: Collection<RobotDocument> = deps.db.collection(COLLECTIONS.robots);
+  const chunks = createBatchImportChunkRepository(deps.db);
+
+  /** What the batch's recorded chunks say (and what older versions recorded in the batch document itself). */
+  async function recordedOutcomes(batch: RobotBatchDocument): Promise<{ attempts: Record<string, ImportAttempt>; entries: RobotResultValidationEntry[] }> {
+    const attempts: Record<string, ImportAttempt> = { ...batch.import.attempts };
+    const entries: RobotResultValidationEntry[] = [...batch.import.entries];
+    for (const chunk of await chunks.recordedBelow(batch._id, batch.import.next_line)) {
+      Object.assign(attempts, chunk.attempts);
+      entries.push(...chunk.entries);
+    }
+    return { attempts, entries };
+  }
 
   async function openResults(key: string): Promise<Readable | null> {
     try {
@@ -75,9 +89,9 @@ export function createImportRobotResults(deps: {
     }
   }
 
-  async function finish(batch: RobotBatchDocument): Promise<void> {
-    const attempts = batch.import.attempts;
-    const entries = [...batch.import.entries];
+  async function finish(batch: RobotBatchDocument, recorded: { attempts: Record<string, ImportAttempt>; entries: RobotResultValidationEntry[] }): Promise<void> {
+    const attempts = recorded.attempts;
+    const entries = [...recorded.entries];
     for (const referenceId of batch.reference_ids) if (!attempts[referenceId]) entries.push({ reference_id: referenceId, error: IMPORT_MESSAGES.notInResult });
     const validationKey = `robot-batches/${batch._id}/validation.jsonl`;
     await deps.blob.put(validationKey, Buffer.from(entries.map((entry) => `${serialiseJsonLine(entry)}\n`).join(''), 'utf8'), 'application/x-ndjson');
@@ -108,6 +122,7 @@ export function createImportRobotResults(deps: {
     const versions = await deps.indexed.current([...new Set(stored)]);
     await deps.pending.completeIndexed([...versions].map(([reference_id, version]) => ({ reference_id, version })));
     await deps.batches.collection.updateOne({ _id: batch._id, status: 'importing' }, { $set: { status: 'imported', validation_key: validationKey } });
+    await chunks.dropBatch(batch._id);
   }
 
   async function run(batchId: string): Promise<void> {
@@ -119,11 +134,12 @@ export function createImportRobotResults(deps: {
     const rawAllowed = robot?.entitlements.includes('raw_enhancement_writer') ?? false;
     const expected = new Set(batch.reference_ids);
     const state = batch.import;
+    const recorded = await recordedOutcomes(batch);
     // Ids sent in a call that may have landed before a crash, for references not recorded since:
     // whatever chunk such a reference falls into now (chunk sizes change with polling and with
     // configuration), it is sent again under the same id, so dedup-service answers it as stored.
     const carried: Record<string, string> = { ...(state.in_flight?.enhancement_ids ?? {}) };
-    const seen = new Set(Object.keys(state.attempts));
+    const seen = new Set(Object.keys(recorded.attempts));
     let recordedThrough = state.next_line;
 
     let entries: RobotResultValidationEntry[] = [];
@@ -170,11 +186,11 @@ export function createImportRobotResults(deps: {
       if (throughLine === recordedThrough) return;
       for (const item of queued) delete carried[item.reference_id];
       const stillCarried = Object.keys(carried).length > 0;
-      const set: Record<string, unknown> = { 'import.next_line': throughLine, 'import.in_flight': stillCarried ? { from_line: throughLine, enhancement_ids: { ...carried } } : null };
-      for (const [id, attempt] of Object.entries(attempts)) set[`import.attempts.${id}`] = attempt;
-      await deps.batches.collection.updateOne({ _id: batchId, 'import.next_line': recordedThrough }, { $set: set, $push: { 'import.entries': { $each: entries } } });
-      for (const [id, attempt] of Object.entries(attempts)) state.attempts[id] = attempt;
-      state.entries.push(...entries);
+      await chunks.record(batchId, recordedThrough, throughLine, attempts, entries);
+      const inFlight = stillCarried ? { from_line: throughLine, enhancement_ids: { ...carried } } : null;
+      await deps.batches.collection.updateOne({ _id: batchId, 'import.next_line': recordedThrough }, { $set: { 'import.next_line': throughLine, 'import.in_flight': inFlight } });
+      Object.assign(recorded.attempts, attempts);
+      recorded.entries.push(...entries);
       recordedThrough = throughLine;
       entries = [];
       attempts = {};
@@ -235,7 +251,7 @@ export function createImportRobotResults(deps: {
     }
     await flush(lineNumber);
     const refreshed = await deps.batches.get(batchId);
-    if (refreshed && refreshed.status === 'importing') await finish(refreshed);
+    if (refreshed && refreshed.status === 'importing') await finish(refreshed, recorded);
   }
 
   return {

@@ -1,0 +1,54 @@
+import { CommandHandler } from './command.handler';
+import { StorageEngine } from './storage.engine';
+
+const CONNECTION = { id: 1 };
+const DOCUMENTS = 20_000;
+
+async function handlerWithDocuments(): Promise<{ engine: StorageEngine; handler: CommandHandler }> {
+  const engine = await StorageEngine.open(undefined);
+  const handler = new CommandHandler(engine);
+  await handler.execute('test', { insert: 'rows', documents: Array.from({ length: DOCUMENTS }, (_unused, index) => ({ _id: index, state: 'new' })) }, CONNECTION);
+  return { engine, handler };
+}
+
+const updateEveryRow = { update: 'rows', ordered: false, updates: Array.from({ length: DOCUMENTS }, (_unused, index) => ({ q: { _id: index }, u: { $set: { state: 'done' } } })) };
+
+async function isDone(handler: CommandHandler, id: number): Promise<boolean> {
+  const reply = (await handler.execute('test', { count: 'rows', query: { _id: id, state: 'done' } }, CONNECTION)) as { n: number };
+  return reply.n === 1;
+}
+
+describe('long bulk writes', () => {
+  test('when a bulk update of 20,000 statements runs, then other commands are answered between its statements and every statement is applied once it completes', async () => {
+    const { engine, handler } = await handlerWithDocuments();
+    try {
+      const updating = handler.execute('test', updateEveryRow, CONNECTION);
+      // A command arriving while the update runs is answered before it completes: the last row is not updated yet.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(await isDone(handler, DOCUMENTS - 1)).toBe(false);
+      expect(await updating).toMatchObject({ ok: 1, n: DOCUMENTS, nModified: DOCUMENTS });
+      expect(await isDone(handler, DOCUMENTS - 1)).toBe(true);
+      expect(await handler.execute('test', { count: 'rows', query: { state: 'done' } }, CONNECTION)).toMatchObject({ n: DOCUMENTS });
+    } finally {
+      handler.close();
+      await engine.close();
+    }
+  });
+
+  test('when the collection is dropped while a bulk update yields, then the update stops with an error naming the drop and nothing is recreated', async () => {
+    const { engine, handler } = await handlerWithDocuments();
+    try {
+      const updating = handler.execute('test', updateEveryRow, CONNECTION);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(await handler.execute('test', { drop: 'rows' }, CONNECTION)).toMatchObject({ ok: 1 });
+      const reply = (await updating) as { ok: number; n: number; writeErrors: Array<{ code: number; errmsg: string }> };
+      expect(reply.ok).toBe(1);
+      expect(reply.n).toBeLessThan(DOCUMENTS);
+      expect(reply.writeErrors).toEqual([expect.objectContaining({ code: 175, errmsg: expect.stringContaining('dropped') })]);
+      expect(engine.collection('test', 'rows')).toBeUndefined();
+    } finally {
+      handler.close();
+      await engine.close();
+    }
+  });
+});
