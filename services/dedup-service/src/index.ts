@@ -4,7 +4,7 @@ import { createForegroundPriorityGate, loadConfig, startBackendService, startOut
 import { dedupServiceConfig } from './config';
 import { createBlockingKeyRepository } from './data-access/blocking-key.repository';
 import { COLLECTIONS, DEDUP_INDEXES } from './data-access/collections';
-import { expandFromContent, expandFromDocument } from './domain/reference-changed.event-builder';
+import { contentEndsWith, expandFromContent, expandFromDocument } from './domain/reference-changed.event-builder';
 import type { ReferenceDocument } from './domain/reference.model';
 import { createDecisionRepository } from './data-access/decision.repository';
 import { createReferenceRepository } from './data-access/reference.repository';
@@ -51,7 +51,14 @@ export async function startDedupService(env: NodeJS.ProcessEnv = process.env, ov
         logger,
         publish: (entry) => bus.publish(entry.exchange || EVENTS_EXCHANGE, entry.routing_key, entry.payload, { messageId: entry.event_id }),
         expand: (entry, document) => expandFromDocument(entry, document as ReferenceDocument),
-        expandFromMemory: (entry, id) => expandFromContent(entry, references.decidedContentOf(String(id))),
+        expandFromMemory: (entry, id) => {
+          const content = references.decidedContentOf(String(id));
+          const expanded = expandFromContent(entry, content);
+          // The copies are released as the relay uses them, so a relay that lags behind the
+          // writes (it waits for reads) still finds the copies of what it has not published yet.
+          if (expanded && content && contentEndsWith(entry, content)) references.releaseDecided(String(id), content);
+          return expanded;
+        },
         inBackgroundTurn: (step) => readsFirst.inBackgroundTurn(step),
       });
       const onEvents = () => relay.notify();

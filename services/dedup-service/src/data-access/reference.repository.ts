@@ -51,8 +51,13 @@ export interface WriteFence {
  * enhancements holds ~6 KB of heap, so ~60 MB.
  */
 export const RECENTLY_STORED_LIMIT = 10000;
-/** Contents of references just decided or enhanced, kept for the outbox relay (a few jobs' worth). */
-export const DECIDED_CONTENT_LIMIT = 5000;
+/**
+ * Contents of references decided or enhanced whose events the outbox relay has not published yet
+ * (it releases each as it uses it). While robots poll, the relay waits behind their reads and can
+ * fall more than 5,000 references behind the writes; every miss is a whole-document read and
+ * decode, so the bound is the backlog it tolerates: at ~6 KB each, ~120 MB at worst.
+ */
+export const DECIDED_CONTENT_LIMIT = 20000;
 
 function keepNewest<T>(map: Map<string, T>, limit: number) {
   for (const key of map.keys()) {
@@ -163,6 +168,10 @@ export function createReferenceRepository(db: Db, fence?: WriteFence) {
     },
     decidedContentOf(id: string): ReferenceContent | undefined {
       return decidedContent.get(id);
+    },
+    /** Drops the kept copy when it is still `content` (a later write keeps a newer one for its own entries). */
+    releaseDecided(id: string, content: ReferenceContent): void {
+      if (decidedContent.get(id) === content) decidedContent.delete(id);
     },
     /**
      * Replaces fields of one reference if nobody changed it since `expectedVersion` was read, with

@@ -1,4 +1,4 @@
-import { compactEnhancedEntry, compactOwnChangeEntry, expandFromContent, expandFromDocument, referenceChangedEntry } from './reference-changed.event-builder';
+import { compactEnhancedEntry, compactOwnChangeEntry, contentEndsWith, expandFromContent, expandFromDocument, referenceChangedEntry } from './reference-changed.event-builder';
 import { enhancementChangeset, referenceDoc, type ActiveDecision, type ReferenceDocument, type StoredEnhancement } from './reference.model';
 
 function enhancement(id: string, content: Record<string, unknown>): StoredEnhancement {
@@ -80,6 +80,16 @@ describe('compact own-decision outbox entries', () => {
     expect(expandFromContent(compact, undefined)).toBeNull();
     expect(expandFromContent(compact, { _id: reference._id, visibility: reference.visibility, identifiers: reference.identifiers.slice(0, 1), enhancements: reference.enhancements })).toBeNull();
     expect(expandFromContent(full, undefined)).toBe(full);
+  });
+
+  it('when the kept copy ends where the entry does, then the copy can be released once the entry is published; a later copy or a whole entry cannot release it', () => {
+    const full = ownDecisionEntry(reference);
+    const compact = compactOwnDecisionEntry(reference, full.event_id);
+    const copy = { _id: reference._id, visibility: reference.visibility, identifiers: reference.identifiers, enhancements: reference.enhancements };
+    expect(contentEndsWith(compact, copy)).toBe(true);
+    expect(contentEndsWith(compact, { ...copy, identifiers: [...reference.identifiers, { identifier_type: 'open_alex' as const, identifier: 'W1' }] })).toBe(false);
+    expect(contentEndsWith(compact, { ...copy, enhancements: [...reference.enhancements, { ...reference.enhancements[0], id: 'later' }] })).toBe(false);
+    expect(contentEndsWith(full, copy)).toBe(false);
   });
 });
 

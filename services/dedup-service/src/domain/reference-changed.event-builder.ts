@@ -125,3 +125,12 @@ export function expandFromContent(entry: OutboxEntry, content: ReferenceContent 
   if (!content || content.identifiers.length < at.identifiers || content.enhancements.length < at.enhancements) return null;
   return expandFromDocument(entry, content as ReferenceDocument);
 }
+
+/**
+ * True when `content` ends exactly where the entry's own content does: no later write has added
+ * to it, so once the entry is published the copy is needed by no other waiting entry.
+ */
+export function contentEndsWith(entry: OutboxEntry, content: ReferenceContent): boolean {
+  const at = (entry.payload as { [OWN_CONTENT_FIELD]?: OwnContentAt })[OWN_CONTENT_FIELD];
+  return at !== undefined && content.identifiers.length === at.identifiers && content.enhancements.length === at.enhancements;
+}
