@@ -51,4 +51,37 @@ describe('long bulk writes', () => {
       await engine.close();
     }
   });
+
+  test('when a multi-document update yields and another client takes one of its matched documents meanwhile, then that document is checked again and keeps what the other client wrote', async () => {
+    const { engine, handler } = await handlerWithDocuments();
+    try {
+      const claiming = handler.execute('test', { update: 'rows', updates: [{ q: { state: 'new' }, u: { $set: { state: 'claimed-by-first' } }, multi: true }] }, CONNECTION);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(await handler.execute('test', { update: 'rows', updates: [{ q: { _id: DOCUMENTS - 1, state: 'new' }, u: { $set: { state: 'claimed-by-second' } } }] }, CONNECTION)).toMatchObject({ n: 1, nModified: 1 });
+      expect(await claiming).toMatchObject({ ok: 1, n: DOCUMENTS - 1, nModified: DOCUMENTS - 1 });
+      expect(await handler.execute('test', { count: 'rows', query: { state: 'claimed-by-first' } }, CONNECTION)).toMatchObject({ n: DOCUMENTS - 1 });
+      expect(await handler.execute('test', { count: 'rows', query: { _id: DOCUMENTS - 1, state: 'claimed-by-second' } }, CONNECTION)).toMatchObject({ n: 1 });
+    } finally {
+      handler.close();
+      await engine.close();
+    }
+  });
+
+  test('when the collection is dropped while a multi-document update yields, then the update stops with the drop error', async () => {
+    const { engine, handler } = await handlerWithDocuments();
+    try {
+      const updating = handler.execute('test', { update: 'rows', ordered: false, updates: [{ q: {}, u: { $set: { state: 'done' } }, multi: true }, { q: { _id: 'fresh' }, u: { $set: { state: 'again' } }, upsert: true }] }, CONNECTION);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(await handler.execute('test', { drop: 'rows' }, CONNECTION)).toMatchObject({ ok: 1 });
+      const reply = (await updating) as { ok: number; n: number; upserted?: unknown[]; writeErrors: Array<{ index: number; code: number }> };
+      expect(reply.n).toBeLessThan(DOCUMENTS);
+      expect(reply.writeErrors).toEqual([expect.objectContaining({ index: 0, code: 175 })]);
+      expect(reply.upserted).toBeUndefined();
+      // The upsert after the drop did not run, so nothing recreated the collection.
+      expect(engine.collection('test', 'rows')).toBeUndefined();
+    } finally {
+      handler.close();
+      await engine.close();
+    }
+  });
 });

@@ -611,18 +611,24 @@ export class CommandHandler {
     let matched = 0;
     let modified = 0;
     const turns = new StatementTurns();
+    const droppedError = () => new MongoCommandError(ErrorCodes.QueryPlanKilled, `collection ${database}.${name} was dropped during the update`);
+    /**
+     * A long update lets other connections' commands run, between its statements and between the
+     * documents of a multi-document statement, as mongod yields; what it changed so far is
+     * journaled first, in order. False when the collection was dropped meanwhile.
+     */
+    const yieldTurn = async (): Promise<boolean> => {
+      if (collection) this.engine.journalPut(collection, changed.splice(0));
+      await turns.yield();
+      return !collection || this.engine.collection(database, name) === collection;
+    };
+    let dropped = false;
     try {
-      for (let index = 0; index < updates.length; index += 1) {
+      for (let index = 0; index < updates.length && !dropped; index += 1) {
         const statement = updates[index];
-        if (turns.due()) {
-          // A long bulk write lets other connections' commands run between its statements, as
-          // mongod's yielding does; what it changed so far is journaled first, in order.
-          if (collection) this.engine.journalPut(collection, changed.splice(0));
-          await turns.yield();
-          if (collection && this.engine.collection(database, name) !== collection) {
-            writeErrors.push(writeErrorOf(index, new MongoCommandError(ErrorCodes.QueryPlanKilled, `collection ${database}.${name} was dropped during the update`)));
-            break;
-          }
+        if (turns.due() && !(await yieldTurn())) {
+          writeErrors.push(writeErrorOf(index, droppedError()));
+          break;
         }
         try {
           if (!isPlainObject(statement)) throw new MongoCommandError(ErrorCodes.TypeMismatch, 'update statement must be an object');
@@ -645,7 +651,26 @@ export class CommandHandler {
             continue;
           }
           const context = { filter: isPlainObject(filter) ? filter : undefined, arrayFilters };
-          for (const match of entries) {
+          let yielded = false;
+          for (let position = 0; position < entries.length; position += 1) {
+            let match = entries[position];
+            if (position > 0 && turns.due()) {
+              if (!(await yieldTurn())) {
+                dropped = true;
+                throw droppedError();
+              }
+              yielded = true;
+            }
+            // Like mongod after a yield, each remaining document that changed meanwhile is checked
+            // again, so a row another client took in between is not taken a second time.
+            if (yielded) {
+              const current = (collection as Collection).documents.get(match.key);
+              if (current !== match.raw) {
+                const again = current ? collectMatches([[match.key, current]], filter, 1, fields) : [];
+                if (again.length === 0) continue;
+                match = again[0];
+              }
+            }
             const stored = split ? applySplitToMatch(collection as Collection, match, split, update, context, touched as Set<string>) : applyToMatch(collection as Collection, match, update, context, touched).stored;
             matched += 1;
             if (stored) {
