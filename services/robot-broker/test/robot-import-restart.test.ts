@@ -114,6 +114,16 @@ describe('robot-broker killed while importing results', () => {
     await waitFor(async () => (await db.collection('robot_batch_import_chunks').countDocuments({ batch_id: batchId })) === 0, 'the chunk records dropped');
   }
 
+  /** Starts robot-broker again with `env`, waits until the batch is imported, checks every enhancement was stored once, and stops it. */
+  async function resumedImportStoresEachOnce(env: Record<string, string>, refs: string[], batchId: string): Promise<void> {
+    const second = await spawnBroker(env);
+    children.push(second.child);
+    await waitFor(async () => (await db.collection('robot_enhancement_batches').findOne({ _id: batchId as never }))?.status === 'imported', 'the resumed import', 120_000);
+    await expectEachStoredOnce(refs, batchId, second.port);
+    second.child.kill('SIGTERM');
+    await exited(second.child);
+  }
+
   it('when the process dies mid-import and restarts, then each of the 2,000 enhancements is stored exactly once and none is lost', async () => {
     const env = { ...infrastructure.env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}`, ROBOT_RESULT_IMPORT_CHUNK_SIZE: '25' };
     const { refs, batch, first, client } = await submittedImport(env, 'restart');
@@ -126,12 +136,7 @@ describe('robot-broker killed while importing results', () => {
     expect(interrupted?.status).toBe('importing');
     expect((interrupted?.import as { next_line: number }).next_line).toBeLessThan(REFERENCES);
 
-    const second = await spawnBroker(env);
-    children.push(second.child);
-    await waitFor(async () => (await db.collection('robot_enhancement_batches').findOne({ _id: batch.id as never }))?.status === 'imported', 'the resumed import', 120_000);
-    await expectEachStoredOnce(refs, batch.id, second.port);
-    second.child.kill('SIGTERM');
-    await exited(second.child);
+    await resumedImportStoresEachOnce(env, refs, batch.id);
   }, 300_000);
 
   it('when an import recorded by an older version (outcomes in the batch document) is resumed after a restart, then its recorded lines count and each enhancement is stored exactly once', async () => {
@@ -154,12 +159,7 @@ describe('robot-broker killed while importing results', () => {
     );
     await chunkRecords.deleteMany({ batch_id: batch.id });
 
-    const second = await spawnBroker(env);
-    children.push(second.child);
-    await waitFor(async () => (await batches.findOne({ _id: batch.id as never }))?.status === 'imported', 'the resumed import', 120_000);
-    await expectEachStoredOnce(refs, batch.id, second.port);
-    second.child.kill('SIGTERM');
-    await exited(second.child);
+    await resumedImportStoresEachOnce(env, refs, batch.id);
   }, 300_000);
 
   it('when a call of 250 enhancements landed just before the crash and the restarted process imports in chunks of 25, then each is sent again under its recorded id and stored exactly once, none discarded', async () => {
@@ -193,11 +193,6 @@ describe('robot-broker killed while importing results', () => {
     });
     expect(outcomes.outcomes.every((outcome) => outcome.status === 'stored')).toBe(true);
 
-    const second = await spawnBroker({ ...base, ROBOT_RESULT_IMPORT_CHUNK_SIZE: '25', ROBOT_RESULT_IMPORT_CHUNK_SIZE_WHILE_POLLING: '25' });
-    children.push(second.child);
-    await waitFor(async () => (await batches.findOne({ _id: batch.id as never }))?.status === 'imported', 'the resumed import', 120_000);
-    await expectEachStoredOnce(refs, batch.id, second.port);
-    second.child.kill('SIGTERM');
-    await exited(second.child);
+    await resumedImportStoresEachOnce({ ...base, ROBOT_RESULT_IMPORT_CHUNK_SIZE: '25', ROBOT_RESULT_IMPORT_CHUNK_SIZE_WHILE_POLLING: '25' }, refs, batch.id);
   }, 300_000);
 });
