@@ -12,10 +12,9 @@ import type { ReferenceStorePort } from './ports';
 
 // §12.6: imports a robot's result file in the background. Each chunk of lines is recorded in its
 // own document, then the batch's `next_line` moves past it, so a restarted import resumes after
-// the last recorded line. The
-// enhancements of an AddEnhancements call that may have landed before the crash are sent again
-// with the ids recorded before the call, whichever chunk they fall into after the restart, so
-// dedup-service answers them as stored, not twice.
+// the last recorded line. The enhancements of an AddEnhancements call that may have landed before
+// the crash are sent again with the ids recorded before the call, whichever chunk they fall into
+// after the restart, so dedup-service answers them as stored, not twice.
 
 export const IMPORT_MESSAGES = {
   notInBatch: 'Reference not in batch enhancement request.',
@@ -260,6 +259,7 @@ export function createImportRobotResults(deps: {
     async fail(batchId: string): Promise<void> {
       await deps.pending.transition(batchId, IMPORTING, 'failed');
       await deps.batches.collection.updateOne({ _id: batchId, status: 'importing' }, { $set: { status: 'failed', error: IMPORT_MESSAGES.importCrashed } });
+      await chunks.dropBatch(batchId);
     },
   };
 }
