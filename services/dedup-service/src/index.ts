@@ -63,7 +63,7 @@ export async function startDedupService(env: NodeJS.ProcessEnv = process.env, ov
       });
       const onEvents = () => relay.notify();
       const ingest = createIngestReferences({ db, references, decisions, bus, logger, exclusive, onEvents });
-      const process = createProcessDeduplication({ references, decisions, blocking, engine, trustedTypes: new Set(config.DEDUP_TRUSTED_IDENTIFIER_TYPES), exclusive, onEvents, logger });
+      const processDeduplication = createProcessDeduplication({ references, decisions, blocking, engine, trustedTypes: new Set(config.DEDUP_TRUSTED_IDENTIFIER_TYPES), exclusive, onEvents, logger });
       registerDedupGrpc(grpc, {
         ingest,
         reads: createReferenceReads({ references }),
@@ -72,7 +72,7 @@ export async function startDedupService(env: NodeJS.ProcessEnv = process.env, ov
         references,
         readsFirst,
       });
-      const consumer = await startDeduplicationConsumer(bus, process, logger);
+      const consumer = await startDeduplicationConsumer(bus, processDeduplication, logger);
       const sweeper = startPendingDecisionSweeper({ decisions, bus, logger, staleMs: config.DEDUP_PENDING_REQUEUE_MS, intervalMs: Math.max(1000, Math.floor(config.DEDUP_PENDING_REQUEUE_MS / 2)) });
       return {
         async stop() {
