@@ -115,12 +115,17 @@ export function expandFromDocument(entry: OutboxEntry, document: ReferenceDocume
   return { ...entry, payload: full };
 }
 
+/** Where a compact entry's own content ends; undefined for an entry stored whole. */
+function ownContentAt(entry: OutboxEntry): OwnContentAt | undefined {
+  return (entry.payload as { [OWN_CONTENT_FIELD]?: OwnContentAt })[OWN_CONTENT_FIELD];
+}
+
 /**
  * `expandFromDocument` from a copy of the document's content taken when the entry was written or
  * later (any such copy holds the prefix the entry names); null without one, so the document is read.
  */
 export function expandFromContent(entry: OutboxEntry, content: ReferenceContent | undefined): OutboxEntry | null {
-  const at = (entry.payload as { [OWN_CONTENT_FIELD]?: OwnContentAt })[OWN_CONTENT_FIELD];
+  const at = ownContentAt(entry);
   if (!at) return entry;
   if (!content || content.identifiers.length < at.identifiers || content.enhancements.length < at.enhancements) return null;
   return expandFromDocument(entry, content as ReferenceDocument);
@@ -131,6 +136,6 @@ export function expandFromContent(entry: OutboxEntry, content: ReferenceContent 
  * to it, so once the entry is published the copy is needed by no other waiting entry.
  */
 export function contentEndsWith(entry: OutboxEntry, content: ReferenceContent): boolean {
-  const at = (entry.payload as { [OWN_CONTENT_FIELD]?: OwnContentAt })[OWN_CONTENT_FIELD];
+  const at = ownContentAt(entry);
   return at !== undefined && content.identifiers.length === at.identifiers && content.enhancements.length === at.enhancements;
 }
