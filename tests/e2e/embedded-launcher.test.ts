@@ -1,5 +1,6 @@
 import fs from 'node:fs';
-import net from 'node:net';
+import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
@@ -90,9 +91,27 @@ describe('the embedded default (npm start)', () => {
     }
   });
 
-  it('when no RabbitMQ is reachable, then it runs on the in-process bus and still serves the API', async () => {
+  it('when no RabbitMQ is reachable, then it runs on the in-process bus, which carries an import between the service threads until the references are searchable', async () => {
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'destiny-embedded-inprocess-'));
-    const inProcessEnv: Record<string, string> = { ...(await launcherEnvironment(folder, messaging.namespace)), AMQP_URL: 'amqp://guest:guest@127.0.0.1:1' };
+    const marker = `threadbus${Date.now()}`;
+    const files = http.createServer((_request, response) => {
+      const lines = [1, 2, 3].map((n) =>
+        JSON.stringify({
+          identifiers: [{ identifier_type: 'doi', identifier: `10.5555/${marker}.${n}` }],
+          enhancements: [{ source: 'importer', visibility: 'public', content: { enhancement_type: 'bibliographic', title: `Paper ${n} on ${marker} in estuaries`, publication_year: 2024 } }],
+        }),
+      );
+      response.writeHead(200, { 'content-type': 'application/x-ndjson' }).end(`${lines.join('\n')}\n`);
+    });
+    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', () => resolve()));
+    // dedup-service, import-service and robot-broker run on threads of their own (the default);
+    // search-request-service stays on the main thread, so search results prove the events crossed.
+    const inProcessEnv: Record<string, string> = {
+      ...(await launcherEnvironment(folder, messaging.namespace)),
+      AMQP_URL: 'amqp://guest:guest@127.0.0.1:1',
+      OUTBOUND_ALLOWLIST: '127.0.0.0/8',
+      INDEXING_BATCH_WAIT_MS: '10',
+    };
     const launcher = await startLauncher('launcher.cli.js', inProcessEnv, 'Press Ctrl-C to stop');
     try {
       expect(launcher.output()).toContain('in-process (no RabbitMQ reachable)');
@@ -105,9 +124,27 @@ describe('the embedded default (npm start)', () => {
         body: JSON.stringify({ name: 'in-process-robot', description: 'no broker', owner: 'tests' }),
       });
       expect(registered.status).toBe(201);
+
+      const writer = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      const record = (await (await fetch(`${apiUrl}/v1/imports/records/`, { method: 'POST', headers: writer, body: JSON.stringify({ processor_name: 'p', processor_version: '1', expected_reference_count: 3, source_name: 's' }) })).json()) as { id: string };
+      const storageUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}/batch.jsonl`;
+      const batchResponse = await fetch(`${apiUrl}/v1/imports/records/${record.id}/batches/`, { method: 'POST', headers: writer, body: JSON.stringify({ storage_url: storageUrl }) });
+      expect(batchResponse.status).toBe(202);
+      const batch = (await batchResponse.json()) as { id: string };
+      let summary: { import_batch_status?: string; results?: Record<string, number> } = {};
+      let found = 0;
+      for (const deadline = Date.now() + 60_000; Date.now() < deadline && (summary.import_batch_status !== 'completed' || found < 3); ) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        summary = (await (await fetch(`${apiUrl}/v1/imports/records/${record.id}/batches/${batch.id}/summary/`, { headers: writer })).json()) as typeof summary;
+        const search = (await (await fetch(`${apiUrl}/v1/references/search/?q=${marker}`, { headers: writer })).json()) as { total?: { count: number } };
+        found = search.total?.count ?? 0;
+      }
+      expect(summary).toMatchObject({ import_batch_status: 'completed', results: { completed: 3 } });
+      expect(found).toBe(3);
     } finally {
       launcher.child.kill('SIGTERM');
       expect(await launcher.exited).toBe(0);
+      await new Promise<void>((resolve) => files.close(() => resolve()));
       fs.rmSync(folder, { recursive: true, force: true });
     }
   });

@@ -6,6 +6,7 @@ import { createInProcessBus, createLogger, type BackendOverrides, type MessageBu
 import { startRobotBroker } from '@destiny/robot-broker';
 import { startSearchRequestService } from '@destiny/search-request-service';
 import type { LauncherConfig } from './launcher.config';
+import { startServiceThread, type ThreadableService } from './service.thread';
 import { startStandIns } from './stand-ins';
 
 export interface RunningEmbeddedSystem {
@@ -15,10 +16,15 @@ export interface RunningEmbeddedSystem {
   stop(): Promise<void>;
 }
 
-type BackendStarter = (env: NodeJS.ProcessEnv, overrides: BackendOverrides) => Promise<RunningBackendService>;
+type BackendStarter = (env: NodeJS.ProcessEnv, overrides: BackendOverrides) => Promise<Pick<RunningBackendService, 'grpcPort' | 'stop'>>;
+
+export interface EmbeddedSystemOptions {
+  /** A service on a worker thread ended without being asked to; the launcher decides what follows. */
+  onServiceFailure(service: string, reason: string): void;
+}
 
 /** In start order: each service's gRPC dependencies come before it. */
-const backendStarters: Array<[name: string, variable: string, start: BackendStarter]> = [
+const backendStarters: Array<[name: ThreadableService, variable: string, start: BackendStarter]> = [
   ['dedup-service', 'DEDUP_SERVICE_GRPC_URL', startDedupService],
   ['import-service', 'IMPORT_SERVICE_GRPC_URL', startImportService],
   ['robot-broker', 'ROBOT_BROKER_GRPC_URL', startRobotBroker],
@@ -34,8 +40,10 @@ function sharedBus(bus: MessageBus): MessageBus {
 /**
  * The whole system in one process: the stand-ins, then the five backend services, then the
  * gateway. RabbitMQ is used when reachable; otherwise one in-process bus with the same contract.
+ * The services named in `config.serviceThreads` run on worker threads of their own, the others
+ * on the main thread with the gateway, so a busy import or robot round does not hold up the API.
  */
-export async function startEmbeddedSystem(config: LauncherConfig, useRabbitMq: boolean): Promise<RunningEmbeddedSystem> {
+export async function startEmbeddedSystem(config: LauncherConfig, useRabbitMq: boolean, options: EmbeddedSystemOptions): Promise<RunningEmbeddedSystem> {
   const standIns = await startStandIns(config);
   const inProcessBus = useRabbitMq ? undefined : createInProcessBus();
   const overrides: BackendOverrides = inProcessBus ? { createBus: async () => sharedBus(inProcessBus) } : {};
@@ -48,7 +56,7 @@ export async function startEmbeddedSystem(config: LauncherConfig, useRabbitMq: b
     GRPC_PORT: '0',
     HEALTH_PORT: '0',
   };
-  const services: RunningBackendService[] = [];
+  const services: Array<Pick<RunningBackendService, 'grpcPort' | 'stop'>> = [];
   let gateway: RunningApiGateway | undefined;
   const stopAll = async () => {
     await gateway?.stop();
@@ -61,7 +69,9 @@ export async function startEmbeddedSystem(config: LauncherConfig, useRabbitMq: b
     // percolator → robot-broker…), so each listens on a port of its own choosing (0) and the
     // next ones learn its address: no port is picked early and lost to another process meanwhile.
     for (const [name, variable, start] of backendStarters) {
-      const service = await start({ ...baseEnvironment }, { ...overrides, logger: createLogger({ service: name, level: config.LOG_LEVEL }) });
+      const service = config.serviceThreads.includes(name)
+        ? await startServiceThread(name, { ...baseEnvironment }, { bus: inProcessBus, logLevel: config.LOG_LEVEL, onUnexpectedExit: options.onServiceFailure })
+        : await start({ ...baseEnvironment }, { ...overrides, logger: createLogger({ service: name, level: config.LOG_LEVEL }) });
       services.push(service);
       baseEnvironment[variable] = `127.0.0.1:${service.grpcPort}`;
     }

@@ -15,10 +15,21 @@ async function main(): Promise<void> {
   await assertPortsFree(launcherPorts(config), config.DESTINY_HOST);
   const amqp = new URL(config.AMQP_URL);
   const useRabbitMq = await tcpReachable(amqp.hostname, Number(amqp.port || 5672));
-  const system = await startEmbeddedSystem(config, useRabbitMq);
+  let stopping = false;
+  let started: { stop(): Promise<void> } | undefined;
+  const system = await startEmbeddedSystem(config, useRabbitMq, {
+    // A service that died on its thread leaves the system half-working: exit non-zero, as a
+    // crash of the single process would, so whatever supervises npm start restarts it whole.
+    onServiceFailure: (service, reason) => {
+      if (stopping) return;
+      stopping = true;
+      process.stderr.write(`${service} failed: ${reason}\n`);
+      void (started?.stop() ?? Promise.resolve()).finally(() => telemetry.shutdown().finally(() => process.exit(1)));
+    },
+  });
+  started = system;
   process.stdout.write(startupBanner(system, config.dataDir));
 
-  let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;

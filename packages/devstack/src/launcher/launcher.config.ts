@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { defineConfig, loadConfig, type ConfigValues } from '@destiny/platform';
+import { ConfigError, defineConfig, loadConfig, type ConfigValues } from '@destiny/platform';
+import { THREADABLE_SERVICES, type ThreadableService } from './service.thread';
 
 /** Variables of `npm start` and `npm run start:cluster` (the services' own variables also apply). */
 export const launcherConfig = defineConfig({
@@ -11,14 +12,26 @@ export const launcherConfig = defineConfig({
   DESTINY_BLOB_PORT: { kind: 'integer', default: 9000, min: 1, max: 65535, description: 'port of the S3 stand-in' },
   DESTINY_IDENTITY_PORT: { kind: 'integer', default: 8180, min: 1, max: 65535, description: 'port of the OpenID Connect stand-in' },
   AMQP_URL: { kind: 'url', schemes: ['amqp', 'amqps'], default: 'amqp://guest:guest@127.0.0.1:5672', description: 'RabbitMQ to use when reachable' },
+  DESTINY_SERVICE_THREADS: {
+    kind: 'string',
+    default: 'dedup-service,import-service,robot-broker',
+    description: "backend services that run on a worker thread of their own, comma-separated ('none': all on the main thread)",
+  },
   LOG_LEVEL: { kind: 'string', default: 'warn', oneOf: ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'], description: 'log level of the services in the embedded default' },
 });
 
-export type LauncherConfig = ConfigValues<typeof launcherConfig> & { dataDir: string };
+export type LauncherConfig = ConfigValues<typeof launcherConfig> & { dataDir: string; serviceThreads: ThreadableService[] };
+
+function serviceThreads(value: string): ThreadableService[] {
+  const names = value.trim() === 'none' ? [] : value.split(',').map((name) => name.trim()).filter(Boolean);
+  const unknown = names.filter((name) => !(THREADABLE_SERVICES as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new ConfigError([`DESTINY_SERVICE_THREADS: ${unknown.join(', ')} is not one of ${THREADABLE_SERVICES.join(', ')} (or 'none')`]);
+  return [...new Set(names)] as ThreadableService[];
+}
 
 export function loadLauncherConfig(env: NodeJS.ProcessEnv = process.env): LauncherConfig {
   const config = loadConfig(launcherConfig, env);
-  return { ...config, dataDir: path.resolve(config.DESTINY_DATA_DIR) };
+  return { ...config, dataDir: path.resolve(config.DESTINY_DATA_DIR), serviceThreads: serviceThreads(config.DESTINY_SERVICE_THREADS) };
 }
 
 /** Every port the launcher listens on, with the variable that moves it (checked before starting). */

@@ -1,9 +1,8 @@
-import { context } from '@opentelemetry/api';
 import { type Logger } from 'pino';
 import { type HandlerOutcome, type MessageHandler, type MessageMetadata } from './message-bus';
 import { decodeMessage } from './message.codec';
 import { type ResolvedConsumeOptions } from './topology';
-import { extractTraceContext } from './trace-context.propagation';
+import { runInTraceContextOf } from './trace-context.propagation';
 
 /** What the transport must do with a delivery once its handler has spoken. */
 export type Settlement =
@@ -42,7 +41,7 @@ export async function handleDelivery(
 
   let outcome: HandlerOutcome;
   try {
-    outcome = await context.with(extractTraceContext(metadata.headers), () => handler(body, metadata));
+    outcome = await runInTraceContextOf(metadata.headers, () => handler(body, metadata));
   } catch (err) {
     logger.warn({ err, messageId: metadata.messageId, queue: metadata.queue, attempt: metadata.attempt }, 'message handler failed; retrying');
     outcome = { outcome: 'retry', reason: err instanceof Error ? err.message : String(err) };

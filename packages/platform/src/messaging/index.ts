@@ -23,6 +23,8 @@ export {
 export { createAmqpConnection, type AmqpConnection, type AmqpConnectionOptions } from './amqp.connection';
 export { type QueueType } from './amqp.topology';
 export { createInProcessBus, type InProcessBusOptions } from './in-process.bus';
+export { serveBusToThread } from './thread-bus.host';
+export { connectBusToHost } from './thread-bus.client';
 export { MessageBusClosedError, PublishRejectedError, PublishTimeoutError, UnroutableMessageError } from './messaging.errors';
 export { deadQueueName, retryQueueName } from './topology';
 export { namespacedBus, namespacedTopology } from './namespaced.bus';

@@ -22,3 +22,8 @@ export function injectTraceContext(headers: Record<string, unknown>): Record<str
 export function extractTraceContext(headers: Record<string, unknown>): Context {
   return propagation.extract(ROOT_CONTEXT, headers, headerGetter);
 }
+
+/** Runs `work` inside the trace context that a message's headers carry. */
+export function runInTraceContextOf<T>(headers: Record<string, unknown>, work: () => T): T {
+  return context.with(extractTraceContext(headers), work);
+}

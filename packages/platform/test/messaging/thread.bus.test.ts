@@ -1,0 +1,81 @@
+import { MessageChannel } from 'node:worker_threads';
+import { connectBusToHost, createInProcessBus, serveBusToThread, type MessageBus } from '../../src/messaging';
+import { describeMessageBusBehaviour } from './message-bus.behaviour';
+import { singleQueueTopology, testLogger, waitFor } from './messaging.test-support';
+
+// A service thread's bus reaches the launcher's in-process bus over a MessagePort; the two ends
+// run here on one thread, which exercises the same messages a worker thread would exchange.
+function connectedPair(): { host: MessageBus; thread: MessageBus; channel: MessageChannel } {
+  const host = createInProcessBus({ logger: testLogger(), name: 'host' });
+  const channel = new MessageChannel();
+  serveBusToThread(host, channel.port1);
+  return { host, thread: connectBusToHost(channel.port2, 'thread'), channel };
+}
+
+const opened: Array<{ host: MessageBus; channel: MessageChannel }> = [];
+
+describeMessageBusBehaviour('bus of a service thread', {
+  create: async () => {
+    const pair = connectedPair();
+    opened.push(pair);
+    return pair.thread;
+  },
+});
+
+afterAll(async () => {
+  for (const { host, channel } of opened.splice(0)) {
+    channel.port1.close();
+    await host.close();
+  }
+});
+
+describe('bus of a service thread, across the thread boundary', () => {
+  it('when the thread publishes, then a consumer on the host receives the same JSON, and the other way round', async () => {
+    const { host, thread, channel } = connectedPair();
+    const { topology, exchange, queue } = singleQueueTopology('crossing');
+    await thread.declareTopology(topology);
+    const onHost: unknown[] = [];
+    const hostConsumer = await host.consume(queue, async (body) => {
+      onHost.push(body);
+      return { outcome: 'ack' };
+    });
+    await thread.publish(exchange, 'thing.created', { id: 1, when: new Date('2026-01-02T03:04:05Z'), nested: { list: [1, 'two', null] } });
+    await waitFor(() => onHost.length === 1, 'the host consumer');
+    expect(onHost[0]).toEqual({ id: 1, when: '2026-01-02T03:04:05.000Z', nested: { list: [1, 'two', null] } });
+    await hostConsumer.stop();
+
+    const onThread: unknown[] = [];
+    await thread.consume(queue, async (body) => {
+      onThread.push(body);
+      return { outcome: 'ack' };
+    });
+    await host.publish(exchange, 'thing.created', { id: 2 });
+    await waitFor(() => onThread.length === 1, 'the thread consumer');
+    expect(onThread[0]).toEqual({ id: 2 });
+    await thread.close();
+    channel.port1.close();
+    await host.close();
+  });
+
+  it('when the thread goes away with a delivery in flight, then the host hands the message to another consumer', async () => {
+    const { host, thread, channel } = connectedPair();
+    const { topology, queue } = singleQueueTopology('orphaned', { retryDelayMs: 10 });
+    await host.declareTopology(topology);
+    let threadStarted = false;
+    await thread.consume(queue, async () => {
+      threadStarted = true;
+      return new Promise(() => undefined);
+    });
+    await host.sendToQueue(queue, { id: 'orphan' });
+    await waitFor(() => threadStarted, 'the thread handler');
+    const redelivered: Array<{ body: unknown; attempt: number }> = [];
+    await host.consume(queue, async (body, metadata) => {
+      redelivered.push({ body, attempt: metadata.attempt });
+      return { outcome: 'ack' };
+    });
+    channel.port2.close();
+    await waitFor(() => redelivered.length === 1, 'the message on the host consumer');
+    expect(redelivered[0]).toEqual({ body: { id: 'orphan' }, attempt: 2 });
+    await host.close();
+  });
+});
