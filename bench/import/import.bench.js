@@ -41,6 +41,11 @@ const total = Number(argument('--references', '100000'));
 const busKind = argument('--bus', 'in-process');
 // `process`: the stand-in in its own process (as `npm run devstack -- mongo`); `in-process`: in this one.
 const mongoKind = argument('--mongo', 'process');
+// `--threads`: the services on worker threads of their own, as the embedded default runs them
+// (DESTINY_SERVICE_THREADS); `none` runs both on this process's main thread, where the stage
+// times below can be read from their logs.
+const threadList = argument('--threads', 'dedup-service,import-service');
+const threaded = threadList === 'none' ? [] : threadList.split(',');
 // `--count-commands`: the services reach MongoDB through a counting proxy (costs CPU; diagnostic only).
 const countCommands = process.argv.includes('--count-commands');
 
@@ -158,6 +163,13 @@ function cpuMsOf(pid) {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
+/** CPU milliseconds of one thread of this process (Linux). */
+function threadCpuMsOf(tid) {
+  const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
 function rssOf(pid) {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)[1]) / 1024;
@@ -221,17 +233,25 @@ async function main() {
   const counter = countCommands ? await startCommandCounter(mongo.url) : undefined;
   const env = { MONGODB_URL: counter ? counter.url : mongo.url, GRPC_PORT: '0', HEALTH_PORT: '0', GRPC_HOST: '127.0.0.1', LOG_LEVEL: 'debug', AMQP_NAMESPACE: namespace };
   const overrides = (name) => ({ logger: timing.logger(name), ...(shared ? { createBus: async () => shared } : {}) });
-  const dedup = await startDedupService(env, overrides('dedup-service'));
-  const imports = await startImportService({ ...env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}`, OUTBOUND_ALLOWLIST: '127.0.0.0/8' }, overrides('import-service'));
+  const { startServiceThread } = req('packages/devstack/dist/launcher/service.thread.js');
+  const start = (name, starter, serviceEnv) =>
+    threaded.includes(name)
+      ? startServiceThread(name, { ...serviceEnv, LOG_LEVEL: 'warn' }, { bus: shared, logLevel: 'warn', onUnexpectedExit: (service, reason) => { console.error(`${service} failed: ${reason}`); process.exit(1); } })
+      : starter(serviceEnv, overrides(name));
+  const dedup = await start('dedup-service', startDedupService, env);
+  const imports = await start('import-service', startImportService, { ...env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}`, OUTBOUND_ALLOWLIST: '127.0.0.0/8' });
+  const reader = await new (require('mongodb').MongoClient)(mongo.url).connect();
   const protos = loadDestinyProtos();
   const client = platform.createGrpcClient(protos.destiny.import_service.ImportService, `127.0.0.1:${imports.grpcPort}`);
   const unary = (method, request) => platform.callUnary(client, client[method], request);
-  const db = (name) => dedup.context.mongo.client.db(name);
+  const db = (name) => reader.db(name);
 
   const record = JSON.parse((await unary('CreateImportRecord', { json: JSON.stringify({ processor_name: 'bench', processor_version: '1', expected_reference_count: total, source_name: 'bench' }) })).json);
   counter?.reset();
   const started = performance.now();
   const cpuStart = { services: process.cpuUsage(), mongo: mongo.pid ? cpuMsOf(mongo.pid) : 0 };
+  const threadIds = [['main thread', process.pid], ...[['dedup-service', dedup], ['import-service', imports]].filter(([, service]) => service.osThreadId).map(([name, service]) => [`${name} thread`, service.osThreadId])];
+  const threadCpuStart = threadIds.map(([, tid]) => threadCpuMsOf(tid));
   const batch = JSON.parse((await unary('RegisterImportBatch', { import_record_id: record.id, batch_json: JSON.stringify({ storage_url: `http://127.0.0.1:${server.address().port}/references.jsonl` }) })).json);
   const marks = {};
   let importedMs;
@@ -252,16 +272,18 @@ async function main() {
   const totalMs = performance.now() - started;
   const servicesCpu = process.cpuUsage(cpuStart.services);
   const cpu = { services: (servicesCpu.user + servicesCpu.system) / 1000, mongo: mongo.pid ? cpuMsOf(mongo.pid) - cpuStart.mongo : 0 };
+  const threadCpu = threadIds.map(([name, tid], index) => `${name} ${Math.round(threadCpuMsOf(tid) - threadCpuStart[index])} ms`);
   const summary = JSON.parse((await unary('GetImportBatchSummary', { import_record_id: record.id, import_batch_id: batch.id })).json);
   const determinations = await db('destiny_dedup').collection('duplicate_decisions').aggregate([{ $group: { _id: '$duplicate_determination', count: { $sum: 1 } } }]).toArray();
 
-  console.log(`bus: ${busKind}; semi-space: ${semiSpace === 'default' ? 'V8 default' : `${semiSpace} MB`}; batch ${summary.import_batch_status}; results ${JSON.stringify(summary.results)}`);
+  console.log(`threads: ${threaded.length ? threaded.join(', ') : 'none'}; bus: ${busKind}; semi-space: ${semiSpace === 'default' ? 'V8 default' : `${semiSpace} MB`}; batch ${summary.import_batch_status}; results ${JSON.stringify(summary.results)}`);
   console.log(`determinations: ${determinations.map((row) => `${row._id}=${row.count}`).join(', ')}`);
   for (const checkpoint of checkpoints) console.log(`first ${checkpoint} recorded and decided: ${(marks[checkpoint] / 1000).toFixed(1)} s`);
   console.log(`all results recorded: ${(importedMs / 1000).toFixed(1)} s; all decided: ${(totalMs / 1000).toFixed(1)} s => ${Math.round((total / totalMs) * 1000)} references/s end to end`);
   const perReference = (ms) => `${(ms / total).toFixed(2)} ms/reference`;
-  if (mongo.pid) console.log(`CPU time: services process ${Math.round(cpu.services)} ms (${perReference(cpu.services)}), MongoDB stand-in ${Math.round(cpu.mongo)} ms (${perReference(cpu.mongo)}); load average ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`);
+  if (mongo.pid) console.log(`CPU time: services process (all its threads) ${Math.round(cpu.services)} ms (${perReference(cpu.services)}), MongoDB stand-in ${Math.round(cpu.mongo)} ms (${perReference(cpu.mongo)}); load average ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`);
   else console.log(`CPU time (services + MongoDB stand-in): ${Math.round(cpu.services)} ms (${perReference(cpu.services)}); load average ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`);
+  console.log(`CPU time by thread (JavaScript threads; V8's helper threads make up the rest): ${threadCpu.join(', ')}`);
   if (counter) {
     console.log(`MongoDB commands per reference from the services (command collection: commands, statements, request KB, reply KB):`);
     const rows = [...counter.counts].sort((a, b) => b[1].bytes - a[1].bytes);
@@ -271,12 +293,14 @@ async function main() {
   }
   const t = timing.totals;
   const share = (ms) => `${Math.round(ms)} ms (${Math.round((ms / totalMs) * 100)}% of wall time)`;
-  console.log(`stage time (summed over ${t.chunks} chunks / ${t.dedupJobs} dedup jobs; stages overlap):`);
-  console.log(`  download, line split and waiting (wall time minus validation and ingest): ${share(importedMs - t.validate_ms - t.ingest_ms)}`);
-  console.log(`  validate lines: ${share(t.validate_ms)}`);
-  console.log(`  ingest (IngestReferences round trips): ${share(t.ingest_ms)}`);
-  console.log(`  record results (overlaps the next chunk's ingest): ${share(t.results_ms)}`);
-  console.log(`  deduplication jobs: ${share(t.dedup_ms)}`);
+  if (threaded.length === 0) {
+    console.log(`stage time (summed over ${t.chunks} chunks / ${t.dedupJobs} dedup jobs; stages overlap):`);
+    console.log(`  download, line split and waiting (wall time minus validation and ingest): ${share(importedMs - t.validate_ms - t.ingest_ms)}`);
+    console.log(`  validate lines: ${share(t.validate_ms)}`);
+    console.log(`  ingest (IngestReferences round trips): ${share(t.ingest_ms)}`);
+    console.log(`  record results (overlaps the next chunk's ingest): ${share(t.results_ms)}`);
+    console.log(`  deduplication jobs: ${share(t.dedup_ms)}`);
+  }
   const servicesRss = Math.round(Math.max(peakRss, process.resourceUsage().maxRSS * 1024) / 1024 / 1024);
   if (mongo.pid) console.log(`peak RSS: services ${servicesRss} MB, MongoDB stand-in process ${Math.round(rssOf(mongo.pid))} MB`);
   else console.log(`peak RSS (services + MongoDB stand-in in one process): ${servicesRss} MB`);
@@ -287,6 +311,7 @@ async function main() {
     }
   }
   client.close();
+  await reader.close();
   await imports.stop();
   await dedup.stop();
   await bus?.close();

@@ -91,6 +91,16 @@ describe('the embedded default (npm start)', () => {
     }
   });
 
+  it('when a service on its own thread cannot start, then npm start exits non-zero naming the service and the reason', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'destiny-embedded-badthread-'));
+    try {
+      const badEnv = { ...(await launcherEnvironment(folder, messaging.namespace)), DEDUP_PENDING_REQUEUE_MS: '10' };
+      await expect(startLauncher('launcher.cli.js', badEnv, 'Press Ctrl-C to stop', 60_000)).rejects.toThrow(/exited with 1[\s\S]*npm start failed: dedup-service: [\s\S]*DEDUP_PENDING_REQUEUE_MS/);
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
   it('when no RabbitMQ is reachable, then it runs on the in-process bus, which carries an import between the service threads until the references are searchable', async () => {
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'destiny-embedded-inprocess-'));
     const marker = `threadbus${Date.now()}`;

@@ -38,7 +38,11 @@ export async function startDedupService(env: NodeJS.ProcessEnv = process.env, ov
     register: async ({ db, grpc, bus, logger }) => {
       // Replicas take turns through a MongoDB lease for every read-decide-write; its token fences reference writes.
       const lease = createWriterLease(db, { ttlMs: config.DEDUP_WRITER_LEASE_MS });
-      const exclusive = <T>(work: () => Promise<T>) => lease.exclusive(work);
+      // Ingestion and enhancements change reference content; deduplication decides. The two lanes
+      // overlap (each still one at a time), so an import's next chunk is stored while the previous
+      // chunk is being decided; writes both make are conditional on the version they read.
+      const inReferenceLane = <T>(work: () => Promise<T>) => lease.exclusive(work, 'references');
+      const inDecisionLane = <T>(work: () => Promise<T>) => lease.exclusive(work, 'decisions');
       const references = createReferenceRepository(db, lease);
       const decisions = createDecisionRepository(db);
       const blocking = createBlockingKeyRepository(db);
@@ -62,13 +66,13 @@ export async function startDedupService(env: NodeJS.ProcessEnv = process.env, ov
         inBackgroundTurn: (step) => readsFirst.inBackgroundTurn(step),
       });
       const onEvents = () => relay.notify();
-      const ingest = createIngestReferences({ db, references, decisions, bus, logger, exclusive, onEvents });
-      const processDeduplication = createProcessDeduplication({ references, decisions, blocking, engine, trustedTypes: new Set(config.DEDUP_TRUSTED_IDENTIFIER_TYPES), exclusive, onEvents, logger });
+      const ingest = createIngestReferences({ db, references, decisions, bus, logger, exclusive: inReferenceLane, onEvents });
+      const processDeduplication = createProcessDeduplication({ references, decisions, blocking, engine, trustedTypes: new Set(config.DEDUP_TRUSTED_IDENTIFIER_TYPES), exclusive: inDecisionLane, onEvents, logger });
       registerDedupGrpc(grpc, {
         ingest,
         reads: createReferenceReads({ references }),
-        decisions: createDuplicateDecisionUsecases({ references, decisions, blocking, engine, bus, exclusive, onEvents }),
-        addEnhancements: createAddEnhancements({ references, exclusive, onEvents }),
+        decisions: createDuplicateDecisionUsecases({ references, decisions, blocking, engine, bus, exclusive: inDecisionLane, onEvents }),
+        addEnhancements: createAddEnhancements({ references, exclusive: inReferenceLane, onEvents }),
         references,
         readsFirst,
       });

@@ -1,4 +1,5 @@
 import { uuidv7 } from '@destiny/contracts';
+import { OUTBOX_PENDING_FIELD, pushToOutbox } from '@destiny/platform';
 import { MongoClient, type Db } from 'mongodb';
 import { COLLECTIONS } from '../src/data-access/collections';
 import { ConcurrentChangeError, createReferenceRepository } from '../src/data-access/reference.repository';
@@ -48,6 +49,78 @@ describe('the dedup-service writer lease on MongoDB', () => {
     for (let index = 0; index < log.length; index += 2) expect(log[index].replace(':start', ':end')).toBe(log[index + 1]);
     expect(tokens).toEqual([...tokens].sort((a, b) => a - b));
     expect(() => first.token()).toThrow(WriterLeaseLostError);
+  });
+
+  it('when work is queued in both lanes, then the lanes run side by side under one token, and each lane runs its own work one at a time in order', async () => {
+    const only = lease(5000, 'replica-lanes');
+    const log: string[] = [];
+    const tokens = new Set<number>();
+    const work = (name: string, ms: number) => async () => {
+      log.push(`${name}:start`);
+      tokens.add(only.token());
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      log.push(`${name}:end`);
+    };
+    await Promise.all([
+      only.exclusive(work('r1', 60), 'references'),
+      only.exclusive(work('d1', 20), 'decisions'),
+      only.exclusive(work('r2', 10), 'references'),
+      only.exclusive(work('d2', 20), 'decisions'),
+    ]);
+    const at = (entry: string) => log.indexOf(entry);
+    // The decisions lane did not wait for the references lane...
+    expect(at('d1:start')).toBeLessThan(at('r1:end'));
+    expect(at('d2:end')).toBeLessThan(at('r1:end'));
+    // ...but within a lane the work ran in order, one at a time.
+    expect(at('r1:end')).toBeLessThan(at('r2:start'));
+    expect(at('d1:end')).toBeLessThan(at('d2:start'));
+    expect(tokens.size).toBe(1);
+  });
+
+  it('when two replicas each have work in both lanes, then no work of one overlaps any work of the other', async () => {
+    const first = lease(5000, 'replica-a');
+    const second = lease(5000, 'replica-b');
+    let running: string | null = null;
+    let runningCount = 0;
+    const overlaps: string[] = [];
+    const work = (replica: string) => async () => {
+      if (running !== null && running !== replica) overlaps.push(`${replica} while ${running}`);
+      running = replica;
+      runningCount += 1;
+      await new Promise((resolve) => setTimeout(resolve, 15));
+      runningCount -= 1;
+      if (runningCount === 0) running = null;
+    };
+    await Promise.all(
+      [0, 1, 2].flatMap(() => [
+        first.exclusive(work('a'), 'references'),
+        first.exclusive(work('a'), 'decisions'),
+        second.exclusive(work('b'), 'references'),
+        second.exclusive(work('b'), 'decisions'),
+      ]),
+    );
+    expect(overlaps).toEqual([]);
+  });
+
+  it('when the lease is due to be handed over while the other lane still works, then new work waits for that work, which ends under the token it began with', async () => {
+    const holder = createWriterLease(db, { ttlMs: 5000, owner: 'long-holder', pollMs: 10, maxHoldMs: 40 });
+    leases.push(holder);
+    const spans: Array<{ name: string; startToken: number; endToken: number; start: number; end: number }> = [];
+    const work = (name: string, ms: number) => async () => {
+      const start = performance.now();
+      const startToken = holder.token();
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      spans.push({ name, startToken, endToken: holder.token(), start, end: performance.now() });
+    };
+    const long = holder.exclusive(work('long', 200), 'references');
+    const short = [1, 2, 3, 4, 5, 6].map((n) => holder.exclusive(work(`short${n}`, 20), 'decisions'));
+    await Promise.all([long, ...short]);
+    for (const span of spans) expect(span.endToken).toBe(span.startToken);
+    const longSpan = spans.find((span) => span.name === 'long')!;
+    // Some short work began under a later token (the hand-over), and only after the long work ended.
+    const later = spans.filter((span) => span.startToken > longSpan.startToken);
+    expect(later.length).toBeGreaterThan(0);
+    for (const span of later) expect(span.start).toBeGreaterThanOrEqual(longSpan.end);
   });
 
   it('when the holder crashed without releasing, then another replica takes the lease once it has expired', async () => {
@@ -162,6 +235,47 @@ describe('the dedup-service writer lease on MongoDB', () => {
         [2, 3],
         [2, 3],
       ]);
+    });
+
+    const decidedWrite = (document: ReferenceDocument) => {
+      const active_decision = { decision_id: uuidv7(), duplicate_determination: 'canonical' as const, canonical_reference_id: null, decision_authority: 'system' };
+      const event = { event_id: uuidv7(), exchange: 'events', routing_key: 'reference.changed', payload: { reference_id: document._id }, created_at: new Date() };
+      const version = document.version + 1;
+      return {
+        filter: { _id: document._id, version: document.version },
+        update: { $set: { active_decision, version, [OUTBOX_PENDING_FIELD]: true }, $push: pushToOutbox([event]).$push },
+        after: { ...document, active_decision, version } as ReferenceDocument,
+      };
+    };
+
+    it('when decided in a bulk update and read under the lease again, then they are exactly what the store holds, outbox aside', async () => {
+      const holder = lease(5000, 'holder');
+      const references = createReferenceRepository(db, holder);
+      const documents = [fresh(), fresh()];
+      const [held, stored] = await holder.exclusive(async () => {
+        await references.insertNew(documents);
+        expect(await references.updateMany(documents.map(decidedWrite))).toBe(2);
+        return [await references.getManyHeld(documents.map((document) => document._id)), await references.getMany(documents.map((document) => document._id))];
+      });
+      expect(held).toStrictEqual(stored);
+      expect(held.map((document) => [document.version, document.active_decision?.duplicate_determination])).toEqual([
+        [1, 'canonical'],
+        [1, 'canonical'],
+      ]);
+    });
+
+    it('when the other lane writes a reference while a bulk decision update is in flight, then that reference is not kept and is read from the store', async () => {
+      const holder = lease(5000, 'holder');
+      const references = createReferenceRepository(db, holder);
+      const [raced, quiet] = [fresh(), fresh()];
+      await holder.exclusive(() => references.insertNew([raced, quiet]));
+      // The decision's bulk update is sent; before its answer is handled, the other lane writes.
+      const decided = holder.exclusive(() => references.updateMany([raced, quiet].map(decidedWrite)), 'decisions');
+      const enhanced = holder.exclusive(() => references.update(raced._id, 1, { visibility: 'restricted', version: 2 }), 'references');
+      expect(await decided).toBe(2);
+      await enhanced;
+      const rows = new Map((await holder.exclusive(() => references.getManyHeld([raced._id, quiet._id]))).map((row) => [row._id, row]));
+      expect([rows.get(raced._id)?.version, rows.get(raced._id)?.visibility, rows.get(quiet._id)?.version]).toEqual([2, 'restricted', 1]);
     });
 
     it('when a bulk write of enhancements met a change by another writer, then none of its documents is kept and they are read from the store', async () => {

@@ -1,7 +1,7 @@
 import type { RunningEmbeddedSystem } from './embedded-system';
 
 /** What `npm start` prints once everything answers. */
-export function startupBanner(system: Pick<RunningEmbeddedSystem, 'apiUrl' | 'bus' | 'summary'>, dataDir: string): string {
+export function startupBanner(system: Pick<RunningEmbeddedSystem, 'apiUrl' | 'bus' | 'summary'> & Partial<Pick<RunningEmbeddedSystem, 'serviceThreads'>>, dataDir: string): string {
   const { apiUrl, summary } = system;
   return [
     '',
@@ -12,6 +12,8 @@ export function startupBanner(system: Pick<RunningEmbeddedSystem, 'apiUrl' | 'bu
     `  Healthcheck    ${apiUrl}/v1/system/healthcheck/`,
     `  Data folder    ${dataDir}`,
     `  Message bus    ${system.bus === 'rabbitmq' ? 'RabbitMQ' : 'in-process (no RabbitMQ reachable)'}`,
+    // The cluster layout runs each service as a process, so it has no thread line.
+    ...(system.serviceThreads ? [`  Own threads    ${system.serviceThreads.length > 0 ? system.serviceThreads.join(', ') : 'none (all services on the main thread)'}  (DESTINY_SERVICE_THREADS)`] : []),
     `  MongoDB        ${summary.mongo}`,
     `  Search         ${summary.search}`,
     `  Blob store     ${summary.blob}  (access key ${summary.blobAccessKey}, secret ${summary.blobSecretKey})`,

@@ -12,6 +12,8 @@ import { startStandIns } from './stand-ins';
 export interface RunningEmbeddedSystem {
   apiUrl: string;
   bus: 'rabbitmq' | 'in-process';
+  /** The backend services running on worker threads of their own. */
+  serviceThreads: string[];
   summary: Awaited<ReturnType<typeof startStandIns>>['summary'];
   stop(): Promise<void>;
 }
@@ -81,5 +83,5 @@ export async function startEmbeddedSystem(config: LauncherConfig, useRabbitMq: b
     throw error;
   }
   const host = config.DESTINY_HOST === '0.0.0.0' ? '127.0.0.1' : config.DESTINY_HOST;
-  return { apiUrl: `http://${host}:${gateway.port}`, bus: useRabbitMq ? 'rabbitmq' : 'in-process', summary: standIns.summary, stop: stopAll };
+  return { apiUrl: `http://${host}:${gateway.port}`, bus: useRabbitMq ? 'rabbitmq' : 'in-process', serviceThreads: [...config.serviceThreads], summary: standIns.summary, stop: stopAll };
 }

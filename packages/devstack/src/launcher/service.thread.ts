@@ -12,10 +12,12 @@ export interface ServiceWorkerData {
 }
 
 export type ServiceWorkerRequest = { type: 'stop' };
-export type ServiceWorkerReply = { type: 'started'; grpcPort: number } | { type: 'stopped' } | { type: 'failed'; message: string };
+export type ServiceWorkerReply = { type: 'started'; grpcPort: number; osThreadId: number | null } | { type: 'stopped' } | { type: 'failed'; message: string };
 
 export interface RunningServiceThread {
   grpcPort: number;
+  /** The thread's id in the operating system (Linux), where its CPU time can be read; null elsewhere. */
+  osThreadId: number | null;
   stop(): Promise<void>;
 }
 
@@ -83,6 +85,7 @@ export async function startServiceThread(service: ThreadableService, env: NodeJS
   let stopped: Promise<void> | undefined;
   return {
     grpcPort: started.grpcPort,
+    osThreadId: started.osThreadId,
     stop() {
       stopped ??= (async () => {
         stopping = true;

@@ -1,5 +1,6 @@
 // Runs one backend service on its own thread of the embedded default's process. Telemetry starts
 // before the service's modules load, as in a service process, so its clients are instrumented.
+import { readlinkSync } from 'node:fs';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { startTelemetryFromEnvironment } from '@destiny/platform/telemetry/telemetry';
 import type { ServiceWorkerData, ServiceWorkerReply, ServiceWorkerRequest, ThreadableService } from './service.thread';
@@ -29,6 +30,15 @@ async function starterOf(name: ThreadableService): Promise<Starter> {
   }
 }
 
+/** Linux names each thread under /proc/thread-self, which tools read for per-thread CPU time. */
+function osThreadId(): number | null {
+  try {
+    return Number(readlinkSync('/proc/thread-self').split('/').pop()) || null;
+  } catch {
+    return null;
+  }
+}
+
 async function main(): Promise<void> {
   const { createLogger } = await import('@destiny/platform');
   const { connectBusToHost } = await import('@destiny/platform/messaging');
@@ -37,7 +47,7 @@ async function main(): Promise<void> {
     logger: createLogger({ service, level: logLevel }),
     ...(busPort ? { createBus: async () => connectBusToHost(busPort, service) } : {}),
   });
-  reply({ type: 'started', grpcPort: running.grpcPort });
+  reply({ type: 'started', grpcPort: running.grpcPort, osThreadId: osThreadId() });
   port.on('message', (request: ServiceWorkerRequest) => {
     if (request.type !== 'stop') return;
     running

@@ -79,8 +79,27 @@ export function createReferenceRepository(db: Db, fence?: WriteFence) {
   // other write here. Readers never modify the documents they get (they copy them).
   const recentlyStored = new Map<string, { document: ReferenceDocument; tenure: number }>();
   const decidedContent = new Map<string, ReferenceContent>();
-  const forget = (ids: Iterable<string>) => {
-    for (const id of ids) recentlyStored.delete(id);
+  // Every write here numbers the references it touches, and a document is kept after a write only
+  // if no later write here touched it meanwhile: the two writer lanes write side by side.
+  const writeNumbers = new Map<string, number>();
+  let lastWriteNumber = 0;
+  const forget = (ids: Iterable<string>): Map<string, number> => {
+    const numbers = new Map<string, number>();
+    for (const id of ids) {
+      recentlyStored.delete(id);
+      writeNumbers.delete(id);
+      lastWriteNumber += 1;
+      writeNumbers.set(id, lastWriteNumber);
+      numbers.set(id, lastWriteNumber);
+    }
+    keepNewest(writeNumbers, RECENTLY_STORED_LIMIT * 2);
+    return numbers;
+  };
+  const keep = (documents: Iterable<ReferenceDocument>, numbers: Map<string, number>, tenure: number) => {
+    for (const document of documents) {
+      if (writeNumbers.get(document._id) === numbers.get(document._id)) recentlyStored.set(document._id, { document, tenure });
+    }
+    keepNewest(recentlyStored, RECENTLY_STORED_LIMIT);
   };
 
   return {
@@ -143,7 +162,7 @@ export function createReferenceRepository(db: Db, fence?: WriteFence) {
       if (documents.length === 0) return;
       const tenure = fence?.tenure();
       const stored = documents.map((document) => ({ ...document, ...token }));
-      forget(stored.map((document) => document._id));
+      const numbers = forget(stored.map((document) => document._id));
       try {
         await references.insertMany(stored as never[], { ordered: false });
       } catch (error) {
@@ -151,9 +170,7 @@ export function createReferenceRepository(db: Db, fence?: WriteFence) {
         if (!isDuplicateKeyError(error)) throw error;
         return;
       }
-      if (tenure === undefined) return;
-      for (const document of stored) recentlyStored.set(document._id, { document, tenure });
-      keepNewest(recentlyStored, RECENTLY_STORED_LIMIT);
+      if (tenure !== undefined) keep(stored, numbers, tenure);
     },
     /**
      * Keeps the content of references just written with compact events (decisions, enhancements),
@@ -194,7 +211,7 @@ export function createReferenceRepository(db: Db, fence?: WriteFence) {
       writes: ReadonlyArray<{ id: string; expectedVersion: number; set: Partial<ReferenceDocument>; events: OutboxEntry[]; push: Document; marker: string; after?: ReferenceDocument }>,
     ): Promise<string[]> {
       if (writes.length === 0) return [];
-      forget(writes.map((write) => write.id));
+      const numbers = forget(writes.map((write) => write.id));
       const token = stamp();
       const tenure = fence?.tenure();
       const result = await references.bulkWrite(
@@ -205,26 +222,34 @@ export function createReferenceRepository(db: Db, fence?: WriteFence) {
         { ordered: false },
       );
       if (result.matchedCount === writes.length) {
-        if (tenure !== undefined) {
-          for (const write of writes) if (write.after) recentlyStored.set(write.id, { document: { ...write.after, ...token }, tenure });
-          keepNewest(recentlyStored, RECENTLY_STORED_LIMIT);
-        }
+        if (tenure !== undefined) keep(writes.flatMap((write) => (write.after ? [{ ...write.after, ...token }] : [])), numbers, tenure);
         return [];
       }
       const rows = await this.getMany(writes.map((write) => write.id));
       const written = new Set(rows.filter((row) => row.enhancements.some((enhancement) => enhancement.id === writes.find((write) => write.id === row._id)?.marker)).map((row) => row._id));
       return writes.map((write) => write.id).filter((id) => !written.has(id));
     },
-    /** Versioned single-reference updates in one bulk write, fenced and stamped; answers how many matched. */
-    async updateMany(operations: ReadonlyArray<{ filter: Document; update: Document }>): Promise<number> {
+    /**
+     * Versioned single-reference updates in one bulk write, fenced and stamped; answers how many
+     * matched. An operation's `after` (the document as the write leaves it, outbox aside) is kept
+     * for `getManyHeld` when every operation matched: the next deduplication job meets the
+     * canonicals this one decided among its candidates.
+     */
+    async updateMany(operations: ReadonlyArray<{ filter: Document; update: Document; after?: ReferenceDocument }>): Promise<number> {
       if (operations.length === 0) return 0;
       const ids = operations.map((operation) => operation.filter._id as unknown);
-      if (ids.every((id) => typeof id === 'string')) forget(ids as string[]);
+      let numbers = new Map<string, number>();
+      if (ids.every((id) => typeof id === 'string')) numbers = forget(ids as string[]);
       else recentlyStored.clear();
+      const token = stamp();
+      const tenure = fence?.tenure();
       const result = await references.bulkWrite(
-        operations.map((operation) => ({ updateOne: { filter: fenced(operation.filter), update: { ...operation.update, $set: { ...(operation.update.$set as Document | undefined), ...stamp() } } } })),
+        operations.map((operation) => ({ updateOne: { filter: fenced(operation.filter), update: { ...operation.update, $set: { ...(operation.update.$set as Document | undefined), ...token } } } })),
         { ordered: false },
       );
+      if (result.matchedCount === operations.length && tenure !== undefined) {
+        keep(operations.flatMap((operation) => (operation.after ? [{ ...operation.after, ...token }] : [])), numbers, tenure);
+      }
       return result.matchedCount;
     },
   };

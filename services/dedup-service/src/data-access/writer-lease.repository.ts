@@ -37,9 +37,17 @@ export interface WriterLeaseOptions {
   maxHoldMs?: number;
 }
 
+/**
+ * Work of one lane runs one at a time, in order. The two lanes run side by side under the one
+ * lease: `references` changes reference content (ingestion, enhancements), `decisions` decides
+ * duplicates. Where both write one document (a reference's version, its outbox) the write is
+ * conditional on the version read, so a clash fails one of them, and its caller retries.
+ */
+export type WriterLane = 'references' | 'decisions';
+
 export interface WriterLease {
-  /** Runs `work` alone among all replicas (and in this process), holding the lease throughout. */
-  exclusive<T>(work: () => Promise<T>): Promise<T>;
+  /** Runs `work` while this replica alone holds the lease, after the earlier work of its lane. */
+  exclusive<T>(work: () => Promise<T>, lane?: WriterLane): Promise<T>;
   /** The fencing token of the lease held now; throws when it is not held or may have expired. */
   token(): number;
   /**
@@ -67,8 +75,14 @@ export function createWriterLease(db: Db, options: WriterLeaseOptions): WriterLe
   let lastToken: number | null = null;
   let tenure = 0;
   let renewal: NodeJS.Timeout | undefined;
-  let tail: Promise<unknown> = Promise.resolve();
+  const tails = new Map<WriterLane, Promise<unknown>>();
+  /** Work queued or running, in every lane: the lease is released when none is left. */
   let waiting = 0;
+  /** Work running now, in every lane. */
+  let running = 0;
+  let whenIdle: (() => void) | null = null;
+  /** An acquisition or hand-over in progress: new work waits for it. */
+  let changing: Promise<void> | null = null;
   let stopped = false;
 
   async function tryAcquire(): Promise<boolean> {
@@ -124,17 +138,56 @@ export function createWriterLease(db: Db, options: WriterLeaseOptions): WriterLe
     await leases.updateOne({ _id: LEASE_ID, owner, token: current.token }, { $set: { owner: null, expires_at: new Date(0) } }).catch(() => undefined);
   }
 
-  async function run<T>(work: () => Promise<T>): Promise<T> {
-    try {
-      if (held && (Date.now() > held.deadline || Date.now() - held.since > maxHoldMs)) {
-        // Lost, or held long enough: let a waiting replica in before taking it again.
-        const handOver = Date.now() <= held.deadline;
-        await release();
-        if (handOver) await delay(pollMs * 3, undefined, { ref: false });
+  const due = (lease: NonNullable<typeof held>) => Date.now() > lease.deadline || Date.now() - lease.since > maxHoldMs;
+
+  /**
+   * Waits until work may run under the lease. The lease changes hands only while no work runs
+   * (work that began under one token never goes on under the next), so a lost or long-held
+   * lease first lets the running work of the other lane finish.
+   */
+  async function enter(): Promise<void> {
+    for (;;) {
+      if (changing) {
+        await changing;
+        continue;
       }
-      if (!held) await acquire();
+      if (held && !due(held)) {
+        running += 1;
+        return;
+      }
+      changing = (async () => {
+        if (running > 0) await new Promise<void>((resolve) => (whenIdle = resolve));
+        if (held && due(held)) {
+          // Lost, or held long enough: let a waiting replica in before taking it again.
+          const handOver = Date.now() <= held.deadline;
+          await release();
+          if (handOver) await delay(pollMs * 3, undefined, { ref: false });
+        }
+        if (!held) await acquire();
+      })().finally(() => {
+        changing = null;
+      });
+      await changing;
+    }
+  }
+
+  function leave(): void {
+    running -= 1;
+    if (running === 0 && whenIdle) {
+      const resolve = whenIdle;
+      whenIdle = null;
+      resolve();
+    }
+  }
+
+  async function run<T>(work: () => Promise<T>): Promise<T> {
+    let entered = false;
+    try {
+      await enter();
+      entered = true;
       return await work();
     } finally {
+      if (entered) leave();
       waiting -= 1;
       // Nothing more queued here: free the lease for the other replicas.
       if (waiting === 0) await release();
@@ -142,10 +195,13 @@ export function createWriterLease(db: Db, options: WriterLeaseOptions): WriterLe
   }
 
   return {
-    exclusive<T>(work: () => Promise<T>): Promise<T> {
+    exclusive<T>(work: () => Promise<T>, lane: WriterLane = 'references'): Promise<T> {
       waiting += 1;
-      const result = tail.then(() => run(work));
-      tail = result.catch(() => undefined);
+      const result = (tails.get(lane) ?? Promise.resolve()).then(() => run(work));
+      tails.set(
+        lane,
+        result.catch(() => undefined),
+      );
       return result;
     },
     token() {
@@ -164,7 +220,7 @@ export function createWriterLease(db: Db, options: WriterLeaseOptions): WriterLe
     tokenField: WRITER_TOKEN_FIELD,
     async stop() {
       stopped = true;
-      await tail;
+      await Promise.all(tails.values());
       await release();
     },
   };

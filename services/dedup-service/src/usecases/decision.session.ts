@@ -54,7 +54,9 @@ export class DecisionSession {
     const rows = await this.deps.references.getManyHeld(missing);
     // Only `active_decision` is ever replaced on `after`, so a shallow copy keeps `before` intact.
     for (const row of rows) this.working.set(row._id, { before: row, after: { ...row }, decisionChanged: false });
-    const groups = await this.deps.references.duplicatesOf(rows.map((row) => row._id));
+    // Only a decided reference can have duplicates (a duplicate's target must be canonical), so
+    // the references a job has just ingested are not looked up.
+    const groups = await this.deps.references.duplicatesOf(rows.filter((row) => row.active_decision).map((row) => row._id));
     for (const row of rows) {
       const duplicates = groups.get(row._id) ?? [];
       this.members.set(row._id, new Set(duplicates.map((item) => item._id)));
@@ -154,7 +156,7 @@ export class DecisionSession {
   async commit(): Promise<boolean> {
     const groupIds = [...this.groupChanges.keys()].filter((id) => !this.working.has(id));
     await this.load(groupIds);
-    const operations: Array<{ filter: Document; update: Document }> = [];
+    const operations: Array<{ filter: Document; update: Document; after: ReferenceDocument }> = [];
     const compacted: ReferenceDocument[] = [];
     let events = 0;
     for (const [id, working] of this.working) {
@@ -187,9 +189,12 @@ export class DecisionSession {
         entries.push(referenceChangedEntry({ kind: 'duplicate_decision_changed', reference, duplicates: this.duplicatesFor(id), changeset, duplicateDecisionId, now: this.now }));
       }
       events += entries.length;
+      // Every write moves the version, even one without an event (another decision id, same
+      // outcome), so a writer of the other lane that read the document before fails its condition.
+      if (version === working.before.version) version += 1;
       const update: Record<string, unknown> = { $set: { active_decision: working.after.active_decision, version, ...(entries.length > 0 ? { [OUTBOX_PENDING_FIELD]: true } : {}) } };
       if (entries.length > 0) update.$push = pushToOutbox(entries).$push;
-      operations.push({ filter: { _id: id, version: working.before.version }, update });
+      operations.push({ filter: { _id: id, version: working.before.version }, update, after: { ...working.after, version } });
     }
     await this.deps.decisions.insert(this.newDecisions);
     if (operations.length > 0) {

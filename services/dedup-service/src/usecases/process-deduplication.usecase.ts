@@ -91,8 +91,10 @@ export function createProcessDeduplication(deps: DeduplicationDeps) {
         }
         addToIndex(reference._id, [...keys.trusted, ...keys.blocking]);
       }
-      await deps.blocking.addMany([...keysOf].map(([referenceId, keys]) => ({ referenceId, keys: [...keys.trusted, ...keys.blocking] })), new Date());
-      if (await session.commit()) deps.onEvents();
+      // Blocking keys lead only to references whose active decision is canonical, so they may land
+      // in either order with the decisions; the two writes go out together.
+      const [, queuedEvents] = await Promise.all([deps.blocking.addMany([...keysOf].map(([referenceId, keys]) => ({ referenceId, keys: [...keys.trusted, ...keys.blocking] })), new Date()), session.commit()]);
+      if (queuedEvents) deps.onEvents();
       deps.logger.debug({ references: decisions.length, dedup_ms: performance.now() - started }, 'deduplication job processed');
     });
 
