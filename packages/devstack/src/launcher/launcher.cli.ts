@@ -16,7 +16,8 @@ async function main(): Promise<void> {
   const amqp = new URL(config.AMQP_URL);
   const useRabbitMq = await tcpReachable(amqp.hostname, Number(amqp.port || 5672));
   let stopping = false;
-  let started: { stop(): Promise<void> } | undefined;
+  // Filled once started: a service may fail while the others are still starting.
+  const started: { system?: { stop(): Promise<void> } } = {};
   const system = await startEmbeddedSystem(config, useRabbitMq, {
     // A service that died on its thread leaves the system half-working: exit non-zero, as a
     // crash of the single process would, so whatever supervises npm start restarts it whole.
@@ -24,10 +25,10 @@ async function main(): Promise<void> {
       if (stopping) return;
       stopping = true;
       process.stderr.write(`${service} failed: ${reason}\n`);
-      void (started?.stop() ?? Promise.resolve()).finally(() => telemetry.shutdown().finally(() => process.exit(1)));
+      void (started.system?.stop() ?? Promise.resolve()).finally(() => telemetry.shutdown().finally(() => process.exit(1)));
     },
   });
-  started = system;
+  started.system = system;
   process.stdout.write(startupBanner(system, config.dataDir));
 
   const stop = async (signal: string) => {

@@ -2,6 +2,7 @@
 // before the service's modules load, as in a service process, so its clients are instrumented.
 import { readlinkSync } from 'node:fs';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import type { BackendOverrides } from '@destiny/platform';
 import { startTelemetryFromEnvironment } from '@destiny/platform/telemetry/telemetry';
 import type { ServiceWorkerData, ServiceWorkerReply, ServiceWorkerRequest, ThreadableService } from './service.thread';
 
@@ -13,7 +14,7 @@ const port: MessagePort = parentPort;
 const reply = (message: ServiceWorkerReply) => port.postMessage(message);
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-type Starter = (env: NodeJS.ProcessEnv, overrides: import('@destiny/platform').BackendOverrides) => Promise<{ grpcPort: number; stop(): Promise<void> }>;
+type Starter = (env: NodeJS.ProcessEnv, overrides: BackendOverrides) => Promise<{ grpcPort: number; stop(): Promise<void> }>;
 
 async function starterOf(name: ThreadableService): Promise<Starter> {
   switch (name) {
