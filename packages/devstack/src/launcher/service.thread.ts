@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { MessageChannel, Worker } from 'node:worker_threads';
+import { nextReply } from './worker.reply';
 import { serveBusToThread, type MessageBus } from '@destiny/platform/messaging';
 
 /** The backend services the embedded default can run on a worker thread of its own. */
@@ -29,30 +30,6 @@ export interface ServiceThreadOptions {
   onUnexpectedExit(service: ThreadableService, reason: string): void;
 }
 
-function nextReply(worker: Worker): Promise<ServiceWorkerReply> {
-  return new Promise((resolve, reject) => {
-    const cleanUp = () => {
-      worker.off('message', onMessage);
-      worker.off('error', onError);
-      worker.off('exit', onExit);
-    };
-    const onMessage = (message: ServiceWorkerReply) => {
-      cleanUp();
-      resolve(message);
-    };
-    const onError = (error: Error) => {
-      cleanUp();
-      reject(error);
-    };
-    const onExit = (code: number) => {
-      cleanUp();
-      reject(new Error(`service thread exited with code ${code}`));
-    };
-    worker.on('message', onMessage);
-    worker.on('error', onError);
-    worker.on('exit', onExit);
-  });
-}
 
 /**
  * Starts one backend service on a worker thread of the launcher's process (from the build, beside
@@ -66,7 +43,7 @@ export async function startServiceThread(service: ThreadableService, env: NodeJS
   const workerData: ServiceWorkerData & { busPort?: unknown } = { service, logLevel: options.logLevel, ...(channel ? { busPort: channel.port2 } : {}) };
   const worker = new Worker(path.join(__dirname, 'service.worker.js'), { workerData, transferList: channel ? [channel.port2] : [], env: { ...env }, name: service });
   let stopping = false;
-  const started = await nextReply(worker).catch(async (error: unknown) => {
+  const started = await nextReply<ServiceWorkerReply>(worker, service).catch(async (error: unknown) => {
     await hosted?.detach();
     throw error;
   });
@@ -89,7 +66,7 @@ export async function startServiceThread(service: ThreadableService, env: NodeJS
     stop() {
       stopped ??= (async () => {
         stopping = true;
-        const replied = nextReply(worker);
+        const replied = nextReply<ServiceWorkerReply>(worker, service);
         worker.postMessage({ type: 'stop' } satisfies ServiceWorkerRequest);
         const outcome = await replied.catch((error: unknown) => ({ type: 'failed' as const, message: error instanceof Error ? error.message : String(error) }));
         await worker.terminate();

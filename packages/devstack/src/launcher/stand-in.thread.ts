@@ -1,33 +1,12 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { nextReply } from './worker.reply';
 import type { RunningStandIn, StandInOptions } from '../stand-in';
 
 export type StandInKind = 'mongo' | 'search';
 export type StandInWorkerRequest = { type: 'stop' };
 export type StandInWorkerReply = { type: 'started'; url: string; port: number } | { type: 'stopped' } | { type: 'failed'; message: string };
 
-function nextReply(worker: Worker): Promise<StandInWorkerReply> {
-  return new Promise((resolve, reject) => {
-    const onMessage = (message: StandInWorkerReply) => {
-      worker.off('error', onError);
-      worker.off('exit', onExit);
-      resolve(message);
-    };
-    const onError = (error: Error) => {
-      worker.off('message', onMessage);
-      worker.off('exit', onExit);
-      reject(error);
-    };
-    const onExit = (code: number) => {
-      worker.off('message', onMessage);
-      worker.off('error', onError);
-      reject(new Error(`stand-in thread exited with code ${code}`));
-    };
-    worker.once('message', onMessage);
-    worker.once('error', onError);
-    worker.once('exit', onExit);
-  });
-}
 
 /**
  * Starts a stand-in on a worker thread (the launcher runs from the build, beside
@@ -35,7 +14,7 @@ function nextReply(worker: Worker): Promise<StandInWorkerReply> {
  */
 export async function startStandInThread(kind: StandInKind, options: StandInOptions): Promise<RunningStandIn> {
   const worker = new Worker(path.join(__dirname, 'stand-in.worker.js'), { workerData: { kind, options } });
-  const started = await nextReply(worker);
+  const started = await nextReply<StandInWorkerReply>(worker, kind);
   if (started.type !== 'started') {
     await worker.terminate();
     throw new Error(started.type === 'failed' ? started.message : `${kind} stand-in did not start`);
@@ -46,7 +25,7 @@ export async function startStandInThread(kind: StandInKind, options: StandInOpti
     port: started.port,
     stop() {
       stopping ??= (async () => {
-        const replied = nextReply(worker);
+        const replied = nextReply<StandInWorkerReply>(worker, kind);
         worker.postMessage({ type: 'stop' } satisfies StandInWorkerRequest);
         const outcome = await replied;
         await worker.terminate();
