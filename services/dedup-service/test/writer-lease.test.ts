@@ -210,10 +210,12 @@ describe('the dedup-service writer lease on MongoDB', () => {
       expect(row).toMatchObject({ visibility: 'hidden' });
     });
 
+    const outboxEventFor = (document: ReferenceDocument) => ({ event_id: uuidv7(), exchange: 'events', routing_key: 'reference.changed', payload: { reference_id: document._id }, created_at: new Date() });
+
     const enhancedWrite = (document: ReferenceDocument, abstract: string) => {
       const added = { ...document.enhancements[0], id: uuidv7(), content: { enhancement_type: 'abstract', process: 'other', abstract }, fingerprint: abstract };
       const after = { ...document, enhancements: [...document.enhancements, added], version: document.version + 1 };
-      const event = { event_id: uuidv7(), exchange: 'events', routing_key: 'reference.changed', payload: { reference_id: document._id }, created_at: new Date() };
+      const event = outboxEventFor(document);
       return { id: document._id, expectedVersion: document.version, set: { version: after.version }, events: [event], push: { enhancements: { $each: [added] } }, marker: added.id, after };
     };
 
@@ -239,7 +241,7 @@ describe('the dedup-service writer lease on MongoDB', () => {
 
     const decidedWrite = (document: ReferenceDocument) => {
       const active_decision = { decision_id: uuidv7(), duplicate_determination: 'canonical' as const, canonical_reference_id: null, decision_authority: 'system' };
-      const event = { event_id: uuidv7(), exchange: 'events', routing_key: 'reference.changed', payload: { reference_id: document._id }, created_at: new Date() };
+      const event = outboxEventFor(document);
       const version = document.version + 1;
       return {
         filter: { _id: document._id, version: document.version },

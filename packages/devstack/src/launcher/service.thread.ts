@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { MessageChannel, Worker } from 'node:worker_threads';
-import { nextReply } from './worker.reply';
+import { nextReply, stopThread } from './worker.reply';
 import { serveBusToThread, type MessageBus } from '@destiny/platform/messaging';
 
 /** The backend services the embedded default can run on a worker thread of its own. */
@@ -66,12 +66,9 @@ export async function startServiceThread(service: ThreadableService, env: NodeJS
     stop() {
       stopped ??= (async () => {
         stopping = true;
-        const replied = nextReply<ServiceWorkerReply>(worker, service);
-        worker.postMessage({ type: 'stop' } satisfies ServiceWorkerRequest);
-        const outcome = await replied.catch((error: unknown) => ({ type: 'failed' as const, message: error instanceof Error ? error.message : String(error) }));
-        await worker.terminate();
+        const failure = await stopThread(worker, service);
         await hosted?.detach();
-        if (outcome.type === 'failed') throw new Error(`${service}: ${outcome.message}`);
+        if (failure) throw new Error(`${service}: ${failure}`);
       })();
       return stopped;
     },

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { nextReply } from './worker.reply';
+import { nextReply, stopThread } from './worker.reply';
 import type { RunningStandIn, StandInOptions } from '../stand-in';
 
 export type StandInKind = 'mongo' | 'search';
@@ -25,11 +25,8 @@ export async function startStandInThread(kind: StandInKind, options: StandInOpti
     port: started.port,
     stop() {
       stopping ??= (async () => {
-        const replied = nextReply<StandInWorkerReply>(worker, kind);
-        worker.postMessage({ type: 'stop' } satisfies StandInWorkerRequest);
-        const outcome = await replied;
-        await worker.terminate();
-        if (outcome.type === 'failed') throw new Error(outcome.message);
+        const failure = await stopThread(worker, kind);
+        if (failure) throw new Error(failure);
       })();
       return stopping;
     },

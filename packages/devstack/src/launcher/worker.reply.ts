@@ -25,3 +25,15 @@ export function nextReply<Reply>(worker: Worker, what: string): Promise<Reply> {
     worker.on('exit', onExit);
   });
 }
+
+/**
+ * Asks a launcher thread to stop (`{ type: 'stop' }`), waits for its answer and ends the thread;
+ * resolves to the reason it gave for failing, or null.
+ */
+export async function stopThread(worker: Worker, what: string): Promise<string | null> {
+  const replied = nextReply<{ type: string; message?: string }>(worker, what);
+  worker.postMessage({ type: 'stop' });
+  const outcome = await replied.catch((error: unknown) => ({ type: 'failed', message: error instanceof Error ? error.message : String(error) }));
+  await worker.terminate();
+  return outcome.type === 'failed' ? (outcome.message ?? 'failed') : null;
+}
