@@ -163,6 +163,19 @@ function cpuMsOf(pid) {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
+/** CPU milliseconds of every thread of this process by Linux thread id. */
+function allThreadsCpu() {
+  const threads = new Map();
+  for (const tid of fs.readdirSync('/proc/self/task')) {
+    try {
+      threads.set(Number(tid), { cpuMs: threadCpuMsOf(tid) });
+    } catch {
+      // The thread ended between listing and reading.
+    }
+  }
+  return threads;
+}
+
 /** CPU milliseconds of one thread of this process (Linux). */
 function threadCpuMsOf(tid) {
   const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
@@ -252,6 +265,7 @@ async function main() {
   const cpuStart = { services: process.cpuUsage(), mongo: mongo.pid ? cpuMsOf(mongo.pid) : 0 };
   const threadIds = [['main thread', process.pid], ...[['dedup-service', dedup], ['import-service', imports]].filter(([, service]) => service.osThreadId).map(([name, service]) => [`${name} thread`, service.osThreadId])];
   const threadCpuStart = threadIds.map(([, tid]) => threadCpuMsOf(tid));
+  const allThreadsStart = allThreadsCpu();
   const batch = JSON.parse((await unary('RegisterImportBatch', { import_record_id: record.id, batch_json: JSON.stringify({ storage_url: `http://127.0.0.1:${server.address().port}/references.jsonl` }) })).json);
   const marks = {};
   let importedMs;
@@ -273,6 +287,10 @@ async function main() {
   const servicesCpu = process.cpuUsage(cpuStart.services);
   const cpu = { services: (servicesCpu.user + servicesCpu.system) / 1000, mongo: mongo.pid ? cpuMsOf(mongo.pid) - cpuStart.mongo : 0 };
   const threadCpu = threadIds.map(([name, tid], index) => `${name} ${Math.round(threadCpuMsOf(tid) - threadCpuStart[index])} ms`);
+  // The other threads: V8's platform workers (concurrent compilation, parallel and concurrent GC)
+  // and libuv's pool; on Node 20 they all carry the name "node", so only their CPU is told apart.
+  const knownThreads = new Set(threadIds.map(([, tid]) => Number(tid)));
+  const otherThreadsCpu = [...allThreadsCpu()].filter(([tid]) => !knownThreads.has(tid)).map(([tid, thread]) => thread.cpuMs - (allThreadsStart.get(tid)?.cpuMs ?? 0));
   const summary = JSON.parse((await unary('GetImportBatchSummary', { import_record_id: record.id, import_batch_id: batch.id })).json);
   const determinations = await db('destiny_dedup').collection('duplicate_decisions').aggregate([{ $group: { _id: '$duplicate_determination', count: { $sum: 1 } } }]).toArray();
 
@@ -284,6 +302,7 @@ async function main() {
   if (mongo.pid) console.log(`CPU time: services process (all its threads) ${Math.round(cpu.services)} ms (${perReference(cpu.services)}), MongoDB stand-in ${Math.round(cpu.mongo)} ms (${perReference(cpu.mongo)}); load average ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`);
   else console.log(`CPU time (services + MongoDB stand-in): ${Math.round(cpu.services)} ms (${perReference(cpu.services)}); load average ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`);
   console.log(`CPU time by thread (JavaScript threads; V8's helper threads make up the rest): ${threadCpu.join(', ')}`);
+  console.log(`other threads (V8's platform workers, libuv's pool): ${Math.round(otherThreadsCpu.reduce((sum, ms) => sum + ms, 0))} ms over ${otherThreadsCpu.filter((ms) => ms > 0).length} busy threads: ${otherThreadsCpu.filter((ms) => ms > 0).map((ms) => Math.round(ms)).join(', ')} ms`);
   if (counter) {
     console.log(`MongoDB commands per reference from the services (command collection: commands, statements, request KB, reply KB):`);
     const rows = [...counter.counts].sort((a, b) => b[1].bytes - a[1].bytes);

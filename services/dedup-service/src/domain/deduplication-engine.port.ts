@@ -1,10 +1,10 @@
 // What dedup-service needs from the pure deduplication engine (domain/deduplication), so the
 // use cases depend on this shape and the composition root supplies the module.
 
-import type { ActiveDecision, DecisionRuleOutcome, DedupRecord, DuplicateDetermination, ProposedDecision } from './deduplication';
+import type { ActiveDecision, DecisionRuleOutcome, DedupRecord, DuplicateDetermination, GroupCandidate, ProposedDecision } from './deduplication';
 
 // The engine's own types, under the names the use cases speak.
-export type { DedupRecord };
+export type { DedupRecord, GroupCandidate };
 export type EngineDecision = DuplicateDetermination;
 export type ActiveRuleDecision = ActiveDecision;
 export type ProposedRuleDecision = ProposedDecision;
@@ -14,6 +14,6 @@ export interface DeduplicationEnginePort {
   toDedupRecord(view: { id: string; identifiers: unknown[]; enhancements: unknown[] }): DedupRecord;
   blockingKeys(record: DedupRecord): string[];
   isSearchable(record: DedupRecord): boolean;
-  decideDuplicate(record: DedupRecord, candidates: DedupRecord[]): EngineDecision;
+  decideDuplicate(record: DedupRecord, candidates: ReadonlyArray<DedupRecord | GroupCandidate>): EngineDecision;
   applyDecisionRules(input: { referenceId: string; current: ActiveRuleDecision | null; proposed: ProposedRuleDecision; referenceHasDuplicates: boolean; canonicalTargetDetermination: string | null; manual: boolean }): RuleOutcome;
 }

@@ -3,7 +3,7 @@ import type { Logger } from '@destiny/platform';
 import type { BlockingKeyRepository } from '../data-access/blocking-key.repository';
 import type { DecisionRepository } from '../data-access/decision.repository';
 import type { ReferenceRepository } from '../data-access/reference.repository';
-import type { DedupRecord, DeduplicationEnginePort } from '../domain/deduplication-engine.port';
+import type { DedupRecord, DeduplicationEnginePort, GroupCandidate } from '../domain/deduplication-engine.port';
 import { storedView, type ReferenceDocument } from '../domain/reference.model';
 import { trustedKeys } from '../domain/trusted-identifiers';
 import { DecisionSession, type ProposedDecision } from './decision.session';
@@ -17,6 +17,14 @@ export interface DeduplicationDeps {
   exclusive<T>(work: () => Promise<T>): Promise<T>;
   onEvents(): void;
   logger: Logger;
+}
+
+/** The canonical of the group a decided reference belongs to (itself when canonical); null outside any group. */
+function groupCanonicalId(reference: ReferenceDocument | undefined): string | null {
+  const active = reference?.active_decision;
+  if (active?.duplicate_determination === 'canonical') return reference?._id ?? null;
+  if (active?.duplicate_determination === 'duplicate') return active.canonical_reference_id;
+  return null;
 }
 
 export function dedupRecordOf(engine: DeduplicationEnginePort, reference: ReferenceDocument): DedupRecord {
@@ -55,6 +63,8 @@ export function createProcessDeduplication(deps: DeduplicationDeps) {
       const allKeys = [...keysOf.values()].flatMap((keys) => [...keys.trusted, ...keys.blocking]);
       const index = await deps.blocking.lookup(allKeys);
       await session.load([...new Set([...index.values()].flat())]);
+      // A duplicate found by a key speaks for its group, so its canonical is read too.
+      await session.load([...new Set([...index.values()].flat())].map((id) => groupCanonicalId(session.get(id))).filter((id): id is string => id !== null));
       const addToIndex = (referenceId: string, keys: string[]) => {
         for (const key of keys) index.set(key, [referenceId, ...(index.get(key) ?? [])]);
       };
@@ -130,11 +140,15 @@ export function createProcessDeduplication(deps: DeduplicationDeps) {
     recordOf: (reference: ReferenceDocument) => DedupRecord,
   ): { decision: Omit<ProposedDecision, 'trigger'>; ungrouped: string[] } {
     const record = recordOf(reference);
-    const candidates = [...new Set(keys.flatMap((key) => index.get(key) ?? []))]
-      .filter((id) => id !== reference._id)
-      .map((id) => session.get(id))
-      .filter((item): item is ReferenceDocument => item?.active_decision?.duplicate_determination === 'canonical')
-      .map((candidate) => recordOf(candidate));
+    const candidates: GroupCandidate[] = [];
+    for (const id of new Set(keys.flatMap((key) => index.get(key) ?? []))) {
+      const member = session.get(id);
+      const canonicalId = groupCanonicalId(member);
+      const canonical = canonicalId === null ? undefined : session.get(canonicalId);
+      // Only members of a live group: a canonical, or a duplicate whose canonical still is one.
+      if (id === reference._id || !member || !canonical || canonical.active_decision?.duplicate_determination !== 'canonical') continue;
+      candidates.push({ record: recordOf(member), canonical: recordOf(canonical) });
+    }
     const decided = deps.engine.decideDuplicate(record, candidates);
     return {
       decision: { determination: decided.determination, canonicalId: decided.determination === 'duplicate' ? decided.canonicalId : null, authority: 'system', detail: decided.detail, candidateIds: decided.candidateIds },

@@ -83,6 +83,49 @@ describe('decideDuplicate', () => {
   });
 });
 
+describe('decideDuplicate with group members', () => {
+  const original = 'Long-term effect of the complement inhibitor eculizumab on kidney function in paroxysmal nocturnal hemoglobinuria';
+  const base = { venue: 'American Journal of Hematology', volume: '85' };
+
+  it('when only a duplicate of a group names the record, then the record joins that group under its canonical', () => {
+    // The article is canonical; its second record (a duplicate) carries the erratum note; the erratum arrives last.
+    const article = record({ ...base, title: original, issue: '8', pages: '553-559' });
+    const withNote = record({ ...base, title: `${original}.[Erratum appears in Am J Hematol. 2010 Nov;85(11):911]`, issue: '8', pages: '553-559' });
+    const erratum = record({ ...base, title: `Erratum: ${original}`, issue: '11', pages: '911' });
+    expect(decideDuplicate(erratum, [article]).determination).toBe('canonical');
+    const decision = decideDuplicate(erratum, [{ record: article, canonical: article }, { record: withNote, canonical: article }]);
+    expect(decision).toMatchObject({ determination: 'duplicate', canonicalId: article.id, candidateIds: [article.id] });
+    expect(decision.detail).toContain(`${article.id} through its duplicate ${withNote.id}`);
+  });
+
+  it('when two members of one group match, then the record is a duplicate of that group, not a case for review', () => {
+    const canonical = record();
+    const member = record();
+    expect(decideDuplicate(record(), [{ record: member, canonical }, { record: canonical, canonical }])).toMatchObject({ determination: 'duplicate', canonicalId: canonical.id, candidateIds: [canonical.id] });
+  });
+
+  it('when members of two groups match, then the decision is decoupled and names both canonicals', () => {
+    const first = record();
+    const second = record();
+    const decision = decideDuplicate(record(), [{ record: record(), canonical: first }, { record: record(), canonical: second }]);
+    expect(decision.determination).toBe('decoupled');
+    expect([...decision.candidateIds].sort()).toEqual([first.id, second.id].sort());
+  });
+
+  it("when a duplicate matches but the group's canonical carries another DOI, then the record stays apart", () => {
+    const canonical = record({ doi: '10.1000/one' });
+    const member = record();
+    const incoming = record({ doi: '10.1000/two' });
+    expect(decideDuplicate(incoming, [{ record: member, canonical }])).toMatchObject({ determination: 'canonical', candidateIds: [] });
+    expect(decideDuplicate(record({ doi: '10.1000/ONE' }), [{ record: member, canonical }])).toMatchObject({ determination: 'duplicate', canonicalId: canonical.id });
+  });
+
+  it('when a canonical is decided again, then its own duplicates are no candidates', () => {
+    const canonical = record();
+    expect(decideDuplicate(canonical, [{ record: record(), canonical }]).determination).toBe('canonical');
+  });
+});
+
 describe('applyDecisionRules (§15.4)', () => {
   const system = (determination: ProposedDecision['determination'], canonicalId: string | null = null): ProposedDecision => ({ determination, canonicalId, authority: 'system' });
   const person = (determination: ProposedDecision['determination'], canonicalId: string | null = null): ProposedDecision => ({ determination, canonicalId, authority: 'person' });

@@ -1,4 +1,4 @@
-// The determination for one reference given the canonical candidates its blocking keys found
+// The determination for one reference given the decided references its blocking keys found
 // (contract §15.3 step 3), and the rules that decide whether a proposed decision becomes active
 // (§15.4).
 
@@ -24,21 +24,71 @@ function summarise(id: string, score: PairScore): string {
   return `${id} (${score.verdict}, score ${score.score}: ${score.reasons[0]})`;
 }
 
-/** candidates: canonical references sharing a blocking key (the caller excludes `record` itself). */
-export function decideDuplicate(record: DedupRecord, candidates: DedupRecord[]): DuplicateDetermination {
-  const scored = candidates
-    .filter((candidate) => candidate.id !== record.id)
-    .map((candidate) => ({ id: candidate.id, score: scorePair(record, candidate) }))
-    // Highest score first; ties by id so the outcome never depends on the candidates' order.
-    .sort((a, b) => b.score.score - a.score.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+/**
+ * A decided reference a blocking key found: a canonical (its own `canonical`), or a duplicate
+ * together with the canonical of its group.
+ */
+export interface GroupCandidate {
+  record: DedupRecord;
+  canonical: DedupRecord;
+}
+
+interface ScoredMember {
+  member: DedupRecord;
+  canonicalId: string;
+  score: PairScore;
+}
+
+function describeMatch(entry: ScoredMember): string {
+  return entry.member.id === entry.canonicalId ? summarise(entry.canonicalId, entry.score) : `${entry.canonicalId} through its duplicate ${summarise(entry.member.id, entry.score)}`;
+}
+
+/** Whether the two records carry different values of one trusted identifier type (two works). */
+export function identifiersConflict(a: DedupRecord, b: DedupRecord): boolean {
+  const left = prepare(a).uniqueIds;
+  const right = prepare(b).uniqueIds;
+  for (const [type, value] of left) {
+    const other = right.get(type);
+    if (other !== undefined && other !== value) return true;
+  }
+  return false;
+}
+
+/**
+ * candidates: decided references sharing a blocking key, canonicals as themselves and duplicates
+ * with their group's canonical. Every member of a group is compared, and a match with any of them
+ * decides for the group's canonical: a cross-reference one duplicate carries (an erratum note, a
+ * combined letters record) then merges whatever the arrival order.
+ */
+export function decideDuplicate(record: DedupRecord, candidates: ReadonlyArray<DedupRecord | GroupCandidate>): DuplicateDetermination {
+  const seen = new Set<string>();
+  const scored: ScoredMember[] = [];
+  for (const candidate of candidates) {
+    const { record: member, canonical } = 'canonical' in candidate ? candidate : { record: candidate, canonical: candidate };
+    // Its own group (a canonical invoked again) is no candidate for a reference.
+    if (member.id === record.id || canonical.id === record.id || seen.has(member.id)) continue;
+    seen.add(member.id);
+    const score = scorePair(record, member);
+    // Reached through a duplicate, the group's canonical must not name another work by a trusted identifier.
+    if (score.verdict === 'duplicate' && member !== canonical && identifiersConflict(record, canonical)) continue;
+    scored.push({ member, canonicalId: canonical.id, score });
+  }
+  // Highest score first; ties by id so the outcome never depends on the candidates' order.
+  scored.sort((a, b) => b.score.score - a.score.score || (a.member.id < b.member.id ? -1 : a.member.id > b.member.id ? 1 : 0));
+  // Per group, its best-scored member speaks for it (the list is sorted, so that is the first).
+  const bestPerGroup = (entries: ScoredMember[]) => {
+    const groups = new Map<string, ScoredMember>();
+    for (const entry of entries) if (!groups.has(entry.canonicalId)) groups.set(entry.canonicalId, entry);
+    return [...groups.values()];
+  };
   // A candidate that describes the same item outranks one only cross-referenced (an erratum, a
   // combined letters record), which decides only when no candidate matches directly.
-  const direct = scored.filter((entry) => entry.score.verdict === 'duplicate' && !entry.score.linked);
-  const linked = scored.filter((entry) => entry.score.verdict === 'duplicate' && entry.score.linked);
+  const direct = bestPerGroup(scored.filter((entry) => entry.score.verdict === 'duplicate' && !entry.score.linked));
+  const linked = bestPerGroup(scored.filter((entry) => entry.score.verdict === 'duplicate' && entry.score.linked));
   const duplicates = direct.length > 0 ? direct : linked;
   const uncertain = scored.filter((entry) => entry.score.verdict === 'uncertain');
-  const candidateIds = [...direct, ...linked, ...uncertain].map((entry) => entry.id);
-  const review = uncertain.length > 0 ? ` Possible duplicates for review: ${uncertain.map((entry) => summarise(entry.id, entry.score)).join('; ')}.` : '';
+  const candidateIds = [...new Set([...direct, ...linked, ...uncertain].map((entry) => entry.canonicalId))];
+  const review = uncertain.length > 0 ? ` Possible duplicates for review: ${uncertain.map(describeMatch).join('; ')}.` : '';
 
   if (!isSearchable(record)) {
     return {
@@ -51,9 +101,9 @@ export function decideDuplicate(record: DedupRecord, candidates: DedupRecord[]):
   if (duplicates.length === 1) {
     return {
       determination: 'duplicate',
-      canonicalId: duplicates[0].id,
+      canonicalId: duplicates[0].canonicalId,
       candidateIds,
-      detail: `Duplicate of ${summarise(duplicates[0].id, duplicates[0].score)}.${review}`,
+      detail: `Duplicate of ${describeMatch(duplicates[0])}.${review}`,
     };
   }
   if (duplicates.length > 1) {
@@ -61,7 +111,7 @@ export function decideDuplicate(record: DedupRecord, candidates: DedupRecord[]):
       determination: 'decoupled',
       canonicalId: null,
       candidateIds,
-      detail: `Several canonical references match; manual review required: ${duplicates.map((entry) => summarise(entry.id, entry.score)).join('; ')}.${review}`,
+      detail: `Several canonical references match; manual review required: ${duplicates.map(describeMatch).join('; ')}.${review}`,
     };
   }
   return {

@@ -1,45 +1,50 @@
 // Replay of a labelled sample through the engine the way the service meets references: one at a
-// time, each compared with the canonicals already decided (found through their blocking keys), and
+// time, each compared with the references already in a group (found through their blocking keys), and
 // the outcome scored against the hand-made key. Pure: the caller reads the file.
 
 import { blockingKeys } from './blocking';
-import { decideDuplicate, type DuplicateDetermination } from './decide';
+import { decideDuplicate, type DuplicateDetermination, type GroupCandidate } from './decide';
 import { type DedupRecord } from './record';
 
 export interface StreamResult {
   decisions: Map<string, DuplicateDetermination>;
-  /** Candidates looked at per record (canonicals sharing at least one blocking key). */
+  /** Candidates looked at per record (decided references sharing at least one blocking key). */
   candidateCounts: number[];
-  /** Records per blocking key at the end of the run (canonicals only). */
+  /** Records per blocking key at the end of the run (canonicals and duplicates). */
   largestBlock: number;
 }
 
-/** Decides each record in the given order against an in-memory store of canonicals indexed by key. */
+/**
+ * Decides each record in the given order against an in-memory store of decided references indexed
+ * by key: canonicals, and duplicates with their group's canonical, as the service keeps them.
+ */
 export function replayStream(records: DedupRecord[]): StreamResult {
-  const index = new Map<string, DedupRecord[]>();
+  const index = new Map<string, GroupCandidate[]>();
   const decisions = new Map<string, DuplicateDetermination>();
   const candidateCounts: number[] = [];
+  const byId = new Map<string, DedupRecord>();
   for (const record of records) {
     const keys = blockingKeys(record);
     const seen = new Set<string>();
-    const candidates: DedupRecord[] = [];
+    const candidates: GroupCandidate[] = [];
     for (const key of keys) {
       for (const candidate of index.get(key) ?? []) {
-        if (candidate.id === record.id || seen.has(candidate.id)) continue;
-        seen.add(candidate.id);
+        if (candidate.record.id === record.id || seen.has(candidate.record.id)) continue;
+        seen.add(candidate.record.id);
         candidates.push(candidate);
       }
     }
     candidateCounts.push(candidates.length);
     const decision = decideDuplicate(record, candidates);
     decisions.set(record.id, decision);
-    // Only canonicals are candidates for later references (duplicates point at their canonical;
-    // unsearchable and decoupled references have no active canonical decision).
-    if (decision.determination === 'canonical') {
+    byId.set(record.id, record);
+    // Unsearchable and decoupled references belong to no group, so they lead nowhere.
+    const canonical = decision.determination === 'canonical' ? record : decision.determination === 'duplicate' && decision.canonicalId ? byId.get(decision.canonicalId) : undefined;
+    if (canonical) {
       for (const key of keys) {
         const block = index.get(key);
-        if (block) block.push(record);
-        else index.set(key, [record]);
+        if (block) block.push({ record, canonical });
+        else index.set(key, [{ record, canonical }]);
       }
     }
   }

@@ -10,6 +10,8 @@ export {
   type DuplicateDetermination,
   isSearchable,
   decideDuplicate,
+  identifiersConflict,
+  type GroupCandidate,
   applyDecisionRules,
   SELF_DUPLICATE_ERROR,
   nonCanonicalTargetError,
