@@ -81,6 +81,25 @@ describe('dedup-service reference store through gRPC', () => {
     expect(last.reference.identifiers).toHaveLength(2);
   });
 
+  it("when only a duplicate's record names a new reference, then it joins that group under its canonical and candidates name the canonical", async () => {
+    const title = 'Long-term effect of the complement inhibitor eculizumab on kidney function in paroxysmal nocturnal hemoglobinuria';
+    const place = (issue: string, first: string, last: string | null) => ({ pagination: { volume: '85', issue, first_page: first, last_page: last } });
+    const other = (value: string) => ({ identifier: value, identifier_type: 'other', other_identifier_name: 'catalogue' });
+    const authors = ['Hillmen, P.', 'Muus, P.', 'Risitano, A.'];
+    const [article] = await ingest('fail', [{ identifiers: [other('article')], enhancements: [bibliographic(title, authors, 2010, 'American Journal of Hematology', place('8', '553', '559'))] }]);
+    await decided(article.reference_id);
+    const [withNote] = await ingest('fail', [{ identifiers: [other('with-note')], enhancements: [bibliographic(`${title}.[Erratum appears in Am J Hematol. 2010 Nov;85(11):911]`, authors, 2010, 'American Journal of Hematology', place('8', '553', '559'))] }]);
+    expect(await decided(withNote.reference_id)).toEqual({ duplicate_determination: 'duplicate', canonical_reference_id: article.reference_id });
+    // The erratum and the article are different items: only the note on the duplicate links them.
+    const [erratum] = await ingest('fail', [{ identifiers: [other('erratum')], enhancements: [bibliographic(`Erratum: ${title}`, authors, 2010, 'American Journal of Hematology', place('11', '911', null))] }]);
+    expect(await decided(erratum.reference_id)).toEqual({ duplicate_determination: 'duplicate', canonical_reference_id: article.reference_id });
+    const candidates = (await call<{ json: string[] }>(client, 'EvaluateDeduplicationCandidates', { json: JSON.stringify({ reference_ids: [erratum.reference_id, article.reference_id] }) })).json.map((item) => JSON.parse(item));
+    expect(candidates).toEqual([
+      { reference_id: erratum.reference_id, searchable: true, candidate_canonical_ids: [article.reference_id] },
+      { reference_id: article.reference_id, searchable: true, candidate_canonical_ids: [] },
+    ]);
+  });
+
   it('when a DOI differs only in case, then the trusted-identifier shortcut makes it a duplicate', async () => {
     const [first] = await ingest('fail', [{ identifiers: [doi('10.1000/Gamma.X')] }]);
     await decided(first.reference_id);

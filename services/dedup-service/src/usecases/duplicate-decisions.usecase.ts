@@ -88,7 +88,7 @@ export function createDuplicateDecisionUsecases(deps: Deps) {
     await deps.bus.sendToQueue(QUEUES.dedupServiceDeduplication, job, { messageId: job.job_id });
   }
 
-  /** Read-only: whether each reference is searchable and which canonicals blocking finds for it. */
+  /** Read-only: whether each reference is searchable and which groups' canonicals blocking finds for it. */
   async function candidates(body: unknown): Promise<DeduplicationCandidates[]> {
     const parsed = validate(DeduplicationCandidatesIn, body, 'body');
     if (!parsed.ok) throw ServiceError.unprocessable(parsed.errors);
@@ -101,7 +101,11 @@ export function createDuplicateDecisionUsecases(deps: Deps) {
       const searchable = deps.engine.isSearchable(record);
       const index = await deps.blocking.lookup(deps.engine.blockingKeys(record));
       const candidateIds = [...new Set([...index.values()].flat())].filter((candidate) => candidate !== id);
-      const canonical = (await deps.references.getMany(candidateIds)).filter((row) => row.active_decision?.duplicate_determination === 'canonical').map((row) => row._id);
+      // A duplicate found by a key stands for its group's canonical, as in the decision itself.
+      const found = await deps.references.getMany(candidateIds);
+      const heads = new Set(found.map((row) => (row.active_decision?.duplicate_determination === 'duplicate' ? row.active_decision.canonical_reference_id : row._id)).filter((head): head is string => head !== null && head !== id));
+      const unread = [...heads].filter((head) => !found.some((row) => row._id === head));
+      const canonical = [...found, ...(await deps.references.getMany(unread))].filter((row) => heads.has(row._id) && row.active_decision?.duplicate_determination === 'canonical').map((row) => row._id);
       out.push({ reference_id: id, searchable, candidate_canonical_ids: searchable ? canonical : [] });
     }
     return out;
