@@ -62,9 +62,10 @@ export function createProcessDeduplication(deps: DeduplicationDeps) {
       }
       const allKeys = [...keysOf.values()].flatMap((keys) => [...keys.trusted, ...keys.blocking]);
       const index = await deps.blocking.lookup(allKeys);
-      await session.load([...new Set([...index.values()].flat())]);
+      const found = [...new Set([...index.values()].flat())];
+      await session.load(found);
       // A duplicate found by a key speaks for its group, so its canonical is read too.
-      await session.load([...new Set([...index.values()].flat())].map((id) => groupCanonicalId(session.get(id))).filter((id): id is string => id !== null));
+      await session.load(found.map((id) => groupCanonicalId(session.get(id))).filter((id): id is string => id !== null));
       const addToIndex = (referenceId: string, keys: string[]) => {
         for (const key of keys) index.set(key, [referenceId, ...(index.get(key) ?? [])]);
       };

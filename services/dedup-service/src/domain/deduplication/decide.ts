@@ -70,7 +70,7 @@ export function decideDuplicate(record: DedupRecord, candidates: ReadonlyArray<D
     seen.add(member.id);
     const score = scorePair(record, member);
     // Reached through a duplicate, the group's canonical must not name another work by a trusted identifier.
-    if (score.verdict === 'duplicate' && member !== canonical && identifiersConflict(record, canonical)) continue;
+    if (score.verdict === 'duplicate' && member.id !== canonical.id && identifiersConflict(record, canonical)) continue;
     scored.push({ member, canonicalId: canonical.id, score });
   }
   // Highest score first; ties by id so the outcome never depends on the candidates' order.
