@@ -98,6 +98,14 @@ export function isCanonicalLike(reference: Pick<ReferenceDocument, 'active_decis
   return reference.active_decision?.duplicate_determination !== 'duplicate';
 }
 
+/** The canonical of the group a decided reference belongs to (itself when canonical); null outside any group. */
+export function groupCanonicalId(reference: Pick<ReferenceDocument, '_id' | 'active_decision'> | undefined): string | null {
+  const active = reference?.active_decision;
+  if (active?.duplicate_determination === 'canonical') return reference?._id ?? null;
+  if (active?.duplicate_determination === 'duplicate') return active.canonical_reference_id;
+  return null;
+}
+
 const EXCLUDED_TYPES = new Set<string>(PERCOLATION_EXCLUDED_ENHANCEMENT_TYPES);
 
 function percolationEnhancement(enhancement: Record<string, unknown>): Record<string, unknown> | null {

@@ -13,6 +13,7 @@ import { ServiceError, type MessageBus } from '@destiny/platform';
 import type { BlockingKeyRepository } from '../data-access/blocking-key.repository';
 import { pendingDecision, type DecisionRepository } from '../data-access/decision.repository';
 import type { ReferenceRepository } from '../data-access/reference.repository';
+import { groupCanonicalId } from '../domain/reference.model';
 import type { DeduplicationEnginePort } from '../domain/deduplication-engine.port';
 import { DecisionSession } from './decision.session';
 import { dedupRecordOf } from './process-deduplication.usecase';
@@ -103,7 +104,7 @@ export function createDuplicateDecisionUsecases(deps: Deps) {
       const candidateIds = [...new Set([...index.values()].flat())].filter((candidate) => candidate !== id);
       // A duplicate found by a key stands for its group's canonical, as in the decision itself.
       const found = await deps.references.getMany(candidateIds);
-      const heads = new Set(found.map((row) => (row.active_decision?.duplicate_determination === 'duplicate' ? row.active_decision.canonical_reference_id : row._id)).filter((head): head is string => head !== null && head !== id));
+      const heads = new Set(found.map(groupCanonicalId).filter((head): head is string => head !== null && head !== id));
       const unread = [...heads].filter((head) => !found.some((row) => row._id === head));
       const canonical = [...found, ...(await deps.references.getMany(unread))].filter((row) => heads.has(row._id) && row.active_decision?.duplicate_determination === 'canonical').map((row) => row._id);
       out.push({ reference_id: id, searchable, candidate_canonical_ids: searchable ? canonical : [] });

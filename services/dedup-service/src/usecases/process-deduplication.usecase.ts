@@ -4,7 +4,7 @@ import type { BlockingKeyRepository } from '../data-access/blocking-key.reposito
 import type { DecisionRepository } from '../data-access/decision.repository';
 import type { ReferenceRepository } from '../data-access/reference.repository';
 import type { DedupRecord, DeduplicationEnginePort, GroupCandidate } from '../domain/deduplication-engine.port';
-import { storedView, type ReferenceDocument } from '../domain/reference.model';
+import { groupCanonicalId, storedView, type ReferenceDocument } from '../domain/reference.model';
 import { trustedKeys } from '../domain/trusted-identifiers';
 import { DecisionSession, type ProposedDecision } from './decision.session';
 
@@ -17,14 +17,6 @@ export interface DeduplicationDeps {
   exclusive<T>(work: () => Promise<T>): Promise<T>;
   onEvents(): void;
   logger: Logger;
-}
-
-/** The canonical of the group a decided reference belongs to (itself when canonical); null outside any group. */
-function groupCanonicalId(reference: ReferenceDocument | undefined): string | null {
-  const active = reference?.active_decision;
-  if (active?.duplicate_determination === 'canonical') return reference?._id ?? null;
-  if (active?.duplicate_determination === 'duplicate') return active.canonical_reference_id;
-  return null;
 }
 
 export function dedupRecordOf(engine: DeduplicationEnginePort, reference: ReferenceDocument): DedupRecord {
