@@ -4,7 +4,7 @@ import { Aggregator, ProcessingMode } from 'mingo';
 import { isPlainObject, toNumber, typeBracket, TypeBracket, type Document } from './bson-value.order';
 import { badValue, ErrorCodes, MongoCommandError } from './mongo-command.error';
 import { compileSort } from './projection.applier';
-import { compileFilter } from './query.matcher';
+import { compileFilter, filterFields } from './query.matcher';
 
 const mingoStages = new Set([
   '$addFields',
@@ -121,4 +121,87 @@ export function runPipeline(input: Document[], pipeline: Document[], resolveColl
   }
   flushMingo();
   return documents;
+}
+
+/**
+ * Adds the top-level fields an aggregation expression reads; false when it reads the whole
+ * document (`$$ROOT`, `$$CURRENT`). Other `$$` names are variables, not document fields; a
+ * `$literal` string that looks like a path only makes the answer wider, never wrong.
+ */
+function addExpressionFields(expression: unknown, into: Set<string>): boolean {
+  if (typeof expression === 'string') {
+    if (expression.startsWith('$$')) return !/^\$\$(ROOT|CURRENT)\b/.test(expression);
+    if (expression.startsWith('$')) into.add(expression.slice(1).split('.')[0]);
+    return true;
+  }
+  if (Array.isArray(expression)) return expression.every((item) => addExpressionFields(item, into));
+  if (isPlainObject(expression)) return Object.values(expression).every((item) => addExpressionFields(item, into));
+  return true;
+}
+
+/** A projection value that excludes: 0 or false, at its top or inside a nested projection (`{ a: { b: 0 } }`). */
+function excludes(value: unknown): boolean {
+  if (value === 0 || value === false) return true;
+  if (!isPlainObject(value)) return false;
+  return Object.entries(value).some(([key, inner]) => !key.startsWith('$') && excludes(inner));
+}
+
+/** An inclusion projection's fields (`_id` unless excluded); undefined for an exclusion projection. */
+function addProjectionFields(projection: unknown, into: Set<string>): boolean {
+  if (!isPlainObject(projection)) return false;
+  let includesId = true;
+  for (const [path, value] of Object.entries(projection)) {
+    if (path === '_id' && (value === 0 || value === false)) {
+      includesId = false;
+      continue;
+    }
+    if (excludes(value)) return false;
+    into.add(path.split('.')[0]);
+    if (!addExpressionFields(value, into)) return false;
+  }
+  if (includesId) into.add('_id');
+  return true;
+}
+
+/**
+ * The top-level fields the stages after a leading `$match` read from its documents, so only those
+ * are decoded (as mongod's dependency analysis lets a count or a group skip fetching); undefined
+ * when whole documents are needed or the stages are not understood here. Stages that replace the
+ * documents ($group, $count, $sortByCount, an inclusion $project) end what is read from them.
+ */
+export function pipelineFields(stages: readonly Document[]): Set<string> | undefined {
+  const fields = new Set<string>();
+  for (const stage of stages) {
+    if (!isPlainObject(stage) || Object.keys(stage).length !== 1) return undefined;
+    const [name] = Object.keys(stage);
+    const argument = stage[name];
+    switch (name) {
+      case '$match':
+        if (!filterFields(argument, fields)) return undefined;
+        break;
+      case '$sort':
+        if (!isPlainObject(argument)) return undefined;
+        for (const path of Object.keys(argument)) fields.add(path.split('.')[0]);
+        break;
+      case '$skip':
+      case '$limit':
+        break;
+      case '$unwind': {
+        const path = isPlainObject(argument) ? argument.path : argument;
+        if (typeof path !== 'string' || !path.startsWith('$') || path.startsWith('$$')) return undefined;
+        fields.add(path.slice(1).split('.')[0]);
+        break;
+      }
+      case '$count':
+        return fields;
+      case '$group':
+      case '$sortByCount':
+        return addExpressionFields(argument, fields) ? fields : undefined;
+      case '$project':
+        return addProjectionFields(argument, fields) ? fields : undefined;
+      default:
+        return undefined;
+    }
+  }
+  return undefined;
 }

@@ -20,7 +20,7 @@ import { positionExists, splitPositionalExists, type PositionalExists } from './
 import { type StorageEngine } from './storage.engine';
 import { StatementTurns } from './statement.turns';
 import { applyUpdate, isOperatorUpdate, updatedFields, upsertSeed, type UpdateContext } from './update.applier';
-import { runPipeline, validatePipeline } from './aggregate.pipeline';
+import { pipelineFields, runPipeline, validatePipeline } from './aggregate.pipeline';
 
 export const MAX_WIRE_VERSION = 21;
 export const MAX_BSON_OBJECT_SIZE = 16 * 1024 * 1024;
@@ -459,7 +459,8 @@ export class CommandHandler {
       if (limit !== undefined && limit !== 0) n = Math.min(n, Math.abs(limit));
       return { n, ok: 1 };
     }
-    const n = this.query(collection, query, { skip, limit }).length;
+    // Only what the filter reads is decoded (nothing when an index answered it), as mongod counts without fetching.
+    const n = this.select(collection, query, { skip, limit }, NO_FIELDS).length;
     return { n, ok: 1 };
   }
 
@@ -468,7 +469,7 @@ export class CommandHandler {
     checkCollation(command);
     const key = command.key;
     if (typeof key !== 'string') throw new MongoCommandError(ErrorCodes.TypeMismatch, "BSON field 'distinct.key' is missing but a required field");
-    const documents = this.query(this.engine.collection(database, name), command.query, {});
+    const documents = this.select(this.engine.collection(database, name), command.query, {}, new Set([key.split('.')[0]])).map((match) => match.document);
     const seen = new Map<string, unknown>();
     for (const document of documents) {
       for (const value of keyValues(document, key)) {
@@ -492,8 +493,9 @@ export class CommandHandler {
     let input: Document[];
     const first = pipeline[0];
     if (first && isPlainObject(first) && '$match' in first) {
-      input = this.query(collection, first.$match, {});
       stages = pipeline.slice(1);
+      // Only the fields the later stages read are decoded (countDocuments' $group reads none).
+      input = this.select(collection, first.$match, {}, pipelineFields(stages)).map((match) => match.document);
     } else {
       input = collection ? collection.allDocuments() : [];
     }

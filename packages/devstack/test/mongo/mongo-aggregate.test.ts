@@ -60,6 +60,38 @@ describe('aggregate', () => {
     expect(await fixture.db.collection<Loose>('missing').countDocuments({})).toBe(0);
   });
 
+  test('when later stages read only some fields of an indexed match, then counts, groups, projections, distinct and $$ROOT answer as with whole documents', async () => {
+    const orders = fixture.db.collection<Loose>('orders');
+    await orders.createIndex({ status: 1 });
+    await orders.insertOne({ _id: 5, customer: 'dee', total: 7, items: ['d'], status: 'paid', note: { text: 'gift', lines: [1, 2] } });
+    expect(await orders.countDocuments({ status: 'paid' })).toBe(4);
+    expect(await orders.countDocuments({ status: 'paid', total: { $gt: 9 } })).toBe(3);
+    expect(await orders.countDocuments({ status: 'paid' }, { skip: 1, limit: 2 })).toBe(2);
+    expect((await fixture.db.command({ count: 'orders', query: { status: 'open' } })).n).toBe(1);
+    expect(await orders.aggregate([{ $match: { status: 'paid' } }, { $group: { _id: '$customer', total: { $sum: '$total' } } }, { $sort: { _id: 1 } }]).toArray()).toEqual([
+      { _id: 'ann', total: 10 },
+      { _id: 'bob', total: 25 },
+      { _id: 'cy', total: 40 },
+      { _id: 'dee', total: 7 },
+    ]);
+    expect(await orders.aggregate([{ $match: { status: 'paid' } }, { $unwind: '$items' }, { $sortByCount: '$items' }, { $sort: { count: -1, _id: 1 } }]).toArray()).toEqual([
+      { _id: 'a', count: 3 },
+      { _id: 'b', count: 1 },
+      { _id: 'c', count: 1 },
+      { _id: 'd', count: 1 },
+    ]);
+    expect(await orders.aggregate([{ $match: { _id: 5 } }, { $project: { 'note.text': 1, customer: 1 } }]).toArray()).toEqual([{ _id: 5, customer: 'dee', note: { text: 'gift' } }]);
+    expect(await orders.aggregate([{ $match: { _id: 5 } }, { $group: { _id: null, all: { $push: '$$ROOT' } } }]).toArray()).toEqual([
+      { _id: null, all: [{ _id: 5, customer: 'dee', total: 7, items: ['d'], status: 'paid', note: { text: 'gift', lines: [1, 2] } }] },
+    ]);
+    expect(await orders.aggregate([{ $match: { _id: { $gt: 3 } } }, { $project: { customer: 0 } }, { $sort: { _id: 1 } }]).toArray()).toEqual([
+      { _id: 4, total: 40, items: ['c', 'a'], status: 'paid' },
+      { _id: 5, total: 7, items: ['d'], status: 'paid', note: { text: 'gift', lines: [1, 2] } },
+    ]);
+    expect((await orders.distinct('note.text', { status: 'paid' })).sort()).toEqual(['gift']);
+    expect((await orders.distinct('customer', { status: 'paid' })).sort()).toEqual(['ann', 'bob', 'cy', 'dee']);
+  });
+
   test('when an aggregate result spans batches, then the cursor pages with getMore', async () => {
     const many = fixture.db.collection<Loose>('many');
     await many.insertMany(Array.from({ length: 250 }, (_unused, index) => ({ v: index })));
