@@ -24,82 +24,117 @@ export function dedupRecordOf(engine: DeduplicationEnginePort, reference: Refere
   return engine.toDedupRecord({ id: reference._id, identifiers: view.identifiers ?? [], enhancements: view.enhancements ?? [] });
 }
 
+/** Decisions of waiting jobs decided together in one pass at most (four import chunks of 500). */
+export const MAX_COALESCED_DECISIONS = 2000;
+
 /**
  * Processes the pending decisions of a job (§15.3): trusted-identifier shortcut, then blocking
  * candidates and the engine's decision, applied with §15.4. Decisions no longer pending are
  * skipped, so a job delivered twice changes nothing the second time.
  */
-export function createProcessDeduplication(deps: DeduplicationDeps) {
-  return (job: Pick<DeduplicationJob, 'reference_ids' | 'decision_ids'>) =>
-    deps.exclusive(async () => {
-      const started = performance.now();
-      const decisions = (await deps.decisions.getMany(job.decision_ids)).filter((decision) => decision.duplicate_determination === 'pending');
-      if (decisions.length === 0) return;
-      const session = new DecisionSession(deps);
-      await session.load(decisions.map((decision) => decision.reference_id));
-      const records = new Map<string, DedupRecord>();
-      const recordOf = (reference: ReferenceDocument) => {
-        let record = records.get(reference._id);
-        if (!record) {
-          record = dedupRecordOf(deps.engine, reference);
-          records.set(reference._id, record);
-        }
-        return record;
-      };
-      const keysOf = new Map<string, { trusted: string[]; blocking: string[] }>();
-      for (const decision of decisions) {
-        const reference = session.get(decision.reference_id);
-        if (!reference) continue;
-        keysOf.set(reference._id, { trusted: trustedKeys(reference.identifiers, deps.trustedTypes), blocking: deps.engine.blockingKeys(recordOf(reference)) });
-      }
-      const allKeys = [...keysOf.values()].flatMap((keys) => [...keys.trusted, ...keys.blocking]);
-      const index = await deps.blocking.lookup(allKeys);
-      const found = [...new Set([...index.values()].flat())];
-      await session.load(found);
-      // A duplicate found by a key speaks for its group, so its canonical is read too.
-      await session.load(found.map((id) => groupCanonicalId(session.get(id))).filter((id): id is string => id !== null));
-      const addToIndex = (referenceId: string, keys: string[]) => {
-        for (const key of keys) index.set(key, [referenceId, ...(index.get(key) ?? [])]);
-      };
+export function createProcessDeduplication(deps: DeduplicationDeps, options: { maxCoalescedDecisions?: number } = {}) {
+  const maxCoalesced = options.maxCoalescedDecisions ?? MAX_COALESCED_DECISIONS;
+  const waiting: Array<{ decisionIds: readonly string[]; resolve: () => void; reject: (error: unknown) => void }> = [];
+  let running = false;
 
-      for (const decision of decisions) {
-        const reference = session.get(decision.reference_id);
-        const keys = keysOf.get(decision.reference_id);
-        if (!reference || !keys) continue;
-        const proposed = shortcut(session, reference, keys.trusted, index) ?? engineDecision(session, reference, keys.blocking, index, recordOf);
-        let applied;
+  // Jobs that arrive while one is being decided wait, and are then decided together in one pass:
+  // a lane that has fallen behind the ingestion spends one set of round trips on several jobs.
+  async function drain(): Promise<void> {
+    if (running) return;
+    running = true;
+    try {
+      while (waiting.length > 0) {
+        let count = 0;
+        let taken = 0;
+        while (taken < waiting.length && (taken === 0 || count + waiting[taken].decisionIds.length <= maxCoalesced)) count += waiting[taken++].decisionIds.length;
+        const batch = waiting.splice(0, taken);
         try {
-          applied = session.apply(reference._id, { ...proposed.decision, trigger: decision.decision_trigger }, { pendingDecisionId: decision._id, manual: false });
+          await deps.exclusive(() => decide(batch.flatMap((item) => item.decisionIds)));
+          for (const item of batch) item.resolve();
         } catch (error) {
-          // A refused proposal (e.g. its canonical stopped being canonical) goes to review instead of
-          // failing the whole job again and again.
-          const detail = `${proposed.decision.detail ?? ''} Refused: ${error instanceof Error ? error.message : String(error)}`.trim();
-          applied = session.apply(reference._id, { ...proposed.decision, determination: 'decoupled', canonicalId: null, detail, trigger: decision.decision_trigger }, { pendingDecisionId: decision._id, manual: false });
+          for (const item of batch) item.reject(error);
         }
-        const groupHead = !applied.decision.active_decision
-          ? null
-          : applied.decision.duplicate_determination === 'canonical'
-            ? reference._id
-            : applied.decision.duplicate_determination === 'duplicate'
-              ? applied.decision.canonical_reference_id
-              : null;
-        for (const ungrouped of groupHead ? proposed.ungrouped : []) {
-          const current = session.get(ungrouped)?.active_decision;
-          if (current && current.duplicate_determination !== 'unsearchable') continue;
-          try {
-            session.apply(ungrouped, { determination: 'duplicate', canonicalId: groupHead, authority: 'system', trigger: decision.decision_trigger, detail: `Shortcutted via proxy reference ${reference._id}.`, candidateIds: [groupHead as string] }, { manual: false });
-          } catch {
-            // The rules refused (e.g. a person's decision stands); that reference keeps its own decision.
-          }
-        }
-        addToIndex(reference._id, [...keys.trusted, ...keys.blocking]);
       }
-      // Blocking keys lead only to references whose active decision is canonical, so they may land
-      // in either order with the decisions; the two writes go out together.
-      const [, queuedEvents] = await Promise.all([deps.blocking.addMany([...keysOf].map(([referenceId, keys]) => ({ referenceId, keys: [...keys.trusted, ...keys.blocking] })), new Date()), session.commit()]);
-      if (queuedEvents) deps.onEvents();
-      deps.logger.debug({ references: decisions.length, dedup_ms: performance.now() - started }, 'deduplication job processed');
+    } finally {
+      running = false;
+    }
+  }
+
+  return (job: Pick<DeduplicationJob, 'reference_ids' | 'decision_ids'>) =>
+    new Promise<void>((resolve, reject) => {
+      waiting.push({ decisionIds: job.decision_ids, resolve, reject });
+      void drain();
     });
+
+  async function decide(decisionIds: readonly string[]): Promise<void> {
+    const started = performance.now();
+    const decisions = (await deps.decisions.getMany(decisionIds)).filter((decision) => decision.duplicate_determination === 'pending');
+    if (decisions.length === 0) return;
+    const session = new DecisionSession(deps);
+    await session.load(decisions.map((decision) => decision.reference_id));
+    const records = new Map<string, DedupRecord>();
+    const recordOf = (reference: ReferenceDocument) => {
+      let record = records.get(reference._id);
+      if (!record) {
+        record = dedupRecordOf(deps.engine, reference);
+        records.set(reference._id, record);
+      }
+      return record;
+    };
+    const keysOf = new Map<string, { trusted: string[]; blocking: string[] }>();
+    for (const decision of decisions) {
+      const reference = session.get(decision.reference_id);
+      if (!reference) continue;
+      keysOf.set(reference._id, { trusted: trustedKeys(reference.identifiers, deps.trustedTypes), blocking: deps.engine.blockingKeys(recordOf(reference)) });
+    }
+    const allKeys = [...keysOf.values()].flatMap((keys) => [...keys.trusted, ...keys.blocking]);
+    const index = await deps.blocking.lookup(allKeys);
+    const found = [...new Set([...index.values()].flat())];
+    await session.load(found);
+    // A duplicate found by a key speaks for its group, so its canonical is read too.
+    await session.load(found.map((id) => groupCanonicalId(session.get(id))).filter((id): id is string => id !== null));
+    const addToIndex = (referenceId: string, keys: string[]) => {
+      for (const key of keys) index.set(key, [referenceId, ...(index.get(key) ?? [])]);
+    };
+
+    for (const decision of decisions) {
+      const reference = session.get(decision.reference_id);
+      const keys = keysOf.get(decision.reference_id);
+      if (!reference || !keys) continue;
+      const proposed = shortcut(session, reference, keys.trusted, index) ?? engineDecision(session, reference, keys.blocking, index, recordOf);
+      let applied;
+      try {
+        applied = session.apply(reference._id, { ...proposed.decision, trigger: decision.decision_trigger }, { pendingDecisionId: decision._id, manual: false });
+      } catch (error) {
+        // A refused proposal (e.g. its canonical stopped being canonical) goes to review instead of
+        // failing the whole job again and again.
+        const detail = `${proposed.decision.detail ?? ''} Refused: ${error instanceof Error ? error.message : String(error)}`.trim();
+        applied = session.apply(reference._id, { ...proposed.decision, determination: 'decoupled', canonicalId: null, detail, trigger: decision.decision_trigger }, { pendingDecisionId: decision._id, manual: false });
+      }
+      const groupHead = !applied.decision.active_decision
+        ? null
+        : applied.decision.duplicate_determination === 'canonical'
+          ? reference._id
+          : applied.decision.duplicate_determination === 'duplicate'
+            ? applied.decision.canonical_reference_id
+            : null;
+      for (const ungrouped of groupHead ? proposed.ungrouped : []) {
+        const current = session.get(ungrouped)?.active_decision;
+        if (current && current.duplicate_determination !== 'unsearchable') continue;
+        try {
+          session.apply(ungrouped, { determination: 'duplicate', canonicalId: groupHead, authority: 'system', trigger: decision.decision_trigger, detail: `Shortcutted via proxy reference ${reference._id}.`, candidateIds: [groupHead as string] }, { manual: false });
+        } catch {
+          // The rules refused (e.g. a person's decision stands); that reference keeps its own decision.
+        }
+      }
+      addToIndex(reference._id, [...keys.trusted, ...keys.blocking]);
+    }
+    // Blocking keys lead only to references whose active decision is canonical, so they may land
+    // in either order with the decisions; the two writes go out together.
+    const [, queuedEvents] = await Promise.all([deps.blocking.addMany([...keysOf].map(([referenceId, keys]) => ({ referenceId, keys: [...keys.trusted, ...keys.blocking] })), new Date()), session.commit()]);
+    if (queuedEvents) deps.onEvents();
+    deps.logger.debug({ references: decisions.length, dedup_ms: performance.now() - started }, 'deduplication job processed');
+  }
 
   function shortcut(session: DecisionSession, reference: ReferenceDocument, keys: string[], index: Map<string, string[]>): { decision: Omit<ProposedDecision, 'trigger'>; ungrouped: string[] } | null {
     if (keys.length === 0) return null;

@@ -1,0 +1,144 @@
+import { QUEUES, TOPOLOGY, uuidv7, type DeduplicationJob } from '@destiny/contracts';
+import { createInProcessBus, createLogger, type MessageBus } from '@destiny/platform';
+import { MongoClient, type Db } from 'mongodb';
+import { createBlockingKeyRepository } from '../src/data-access/blocking-key.repository';
+import { COLLECTIONS } from '../src/data-access/collections';
+import { createDecisionRepository, type DecisionDocument } from '../src/data-access/decision.repository';
+import { createReferenceRepository } from '../src/data-access/reference.repository';
+import * as engine from '../src/domain/deduplication';
+import { createIngestReferences } from '../src/usecases/ingest-references.usecase';
+import { createProcessDeduplication } from '../src/usecases/process-deduplication.usecase';
+import { bibliographic, startInfrastructure, waitFor } from './dedup-helpers';
+
+// Deduplication jobs that wait while one is being decided are decided together in one pass.
+describe('deduplication jobs on MongoDB', () => {
+  let infrastructure: Awaited<ReturnType<typeof startInfrastructure>>;
+  let client: MongoClient;
+  let db: Db;
+  let bus: MessageBus;
+  const jobs: DeduplicationJob[] = [];
+  const logger = createLogger({ service: 'dedup-jobs-test', level: 'silent' });
+
+  beforeAll(async () => {
+    infrastructure = await startInfrastructure('dedup-jobs');
+    client = await MongoClient.connect(infrastructure.env.MONGODB_URL);
+    db = client.db('destiny_dedup_jobs');
+    bus = createInProcessBus({ logger });
+    await bus.declareTopology(TOPOLOGY);
+    await bus.consume(QUEUES.dedupServiceDeduplication, async (message) => {
+      jobs.push(message as DeduplicationJob);
+      return { outcome: 'ack' };
+    });
+  });
+
+  afterEach(async () => {
+    jobs.splice(0);
+    await db.dropDatabase();
+  });
+
+  afterAll(async () => {
+    await bus?.close();
+    await client?.close();
+    await infrastructure?.stop();
+  });
+
+  const repositories = () => ({ references: createReferenceRepository(db), decisions: createDecisionRepository(db), blocking: createBlockingKeyRepository(db) });
+  const run = <T>(work: () => Promise<T>) => work();
+
+  /** Ingests each chunk as import-service would, one IngestReferences call per chunk; answers the chunks' jobs in order. */
+  async function ingestChunks(chunks: Array<Array<{ identifier: Record<string, unknown>; title: string; authors: string[] }>>): Promise<DeduplicationJob[]> {
+    const ingest = createIngestReferences({ db, ...repositories(), bus, logger, exclusive: run, onEvents: () => undefined });
+    let line = 0;
+    for (const chunk of chunks) {
+      const lines = chunk.map((item) => ({
+        line_number: ++line,
+        import_result_id: uuidv7(),
+        reference_json: JSON.stringify({ identifiers: [item.identifier], enhancements: [bibliographic(item.title, item.authors, 2020)] }),
+      }));
+      await ingest({ import_batch_id: uuidv7(), collision_strategy: 'fail', lines });
+    }
+    await waitFor(async () => jobs.length === chunks.length);
+    return [...jobs];
+  }
+
+  /** A lane that holds its first pass until `release` is called and counts the decisions of every pass. */
+  function heldLane() {
+    const passes: number[] = [];
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const exclusive = async <T>(work: () => Promise<T>): Promise<T> => {
+      const before = await pendingCount();
+      if (passes.length === 0) await held;
+      const result = await work();
+      passes.push(before - (await pendingCount()));
+      return result;
+    };
+    return { passes, exclusive, release: () => release() };
+  }
+
+  const pendingCount = () => db.collection<DecisionDocument>(COLLECTIONS.duplicateDecisions).countDocuments({ duplicate_determination: 'pending' });
+  const decisionOf = async (referenceId: string) => db.collection<DecisionDocument>(COLLECTIONS.duplicateDecisions).findOne({ reference_id: referenceId, active_decision: true });
+
+  const first = { identifier: { identifier_type: 'doi', identifier: '10.1000/jobs.1' }, title: 'Complement inhibition in paroxysmal nocturnal haemoglobinuria: a cohort study', authors: ['Hill, A.', 'Kelly, R.'] };
+  const second = { identifier: { identifier_type: 'doi', identifier: '10.1000/jobs.2' }, title: 'Thrombotic microangiopathy after transplantation treated with eculizumab', authors: ['Ardissino, G.'] };
+  const third = { identifier: { identifier_type: 'doi', identifier: '10.1000/jobs.3' }, title: 'Renal outcomes of atypical haemolytic uraemic syndrome in children', authors: ['Fakhouri, F.'] };
+  // A copy under another kind of identifier: no conflicting DOI, so the metadata decides.
+  const copyOf = (item: typeof first, pubmedId: number) => ({ ...item, identifier: { identifier_type: 'pm_id', identifier: pubmedId } });
+
+  it('when jobs arrive while one is being decided, then the waiting jobs are decided together in one pass, in arrival order', async () => {
+    const [job1, job2, job3] = await ingestChunks([[first], [second, copyOf(first, 1001)], [copyOf(second, 1002), third]]);
+    const lane = heldLane();
+    const process = createProcessDeduplication({ ...repositories(), engine, trustedTypes: new Set(['doi']), exclusive: lane.exclusive, onEvents: () => undefined, logger });
+    const settled = [process(job1), process(job2), process(job3)];
+    lane.release();
+    await Promise.all(settled);
+    expect(lane.passes).toEqual([1, 4]);
+    const [firstId, secondId, copyOfFirstId, copyOfSecondId, thirdId] = [...job1.reference_ids, ...job2.reference_ids, ...job3.reference_ids];
+    expect(await decisionOf(firstId)).toMatchObject({ duplicate_determination: 'canonical' });
+    expect(await decisionOf(secondId)).toMatchObject({ duplicate_determination: 'canonical' });
+    expect(await decisionOf(copyOfFirstId)).toMatchObject({ duplicate_determination: 'duplicate', canonical_reference_id: firstId });
+    // Decided in the same pass as its canonical, after it: the pass sees what it decided before.
+    expect(await decisionOf(copyOfSecondId)).toMatchObject({ duplicate_determination: 'duplicate', canonical_reference_id: secondId });
+    expect(await decisionOf(thirdId)).toMatchObject({ duplicate_determination: 'canonical' });
+  });
+
+  it('when the waiting jobs exceed the pass size, then a pass takes whole jobs up to it', async () => {
+    const [job1, job2, job3, job4] = await ingestChunks([[first], [second, third], [copyOf(first, 1001)], [copyOf(third, 1003)]]);
+    const lane = heldLane();
+    const process = createProcessDeduplication({ ...repositories(), engine, trustedTypes: new Set(['doi']), exclusive: lane.exclusive, onEvents: () => undefined, logger }, { maxCoalescedDecisions: 2 });
+    const settled = [process(job1), process(job2), process(job3), process(job4)];
+    lane.release();
+    await Promise.all(settled);
+    expect(lane.passes).toEqual([1, 2, 2]);
+    expect(await pendingCount()).toBe(0);
+  });
+
+  it('when a pass fails, then every job in it fails (to be delivered again) and their decisions stay pending until a later pass', async () => {
+    const [job1, job2, job3] = await ingestChunks([[first], [second], [copyOf(first, 1001)]]);
+    const lane = heldLane();
+    let failNext = false;
+    const exclusive = async <T>(work: () => Promise<T>): Promise<T> =>
+      lane.exclusive(async () => {
+        if (failNext) {
+          failNext = false;
+          throw new Error('the reference store is unavailable');
+        }
+        return work();
+      });
+    const process = createProcessDeduplication({ ...repositories(), engine, trustedTypes: new Set(['doi']), exclusive, onEvents: () => undefined, logger });
+    const settled = [process(job1), process(job2), process(job3)].map((promise) => promise.then(() => 'done', (error: Error) => error.message));
+    // The next pass (jobs 2 and 3 together) fails once job 1's pass has settled.
+    const firstPassDone = settled[0].then(() => {
+      failNext = true;
+    });
+    lane.release();
+    await firstPassDone;
+    expect(await Promise.all(settled)).toEqual(['done', 'the reference store is unavailable', 'the reference store is unavailable']);
+    expect(await pendingCount()).toBe(2);
+    await Promise.all([process(job2), process(job3)]);
+    expect(await pendingCount()).toBe(0);
+    expect(await decisionOf(job3.reference_ids[0])).toMatchObject({ duplicate_determination: 'duplicate', canonical_reference_id: job1.reference_ids[0] });
+  });
+});
