@@ -57,7 +57,7 @@ describe('deduplication jobs on MongoDB', () => {
       }));
       await ingest({ import_batch_id: uuidv7(), collision_strategy: 'fail', lines });
     }
-    await waitFor(async () => jobs.length === chunks.length);
+    await waitFor(async () => jobs.length === chunks.length, 'a deduplication job for every chunk', 10_000);
     return [...jobs];
   }
 
