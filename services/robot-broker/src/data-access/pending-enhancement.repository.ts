@@ -65,18 +65,28 @@ export function createPendingEnhancementRepository(db: Db) {
     return result.modifiedCount;
   }
 
-  /** Processing rows of a request by the status their batches give them. */
-  async function leasedCounts(requestId: string): Promise<Map<PendingEnhancementStatus, number>> {
-    const groups = await pending.aggregate<{ _id: string | null; count: number }>([{ $match: { enhancement_request_id: requestId, status: 'processing' } }, { $group: { _id: '$robot_enhancement_batch_id', count: { $sum: 1 } } }]).toArray();
-    const ids = groups.map((group) => group._id).filter((id): id is string => id !== null);
-    const statuses = new Map((await batches.find({ _id: { $in: ids } }, { projection: { status: 1 } }).toArray()).map((batch) => [batch._id, batch.status]));
+  /**
+   * A request's rows counted by status, processing rows by the status their batches give them. One
+   * read of the rows: counting statuses and leased rows apart let a batch's rows move on in between
+   * and vanish from both counts.
+   */
+  async function statusCounts(requestId: string): Promise<Map<PendingEnhancementStatus, number>> {
+    const groups = await pending
+      .aggregate<{ _id: { status: PendingEnhancementStatus; batch: string | null }; count: number }>([
+        { $match: { enhancement_request_id: requestId } },
+        { $group: { _id: { status: '$status', batch: { $cond: [{ $eq: ['$status', 'processing'] }, { $ifNull: ['$robot_enhancement_batch_id', null] }, null] } }, count: { $sum: 1 } } },
+      ])
+      .toArray();
+    const ids = groups.map((group) => group._id.batch).filter((id): id is string => id !== null);
+    const batchStatuses = ids.length === 0 ? new Map<string, BatchStatus>() : new Map((await batches.find({ _id: { $in: ids } }, { projection: { status: 1 } }).toArray()).map((batch) => [batch._id, batch.status]));
     const counts = new Map<PendingEnhancementStatus, number>();
     for (const group of groups) {
-      const status = leasedRowStatus(group._id === null ? undefined : statuses.get(group._id));
+      const status = group._id.status === 'processing' ? leasedRowStatus(group._id.batch === null ? undefined : batchStatuses.get(group._id.batch)) : group._id.status;
       counts.set(status, (counts.get(status) ?? 0) + group.count);
     }
     return counts;
   }
+
 
   return {
     collection: pending,
@@ -127,17 +137,11 @@ export function createPendingEnhancementRepository(db: Db) {
     },
 
     async statusesOfRequest(requestId: string): Promise<PendingEnhancementStatus[]> {
-      const statuses = (await pending.distinct('status', { enhancement_request_id: requestId })) as PendingEnhancementStatus[];
-      if (!statuses.includes('processing')) return statuses;
-      const leased = await leasedCounts(requestId);
-      return [...new Set([...statuses.filter((status) => status !== 'processing'), ...leased.keys()])];
+      return [...(await statusCounts(requestId)).keys()];
     },
 
     async statusCountsOfRequest(requestId: string): Promise<Record<string, number>> {
-      const rows = await pending.aggregate<{ _id: string; count: number }>([{ $match: { enhancement_request_id: requestId } }, { $group: { _id: '$status', count: { $sum: 1 } } }]).toArray();
-      const counts: Record<string, number> = Object.fromEntries(rows.filter((row) => row._id !== 'processing').map((row) => [row._id, row.count]));
-      if (rows.some((row) => row._id === 'processing')) for (const [status, count] of await leasedCounts(requestId)) counts[status] = (counts[status] ?? 0) + count;
-      return counts;
+      return Object.fromEntries(await statusCounts(requestId));
     },
 
     /** Moves a batch's rows between statuses; answers how many moved. */
