@@ -3,7 +3,7 @@
 import { Aggregator, ProcessingMode } from 'mingo';
 import { isPlainObject, toNumber, typeBracket, TypeBracket, type Document } from './bson-value.order';
 import { badValue, ErrorCodes, MongoCommandError } from './mongo-command.error';
-import { compileSort } from './projection.applier';
+import { compileSort, sortFields } from './projection.applier';
 import { compileFilter, filterFields } from './query.matcher';
 
 const mingoStages = new Set([
@@ -181,7 +181,7 @@ export function pipelineFields(stages: readonly Document[]): Set<string> | undef
         break;
       case '$sort':
         if (!isPlainObject(argument)) return undefined;
-        for (const path of Object.keys(argument)) fields.add(path.split('.')[0]);
+        for (const field of sortFields(argument)) fields.add(field);
         break;
       case '$skip':
       case '$limit':

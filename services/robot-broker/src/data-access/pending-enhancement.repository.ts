@@ -87,7 +87,6 @@ export function createPendingEnhancementRepository(db: Db) {
     return counts;
   }
 
-
   return {
     collection: pending,
 
