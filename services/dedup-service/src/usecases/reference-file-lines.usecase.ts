@@ -52,11 +52,13 @@ export function createReferenceFileLines(deps: { references: ReferenceRepository
 
   /** The lines of `ids` in request order, missing references omitted; a duplicate's line is its own view. */
   return async function referenceFileLines(ids: readonly string[], fullTextEntitled: boolean): Promise<ReferenceFileLine[]> {
-    const found = new Map((await contents.getManyRaw(ids)).map((raw) => [raw.id, raw]));
-    // Duplicates are asked for every reference found, canonical-like or not, so the bytes need not be
-    // decoded before the cache is consulted; a duplicate's own line ignores them.
+    // Duplicates are asked for every id, found or not and canonical-like or not, so the two reads go
+    // out together and the bytes need not be decoded before the cache is consulted; a duplicate's
+    // own line ignores them, and so does a missing reference.
+    const [rows, duplicates] = await Promise.all([contents.getManyRaw(ids), contents.duplicatesOf(ids)]);
+    const found = new Map(rows.map((raw) => [raw.id, raw]));
     const groups = new Map<string, Array<RawReference & { document: ReferenceViewSource }>>();
-    for (const duplicate of await contents.duplicatesOf([...found.keys()])) {
+    for (const duplicate of duplicates) {
       const canonical = duplicate.document.active_decision?.canonical_reference_id as string;
       const group = groups.get(canonical);
       if (group) group.push(duplicate);

@@ -122,7 +122,9 @@ export function createRobotBatchUsecases(deps: {
   async function claimBatch(caller: PollCaller, robotId: string, limitInput: number | undefined, leaseInput: string | undefined): Promise<RobotEnhancementBatch | null> {
     const limit = batchLimit(limitInput);
     const leaseMs = leaseMilliseconds(leaseInput);
-    await pending.expireDue(new Date(), robotId);
+    // The sweep of this robot's passed leases runs beside the first candidates read: replacements
+    // join the back of the queue, so only a read that came back short has to look again for them.
+    const [expired, firstCandidates] = await Promise.all([pending.expireDue(new Date(), robotId), pending.candidates(robotId, limit)]);
     const batchId = uuidv7();
     const expiresAt = new Date(Date.now() + leaseMs);
     const batch: RobotBatchDocument = {
@@ -142,7 +144,7 @@ export function createRobotBatchUsecases(deps: {
     let claimed: Array<Pick<PendingEnhancementDocument, '_id' | 'reference_id'>> = [];
     let lines: ReturnType<ReferenceStorePort['referenceFileLines']> = Promise.resolve([]);
     for (let round = 0; round < CLAIM_ROUNDS && claimed.length === 0; round += 1) {
-      const candidates = await pending.candidates(robotId, limit);
+      const candidates = round === 0 && (expired === 0 || firstCandidates.length === limit) ? firstCandidates : await pending.candidates(robotId, limit);
       if (candidates.length === 0) break;
       const perReference = new Map<string, Pick<PendingEnhancementDocument, '_id' | 'reference_id'>>();
       for (const candidate of candidates) if (!perReference.has(candidate.reference_id)) perReference.set(candidate.reference_id, candidate);
