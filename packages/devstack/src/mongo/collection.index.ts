@@ -121,6 +121,11 @@ export class CollectionIndex {
     return !this.partial && this.spec.sparse !== true;
   }
 
+  /** Sparse and not partial: it holds every document that has one of its fields (nulls included). */
+  get sparseOnly(): boolean {
+    return !this.partial && this.spec.sparse === true;
+  }
+
   /** The document's keys, or undefined when the index does not hold it (sparse/partial). */
   keysOf(document: Document): IndexKeys | undefined {
     if (this.partial && !this.partial(document)) return undefined;

@@ -3,7 +3,7 @@
 import { deserialize, ObjectId, serialize } from 'bson';
 import { leadingIdKey, readTopLevelFields } from './bson-field.reader';
 import { DESERIALIZE_OPTIONS } from './bson.options';
-import { canonicalKey, isPlainObject, type Document } from './bson-value.order';
+import { canonicalKey, isPlainObject, TypeBracket, typeBracket, type Document } from './bson-value.order';
 import { CollectionIndex, type IndexKeys, type IndexSpec } from './collection.index';
 import { ErrorCodes, MongoCommandError } from './mongo-command.error';
 import { isOperatorObject, isRegex } from './query.matcher';
@@ -364,7 +364,7 @@ export class Collection {
       return { entries: this.examine(mapKeys(inOrder), true), implied };
     }
     for (const index of this.indexes.values()) {
-      if (index.fields.length === 1 && index.fields[0] === field && index.complete && !index.multikey) {
+      if (index.fields.length === 1 && index.fields[0] === field && (index.complete || (ranged && servesRange(index, lower, upper))) && !index.multikey) {
         this.statistics.lastPlan = `IXSCAN ${index.spec.name}`;
         return { entries: this.examine(index.ordered(direction, lower, upper), true), implied };
       }
@@ -416,7 +416,9 @@ export class Collection {
       return { name: 'IDHACK', keys, distinct: keys.length === 1, implied: ids.topLevel ? '_id' : undefined, size: keys.length };
     }
     for (const index of this.indexes.values()) {
-      if (!index.complete) continue;
+      // An equality on a plain non-null value never matches a document without the field, so a
+      // sparse index serves it as mongod's planner lets it.
+      if (!index.complete && !index.sparseOnly) continue;
       const field = index.fields[0];
       const equality = equalities.get(field);
       if (equality) {
@@ -436,11 +438,12 @@ export class Collection {
       if (lower || upper) return { name: `IXSCAN ${ID_INDEX_NAME}`, keys: mapKeys(this.idOrdering().range(lower, upper)), distinct: true };
     }
     for (const index of this.indexes.values()) {
-      if (!index.complete) continue;
+      if (!index.complete && !index.sparseOnly) continue;
       const range = ranges.get(index.fields[0]);
       if (!range) continue;
       const [lower, upper] = rangeBounds(range, index.multikey);
       if (!lower && !upper) continue;
+      if (!index.complete && !servesRange(index, lower, upper)) continue;
       return { name: `IXSCAN ${index.spec.name}`, keys: index.range(lower, upper), distinct: !index.multikey };
     }
     return undefined;
@@ -471,6 +474,17 @@ function rangeBounds(range: Document, multikey: boolean): [Bound | undefined, Bo
   if (lower && (lower.value === null || lower.value === undefined)) lower = undefined;
   if (upper && (upper.value === null || upper.value === undefined)) upper = undefined;
   return [lower, upper];
+}
+
+/**
+ * True when a range with these bounds can use the index even if it is sparse: a bound of a real
+ * value (not null, MinKey or MaxKey) matches only values of its own type, never a missing field.
+ */
+function servesRange(index: CollectionIndex, lower: Bound | undefined, upper: Bound | undefined): boolean {
+  if (index.complete) return true;
+  if (!index.sparseOnly) return false;
+  const real = (bound: Bound | undefined) => bound !== undefined && ![TypeBracket.Null, TypeBracket.MinKey, TypeBracket.MaxKey].includes(typeBracket(bound.value));
+  return real(lower) || real(upper);
 }
 
 function* concat(sources: Iterable<string>[]): Iterable<string> {

@@ -165,6 +165,37 @@ describe('index use', () => {
     expect(scan.executionStats.totalDocsExamined).toBe(2000);
   });
 
+  test('when a sparse index meets conditions that no document without the field can match, then it serves them, sorted walks included', async () => {
+    const collection = fixture.db.collection<Loose>('queue');
+    await collection.createIndex({ slot: 1 }, { sparse: true, name: 'slot_sparse' });
+    // Even-numbered rows hold a slot; odd ones lack the field, and every tenth holds an explicit null.
+    await collection.insertMany(Array.from({ length: 1000 }, (_unused, index) => (index % 2 === 0 ? { n: index, slot: `s|${String(index).padStart(4, '0')}` } : index % 10 === 1 ? { n: index, slot: null } : { n: index })));
+    const statistics = fixture.server.scanStatistics('test', 'queue');
+    const examined = async (run: () => Promise<unknown[]>) => {
+      const before = statistics?.documentsExamined ?? 0;
+      const found = await run();
+      return { found, examined: (statistics?.documentsExamined ?? 0) - before, plan: statistics?.lastPlan };
+    };
+    const equality = await examined(() => collection.find({ slot: 's|0040' }).toArray());
+    expect(equality).toMatchObject({ examined: 1, plan: 'IXSCAN slot_sparse' });
+    expect(equality.found.map((document) => document.n)).toEqual([40]);
+    const head = await examined(() => collection.find({ slot: { $gte: 's|', $lt: 's}' } }).sort({ slot: 1 }).limit(3).toArray());
+    expect(head).toMatchObject({ examined: 3, plan: 'IXSCAN slot_sparse' });
+    expect(head.found.map((document) => document.n)).toEqual([0, 2, 4]);
+    const range = await examined(() => collection.find({ slot: { $gt: 's|0990' } }).toArray());
+    expect(range.found.map((document) => document.n)).toEqual([992, 994, 996, 998]);
+    expect(range.plan).toBe('IXSCAN slot_sparse');
+    // Null and missing match these, and a sparse index lacks the missing ones: the collection is scanned.
+    const missing = await examined(() => collection.find({ slot: null }).toArray());
+    expect(missing.found).toHaveLength(500);
+    expect(missing.plan).toBe('COLLSCAN');
+    const unbounded = await examined(() => collection.find({}).sort({ slot: 1 }).limit(2).toArray());
+    expect(unbounded.found.map((document) => document.slot ?? null)).toEqual([null, null]);
+    expect(unbounded.plan).not.toBe('IXSCAN slot_sparse');
+    const explained = await collection.find({ slot: 's|0002' }).explain('executionStats');
+    expect(explained.queryPlanner.winningPlan).toMatchObject({ stage: 'FETCH', inputStage: { stage: 'IXSCAN', indexName: 'slot_sparse' } });
+  });
+
   test('when indexed documents are updated and deleted, then index lookups follow the changes', async () => {
     const collection = await seed();
     await collection.updateOne({ doi: '10.1/7' }, { $set: { doi: '10.1/seven' } });
