@@ -171,7 +171,7 @@ describe('index use', () => {
     // Even-numbered rows hold a slot; odd ones lack the field, and every tenth holds an explicit null.
     await collection.insertMany(Array.from({ length: 1000 }, (_unused, index) => (index % 2 === 0 ? { n: index, slot: `s|${String(index).padStart(4, '0')}` } : index % 10 === 1 ? { n: index, slot: null } : { n: index })));
     const statistics = fixture.server.scanStatistics('test', 'queue');
-    const examined = async (run: () => Promise<unknown[]>) => {
+    const examined = async (run: () => Promise<Loose[]>) => {
       const before = statistics?.documentsExamined ?? 0;
       const found = await run();
       return { found, examined: (statistics?.documentsExamined ?? 0) - before, plan: statistics?.lastPlan };
