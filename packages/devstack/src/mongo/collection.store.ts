@@ -364,7 +364,7 @@ export class Collection {
       return { entries: this.examine(mapKeys(inOrder), true), implied };
     }
     for (const index of this.indexes.values()) {
-      if (index.fields.length === 1 && index.fields[0] === field && (index.complete || (ranged && servesRange(index, lower, upper))) && !index.multikey) {
+      if (index.fields.length === 1 && index.fields[0] === field && servesRange(index, lower, upper) && !index.multikey) {
         this.statistics.lastPlan = `IXSCAN ${index.spec.name}`;
         return { entries: this.examine(index.ordered(direction, lower, upper), true), implied };
       }
@@ -438,12 +438,10 @@ export class Collection {
       if (lower || upper) return { name: `IXSCAN ${ID_INDEX_NAME}`, keys: mapKeys(this.idOrdering().range(lower, upper)), distinct: true };
     }
     for (const index of this.indexes.values()) {
-      if (!index.complete && !index.sparseOnly) continue;
       const range = ranges.get(index.fields[0]);
       if (!range) continue;
       const [lower, upper] = rangeBounds(range, index.multikey);
-      if (!lower && !upper) continue;
-      if (!index.complete && !servesRange(index, lower, upper)) continue;
+      if ((!lower && !upper) || !servesRange(index, lower, upper)) continue;
       return { name: `IXSCAN ${index.spec.name}`, keys: index.range(lower, upper), distinct: !index.multikey };
     }
     return undefined;
@@ -477,8 +475,9 @@ function rangeBounds(range: Document, multikey: boolean): [Bound | undefined, Bo
 }
 
 /**
- * True when a range with these bounds can use the index even if it is sparse: a bound of a real
- * value (not null, MinKey or MaxKey) matches only values of its own type, never a missing field.
+ * True when a walk between these bounds finds every match in the index: always for a complete one;
+ * for a sparse one when a bound is a real value (not null, MinKey or MaxKey), which matches only
+ * values of its own type, never a missing field.
  */
 function servesRange(index: CollectionIndex, lower: Bound | undefined, upper: Bound | undefined): boolean {
   if (index.complete) return true;
