@@ -11,6 +11,7 @@ import { CursorRegistry, type CursorReply, type ResultDocument } from './cursor.
 import { encodeCursorReply, type EncodedReply } from './cursor-reply.encoder';
 import { projectIncluded, withTopLevelFields } from './bson-document.splice';
 import { applySplitUpdate, changedFields, splitUpdate, type SplitUpdate } from './bson-update.splice';
+import { decodeUndecoded, holdsUndecoded, mayHoldUndecoded, undecodedOnlyIn } from './update-statement.elements';
 import { readTopLevelFields } from './bson-field.reader';
 import { keyValues } from './document.path';
 import { badValue, ErrorCodes, MongoCommandError } from './mongo-command.error';
@@ -174,12 +175,12 @@ function applyToMatch(collection: Collection, match: Match, update: unknown, con
  * names for the split's other fields) and stores the result when it changed. A document whose
  * target is not an array takes the general path, which raises MongoDB's error.
  */
-function applySplitToMatch(collection: Collection, match: Match, split: SplitUpdate, update: unknown, context: UpdateContext, touched: ReadonlySet<string>): Uint8Array | undefined {
+function applySplitToMatch(collection: Collection, match: Match, split: SplitUpdate, update: () => unknown, context: UpdateContext, touched: ReadonlySet<string>): Uint8Array | undefined {
   const spliced = applySplitUpdate(match.raw, split, match.document, context);
   if (!spliced) {
     const fields = collection.fieldsForUpdate(touched);
     const document = fields ? readTopLevelFields(match.raw, fields) : Collection.decode(match.raw);
-    return applyToMatch(collection, { ...match, document }, update, context, touched).stored;
+    return applyToMatch(collection, { ...match, document }, update(), context, touched).stored;
   }
   if (!spliced.stored) return undefined;
   return collection.replaceStored(match.key, spliced.stored, spliced.next, match.document, spliced.restChanged ? split.restFields : NO_FIELDS);
@@ -192,6 +193,22 @@ function splitFor(collection: Collection | undefined, update: unknown, arrayFilt
   const split = splitUpdate(update, (field) => !collection.indexesDependOn(new Set([field])), rawStatement);
   if (!split || !collection.fieldsForUpdate(split.decodedFields)) return undefined;
   return split;
+}
+
+/**
+ * The statement and its split for the splice path. A statement received with undecoded `$each`
+ * elements stays so only when the splice path copies every one of them as bytes; otherwise it is
+ * decoded (and split again) here. `update` of a spliced statement may still hold undecoded
+ * elements: a document that cannot be spliced decodes it (`decodeUndecoded`).
+ */
+function splitStatement(collection: Collection | undefined, statement: Document, rawStatement: Uint8Array | undefined): { statement: Document; split: SplitUpdate | undefined } {
+  const split = splitFor(collection, statement.u, statement.arrayFilters, rawStatement);
+  if (!rawStatement || !mayHoldUndecoded(rawStatement) || !holdsUndecoded(statement)) return { statement, split };
+  const bytesPushed = new Set<string>();
+  if (split) for (const [path, operation] of split.arrays) if (operation.kind === 'push' && operation.elements) bytesPushed.add(path);
+  if (split && undecodedOnlyIn(statement, bytesPushed)) return { statement, split };
+  const decoded = decodeUndecoded(statement);
+  return { statement: decoded, split: splitFor(collection, decoded.u, decoded.arrayFilters, rawStatement) };
 }
 
 function defaultIndexName(key: Document): string {
@@ -635,19 +652,19 @@ export class CommandHandler {
         try {
           if (!isPlainObject(statement)) throw new MongoCommandError(ErrorCodes.TypeMismatch, 'update statement must be an object');
           checkCollation(statement);
-          const { q: filter, u: update, multi, upsert } = statement;
-          const arrayFilters = statement.arrayFilters as Document[] | undefined;
-          if (multi === true && isPlainObject(update) && !isOperatorUpdate(update) && Object.keys(update).length > 0) {
+          if (statement.multi === true && isPlainObject(statement.u) && !isOperatorUpdate(statement.u) && Object.keys(statement.u).length > 0) {
             throw new MongoCommandError(ErrorCodes.FailedToParse, 'multi update is not supported for replacement-style update');
           }
+          const rawStatement = rawStatements?.length === updates.length ? rawStatements[index] : undefined;
+          const { statement: decoded, split } = splitStatement(collection, statement, rawStatement);
+          const { q: filter, u: update, multi, upsert } = decoded;
+          const arrayFilters = decoded.arrayFilters as Document[] | undefined;
           // An operator update reads and rewrites only the fields it touches (plus indexed ones).
           const touched = updatedFields(update);
-          // $push and $pull on top-level arrays splice the stored bytes; the rest of the update reads only its own fields.
-          const split = splitFor(collection, update, arrayFilters, rawStatements?.length === updates.length ? rawStatements[index] : undefined);
           const fields = split ? (collection as Collection).fieldsForUpdate(split.decodedFields) : touched && collection ? collection.fieldsForUpdate(touched) : undefined;
           const entries = this.matchingEntries(collection, filter, multi === true ? Number.POSITIVE_INFINITY : 1, fields);
           if (entries.length === 0 && upsert === true && collection) {
-            const { document, raw } = this.upsertInsert(collection, filter, update, arrayFilters);
+            const { document, raw } = this.upsertInsert(collection, filter, decodeUndecoded(update), arrayFilters);
             changed.push(raw);
             upserted.push({ index, _id: document._id });
             continue;
@@ -673,7 +690,7 @@ export class CommandHandler {
                 match = again[0];
               }
             }
-            const stored = split ? applySplitToMatch(collection as Collection, match, split, update, context, touched as Set<string>) : applyToMatch(collection as Collection, match, update, context, touched).stored;
+            const stored = split ? applySplitToMatch(collection as Collection, match, split, () => decodeUndecoded(update), context, touched as Set<string>) : applyToMatch(collection as Collection, match, update, context, touched).stored;
             matched += 1;
             if (stored) {
               changed.push(stored);

@@ -8,6 +8,7 @@ import { type CommandHandler, MAX_MESSAGE_SIZE_BYTES } from './command.handler';
 import { DESERIALIZE_OPTIONS } from './bson.options';
 import { EncodedReply } from './cursor-reply.encoder';
 import { cstringEnd, valueSize } from './bson-field.reader';
+import { STATEMENT_DESERIALIZE_OPTIONS } from './update-statement.elements';
 
 const OP_REPLY = 1;
 const OP_QUERY = 2004;
@@ -86,9 +87,11 @@ function parseOpMsg(body: Buffer): { command: Document; rawDocuments?: Uint8Arra
       rawDocuments = ownedViews(documents);
       continue;
     }
-    command[identifier] = documents.map((document) => deserialize(document, DESERIALIZE_OPTIONS));
-    // An update's statements also stay available as bytes: spliced $push copies the pushed elements from them.
-    if (isUpdate && identifier === 'updates') rawDocuments = documents;
+    // An update's statements also stay available as bytes: spliced $push copies the pushed elements
+    // from them, so their `$each` elements are left undecoded until something else needs them.
+    const statements = isUpdate && identifier === 'updates';
+    command[identifier] = documents.map((document) => deserialize(document, statements ? STATEMENT_DESERIALIZE_OPTIONS : DESERIALIZE_OPTIONS));
+    if (statements) rawDocuments = documents;
   }
   if (isUpdate && !rawDocuments) rawDocuments = documentsOfArray(body, bodyStart, 'updates');
   return { command, rawDocuments, moreToCome: (flags & MORE_TO_COME) !== 0 };

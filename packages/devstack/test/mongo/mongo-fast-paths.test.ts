@@ -248,6 +248,41 @@ describe('updates that rewrite only the fields they touch', () => {
   });
 });
 
+describe('bulk updates whose $each elements arrive undecoded', () => {
+  // A bulk write sends its statements as a document sequence, where `$each` elements stay bytes
+  // until an update needs their values: each case below needs them and must store what decoding would.
+  test('when $push needs the values ($sort, a dotted path, an indexed field, non-round-tripping numbers), then the stored arrays are what MongoDB stores', async () => {
+    const items = fixture.db.collection<Loose>('items');
+    await items.createIndex({ 'indexed.id': 1 });
+    await items.insertOne({ _id: 1, sorted: [{ s: 2 }], nested: { list: [] }, indexed: [], doubles: [] });
+    await items.bulkWrite([
+      { updateOne: { filter: { _id: 1 }, update: { $push: { sorted: { $each: [{ s: 3 }, { s: 1 }], $sort: { s: 1 } } } } as never } },
+      { updateOne: { filter: { _id: 1 }, update: { $push: { 'nested.list': { $each: [{ n: 'a' }] } } } as never } },
+      { updateOne: { filter: { _id: 1 }, update: { $push: { indexed: { $each: [{ id: 'i1' }, { id: 'i2' }] } } } as never } },
+      { updateOne: { filter: { _id: 1 }, update: { $push: { doubles: { $each: [{ whole: new Double(2) }] } } } as never } },
+    ]);
+    expect(await items.findOne({ _id: 1 })).toEqual({ _id: 1, sorted: [{ s: 1 }, { s: 2 }, { s: 3 }], nested: { list: [{ n: 'a' }] }, indexed: [{ id: 'i1' }, { id: 'i2' }], doubles: [{ whole: 2 }] });
+    expect(await items.find({ 'indexed.id': 'i2' }).toArray()).toHaveLength(1);
+    expect(statistics('items').lastPlan).toBe('IXSCAN indexed.id_1');
+  });
+
+  test('when $addToSet takes $each documents, an upsert pushes them, or a push meets a non-array, then the results are MongoDB’s', async () => {
+    const items = fixture.db.collection<Loose>('items');
+    await items.insertMany([
+      { _id: 1, tags: [{ tag: 'a' }] },
+      { _id: 2, list: 'text' },
+    ]);
+    await items.bulkWrite([
+      { updateOne: { filter: { _id: 1 }, update: { $addToSet: { tags: { $each: [{ tag: 'a' }, { tag: 'b' }, { tag: 'b' }] } } } as never } },
+      { updateOne: { filter: { _id: 3 }, update: { $push: { list: { $each: [{ x: 1 }, { x: 2 }] } }, $set: { created: true } } as never, upsert: true } },
+    ]);
+    expect(await items.findOne({ _id: 1 })).toEqual({ _id: 1, tags: [{ tag: 'a' }, { tag: 'b' }] });
+    expect(await items.findOne({ _id: 3 })).toEqual({ _id: 3, list: [{ x: 1 }, { x: 2 }], created: true });
+    await expect(items.bulkWrite([{ updateOne: { filter: { _id: 2 }, update: { $push: { list: { $each: [{ x: 1 }] } } } as never } }])).rejects.toMatchObject({ code: 2 });
+    expect(await items.findOne({ _id: 2 })).toEqual({ _id: 2, list: 'text' });
+  });
+});
+
 describe('inserts stored as the bytes the client sent', () => {
   test('when documents are inserted as a document sequence or inside the command, then they are stored, typed and indexed alike', async () => {
     const documents = () => [
