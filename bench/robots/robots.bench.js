@@ -1,18 +1,31 @@
 // Robot round-trip benchmark: pending enhancements served to concurrent robots that poll batches,
 // download the reference file, upload an abstract per reference, submit, and wait for robot-broker
 // to store the enhancements through dedup-service. Components as in the embedded default: the
-// MongoDB stand-in as its own process, the blob stand-in, dedup-service and robot-broker in this
-// process on an in-process bus, all over their real protocols (gRPC, S3 HTTP, MongoDB wire).
-// Run after a build: `node bench/robots/robots.bench.js [--references 25000] [--robots 4] [--batch 1000] [--warm-up 2] [--poll-only] [--processes] [--profile DIR] [--print-latencies]`
-// (--profile: the spawned processes write CPU profiles into DIR; in-process, this process also writes
-// measured.cpuprofile there, covering only the measured phase.)
+// MongoDB stand-in as its own process, the blob stand-in in this process, dedup-service and
+// robot-broker each on a worker thread of this process, on an in-process bus, all over their real
+// protocols (gRPC, S3 HTTP, MongoDB wire).
+// Run after a build: `node bench/robots/robots.bench.js [--references 25000] [--robots 4] [--batch 1000] [--warm-up 2] [--poll-only] [--processes] [--threads dedup-service,robot-broker|none] [--semi-space 64|default] [--profile DIR] [--print-latencies]`
+// (--profile: the spawned processes write CPU profiles into DIR; in-process, this process's main
+// thread also writes measured.cpuprofile there, covering only the measured phase: with --threads none
+// it holds the services too.)
 // Pending enhancements = references × robots (each robot has its own request over all references).
 const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const readline = require('node:readline');
-const { spawn } = require('node:child_process');
+const { spawn, spawnSync } = require('node:child_process');
+const { argument } = require('../support/arguments');
+
+// In this process the services get the young generation they get in production (`npm start`, the
+// images: 64 MB semi-spaces); `--semi-space default` keeps V8's 16 MB. V8 reads the size only at
+// start-up, so this process starts itself again with it.
+const semiSpace = argument('--semi-space', '64');
+const semiSpaceFlag = semiSpace === 'default' ? [] : [`--max-semi-space-size=${semiSpace}`];
+if (semiSpaceFlag.length > 0 && !process.execArgv.some((flag) => flag.startsWith('--max-semi-space-size'))) {
+  const child = spawnSync(process.execPath, [...semiSpaceFlag, ...process.execArgv, __filename, ...process.argv.slice(2)], { stdio: 'inherit' });
+  process.exit(child.status ?? 1);
+}
 
 const root = path.resolve(__dirname, '../..');
 const req = (p) => require(path.join(root, p));
@@ -23,7 +36,6 @@ const { startBlob, DEVELOPMENT_BLOB_ACCESS_KEY, DEVELOPMENT_BLOB_SECRET_KEY } = 
 const { startDedupService } = req('services/dedup-service/dist/index.js');
 const { startRobotBroker } = req('services/robot-broker/dist/index.js');
 
-const { argument } = require('../support/arguments');
 const referenceCount = Number(argument('--references', '25000'));
 const robotCount = Number(argument('--robots', '4'));
 const batchSize = Number(argument('--batch', '1000'));
@@ -31,6 +43,11 @@ const batchSize = Number(argument('--batch', '1000'));
 const pollOnly = process.argv.includes('--poll-only');
 // dedup-service and robot-broker as their own processes (built main.js) on RabbitMQ, as deployed.
 const separateProcesses = process.argv.includes('--processes');
+// Without --processes: dedup-service and robot-broker each on a worker thread of this process, as
+// the embedded default runs them (DESTINY_SERVICE_THREADS); `none` runs them on the main thread
+// beside the robots and the blob stand-in (where --profile sees them).
+const threadList = argument('--threads', 'dedup-service,robot-broker');
+const threaded = separateProcesses || threadList === 'none' ? [] : threadList.split(',');
 const profileDir = argument('--profile', '');
 // Every poll's latency in the order the polls finished (where the slow ones fall: the first polls meet cold processes).
 const printLatencies = process.argv.includes('--print-latencies');
@@ -106,6 +123,11 @@ function processCpuMs(pid) {
   }
 }
 
+/** CPU time of one thread of this process so far, in ms (Linux); NaN without a thread id. */
+function threadCpuMs(tid) {
+  return tid ? processCpuMs(`${process.pid}/task/${tid}`) : NaN;
+}
+
 const ownCpuMs = () => {
   const usage = process.cpuUsage();
   return (usage.user + usage.system) / 1000;
@@ -157,9 +179,14 @@ async function main() {
   };
   const overrides = { createBus: async () => shared };
   const messaging = separateProcesses ? req('packages/devstack/dist/testing/index.js').createTestMessagingNamespace('robots-bench') : undefined;
-  const dedup = separateProcesses ? await spawnService('dedup-service', { ...env, ...messaging.env }) : await startDedupService(env, overrides);
+  const { startServiceThread } = req('packages/devstack/dist/launcher/service.thread.js');
+  const startInProcess = (name, starter, serviceEnv) =>
+    threaded.includes(name)
+      ? startServiceThread(name, serviceEnv, { bus: shared, logLevel: 'warn', onUnexpectedExit: (service, reason) => { console.error(`${service} failed: ${reason}`); process.exit(1); } })
+      : starter(serviceEnv, overrides);
+  const dedup = separateProcesses ? await spawnService('dedup-service', { ...env, ...messaging.env }) : await startInProcess('dedup-service', startDedupService, env);
   const brokerEnv = { ...env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}` };
-  const broker = separateProcesses ? await spawnService('robot-broker', { ...brokerEnv, ...messaging.env }) : await startRobotBroker(brokerEnv, overrides);
+  const broker = separateProcesses ? await spawnService('robot-broker', { ...brokerEnv, ...messaging.env }) : await startInProcess('robot-broker', startRobotBroker, brokerEnv);
   const protos = loadDestinyProtos();
   const dedupClient = platform.createGrpcClient(protos.destiny.dedup_service.DedupService, `127.0.0.1:${dedup.grpcPort}`);
   const brokerClient = platform.createGrpcClient(protos.destiny.robot_broker.RobotBroker, `127.0.0.1:${broker.grpcPort}`);
@@ -268,6 +295,7 @@ async function main() {
   // CPU profiles time their samples on the monotonic clock: the window lets a reader of the spawned
   // processes' profiles keep only the measured phase.
   const windowStart = process.hrtime.bigint() / 1000n;
+  const threadsAtStart = { dedup: threadCpuMs(dedup.osThreadId), broker: threadCpuMs(broker.osThreadId) };
   const cpuAtStart = { bench: ownCpuMs(), mongo: processCpuMs(mongo.pid), dedup: processCpuMs(dedup.pid), broker: processCpuMs(broker.pid), blob: separateProcesses ? processCpuMs(blob.pid) : 0 };
   started = performance.now();
   await Promise.all(robots.map((robot) => robotLoop(robot)));
@@ -288,9 +316,10 @@ async function main() {
   console.log(`poll latency (batch of ${batchSize}): p50 ${percentile(pollLatencies, 50).toFixed(0)} ms, p95 ${percentile(pollLatencies, 95).toFixed(0)} ms, max ${Math.max(...pollLatencies).toFixed(0)} ms over ${pollLatencies.length} polls`);
   if (printLatencies) console.log(`poll latencies in the order the polls finished (ms): ${pollLatencies.map((value) => Math.round(value)).join(' ')}`);
   const perThousand = (ms) => ((ms / total) * 1000).toFixed(0);
-  const where = separateProcesses ? 'bench process (robots)' : 'bench process (robots, blob stand-in, dedup-service, robot-broker)';
+  const where = separateProcesses ? 'bench process (robots)' : `bench process (robots, blob stand-in, dedup-service, robot-broker; threads: ${threaded.length ? threaded.join(', ') : 'none'}; semi-space: ${semiSpace === 'default' ? 'V8 default' : `${semiSpace} MB`})`;
   const services = separateProcesses ? `, blob stand-in ${perThousand(cpu.blob)} ms, dedup-service ${perThousand(cpu.dedup)} ms, robot-broker ${perThousand(cpu.broker)} ms` : '';
   console.log(`CPU per 1,000 references: ${where} ${perThousand(cpu.bench)} ms${services}, MongoDB stand-in ${perThousand(cpu.mongo)} ms; load average ${os.loadavg().map((value) => value.toFixed(1)).join(' ')}`);
+  if (threaded.length > 0) console.log(`CPU per 1,000 references by thread: dedup-service ${perThousand(threadCpuMs(dedup.osThreadId) - threadsAtStart.dedup)} ms, robot-broker ${perThousand(threadCpuMs(broker.osThreadId) - threadsAtStart.broker)} ms (NaN: on the main thread)`);
   console.log(`robot time per batch: ${Object.entries(stepTotals).map(([step, ms]) => `${step} ${(ms / pollLatencies.length).toFixed(0)} ms`).join(', ')}`);
 
   await mongoClient.close();
