@@ -11,19 +11,16 @@ const { Writable } = require('node:stream');
 
 const root = path.resolve(__dirname, '../..');
 const req = (p) => require(path.join(root, p));
-const { spawn, spawnSync } = require('node:child_process');
+const { spawn } = require('node:child_process');
 const { argument } = require('../support/arguments');
+const { restartWithSemiSpace, semiSpaceLabel, startService } = require('../support/service-layout');
 
 // The services run with the young generation they get in production (`npm start`, the images:
 // 64 MB semi-spaces); `--semi-space default` keeps V8's 16 MB. The MongoDB stand-in always keeps
 // V8's default, as `npm run devstack -- mongo` runs it.
 // V8 reads the size only at start-up, so this process starts itself again with it.
 const semiSpace = argument('--semi-space', '64');
-const semiSpaceFlag = semiSpace === 'default' ? [] : [`--max-semi-space-size=${semiSpace}`];
-if (semiSpaceFlag.length > 0 && !process.execArgv.some((flag) => flag.startsWith('--max-semi-space-size'))) {
-  const child = spawnSync(process.execPath, [...semiSpaceFlag, ...process.execArgv, __filename, ...process.argv.slice(2)], { stdio: 'inherit' });
-  process.exit(child.status ?? 1);
-}
+restartWithSemiSpace(semiSpace, __filename);
 const readline = require('node:readline');
 const { startMongo } = req('packages/devstack/dist/mongo/index.js');
 const platform = req('packages/platform/dist/index.js');
@@ -246,11 +243,7 @@ async function main() {
   const counter = countCommands ? await startCommandCounter(mongo.url) : undefined;
   const env = { MONGODB_URL: counter ? counter.url : mongo.url, GRPC_PORT: '0', HEALTH_PORT: '0', GRPC_HOST: '127.0.0.1', LOG_LEVEL: 'debug', AMQP_NAMESPACE: namespace };
   const overrides = (name) => ({ logger: timing.logger(name), ...(shared ? { createBus: async () => shared } : {}) });
-  const { startServiceThread } = req('packages/devstack/dist/launcher/service.thread.js');
-  const start = (name, starter, serviceEnv) =>
-    threaded.includes(name)
-      ? startServiceThread(name, { ...serviceEnv, LOG_LEVEL: 'warn' }, { bus: shared, logLevel: 'warn', onUnexpectedExit: (service, reason) => { console.error(`${service} failed: ${reason}`); process.exit(1); } })
-      : starter(serviceEnv, overrides(name));
+  const start = (name, starter, serviceEnv) => startService({ root, threaded, bus: shared, name, starter, env: serviceEnv, overrides: overrides(name) });
   const dedup = await start('dedup-service', startDedupService, env);
   const imports = await start('import-service', startImportService, { ...env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}`, OUTBOUND_ALLOWLIST: '127.0.0.0/8' });
   const reader = await new (require('mongodb').MongoClient)(mongo.url).connect();
@@ -294,7 +287,7 @@ async function main() {
   const summary = JSON.parse((await unary('GetImportBatchSummary', { import_record_id: record.id, import_batch_id: batch.id })).json);
   const determinations = await db('destiny_dedup').collection('duplicate_decisions').aggregate([{ $group: { _id: '$duplicate_determination', count: { $sum: 1 } } }]).toArray();
 
-  console.log(`threads: ${threaded.length ? threaded.join(', ') : 'none'}; bus: ${busKind}; semi-space: ${semiSpace === 'default' ? 'V8 default' : `${semiSpace} MB`}; batch ${summary.import_batch_status}; results ${JSON.stringify(summary.results)}`);
+  console.log(`threads: ${threaded.length ? threaded.join(', ') : 'none'}; bus: ${busKind}; semi-space: ${semiSpaceLabel(semiSpace)}; batch ${summary.import_batch_status}; results ${JSON.stringify(summary.results)}`);
   console.log(`determinations: ${determinations.map((row) => `${row._id}=${row.count}`).join(', ')}`);
   for (const checkpoint of checkpoints) console.log(`first ${checkpoint} recorded and decided: ${(marks[checkpoint] / 1000).toFixed(1)} s`);
   console.log(`all results recorded: ${(importedMs / 1000).toFixed(1)} s; all decided: ${(totalMs / 1000).toFixed(1)} s => ${Math.round((total / totalMs) * 1000)} references/s end to end`);

@@ -14,18 +14,14 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const readline = require('node:readline');
-const { spawn, spawnSync } = require('node:child_process');
+const { spawn } = require('node:child_process');
 const { argument } = require('../support/arguments');
+const { restartWithSemiSpace, semiSpaceLabel, startService } = require('../support/service-layout');
 
 // In this process the services get the young generation they get in production (`npm start`, the
-// images: 64 MB semi-spaces); `--semi-space default` keeps V8's 16 MB. V8 reads the size only at
-// start-up, so this process starts itself again with it.
+// images: 64 MB semi-spaces); `--semi-space default` keeps V8's 16 MB.
 const semiSpace = argument('--semi-space', '64');
-const semiSpaceFlag = semiSpace === 'default' ? [] : [`--max-semi-space-size=${semiSpace}`];
-if (semiSpaceFlag.length > 0 && !process.execArgv.some((flag) => flag.startsWith('--max-semi-space-size'))) {
-  const child = spawnSync(process.execPath, [...semiSpaceFlag, ...process.execArgv, __filename, ...process.argv.slice(2)], { stdio: 'inherit' });
-  process.exit(child.status ?? 1);
-}
+restartWithSemiSpace(semiSpace, __filename);
 
 const root = path.resolve(__dirname, '../..');
 const req = (p) => require(path.join(root, p));
@@ -179,11 +175,7 @@ async function main() {
   };
   const overrides = { createBus: async () => shared };
   const messaging = separateProcesses ? req('packages/devstack/dist/testing/index.js').createTestMessagingNamespace('robots-bench') : undefined;
-  const { startServiceThread } = req('packages/devstack/dist/launcher/service.thread.js');
-  const startInProcess = (name, starter, serviceEnv) =>
-    threaded.includes(name)
-      ? startServiceThread(name, serviceEnv, { bus: shared, logLevel: 'warn', onUnexpectedExit: (service, reason) => { console.error(`${service} failed: ${reason}`); process.exit(1); } })
-      : starter(serviceEnv, overrides);
+  const startInProcess = (name, starter, serviceEnv) => startService({ root, threaded, bus: shared, name, starter, env: serviceEnv, overrides });
   const dedup = separateProcesses ? await spawnService('dedup-service', { ...env, ...messaging.env }) : await startInProcess('dedup-service', startDedupService, env);
   const brokerEnv = { ...env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}` };
   const broker = separateProcesses ? await spawnService('robot-broker', { ...brokerEnv, ...messaging.env }) : await startInProcess('robot-broker', startRobotBroker, brokerEnv);
@@ -316,7 +308,7 @@ async function main() {
   console.log(`poll latency (batch of ${batchSize}): p50 ${percentile(pollLatencies, 50).toFixed(0)} ms, p95 ${percentile(pollLatencies, 95).toFixed(0)} ms, max ${Math.max(...pollLatencies).toFixed(0)} ms over ${pollLatencies.length} polls`);
   if (printLatencies) console.log(`poll latencies in the order the polls finished (ms): ${pollLatencies.map((value) => Math.round(value)).join(' ')}`);
   const perThousand = (ms) => ((ms / total) * 1000).toFixed(0);
-  const where = separateProcesses ? 'bench process (robots)' : `bench process (robots, blob stand-in, dedup-service, robot-broker; threads: ${threaded.length ? threaded.join(', ') : 'none'}; semi-space: ${semiSpace === 'default' ? 'V8 default' : `${semiSpace} MB`})`;
+  const where = separateProcesses ? 'bench process (robots)' : `bench process (robots, blob stand-in, dedup-service, robot-broker; threads: ${threaded.length ? threaded.join(', ') : 'none'}; semi-space: ${semiSpaceLabel(semiSpace)})`;
   const services = separateProcesses ? `, blob stand-in ${perThousand(cpu.blob)} ms, dedup-service ${perThousand(cpu.dedup)} ms, robot-broker ${perThousand(cpu.broker)} ms` : '';
   console.log(`CPU per 1,000 references: ${where} ${perThousand(cpu.bench)} ms${services}, MongoDB stand-in ${perThousand(cpu.mongo)} ms; load average ${os.loadavg().map((value) => value.toFixed(1)).join(' ')}`);
   if (threaded.length > 0) console.log(`CPU per 1,000 references by thread: dedup-service ${perThousand(threadCpuMs(dedup.osThreadId) - threadsAtStart.dedup)} ms, robot-broker ${perThousand(threadCpuMs(broker.osThreadId) - threadsAtStart.broker)} ms (NaN: on the main thread)`);

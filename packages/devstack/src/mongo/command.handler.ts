@@ -203,10 +203,10 @@ function splitFor(collection: Collection | undefined, update: unknown, arrayFilt
  */
 function splitStatement(collection: Collection | undefined, statement: Document, rawStatement: Uint8Array | undefined): { statement: Document; split: SplitUpdate | undefined } {
   const split = splitFor(collection, statement.u, statement.arrayFilters, rawStatement);
-  if (!rawStatement || !mayHoldUndecoded(rawStatement) || !holdsUndecoded(statement)) return { statement, split };
+  if (!rawStatement || !mayHoldUndecoded(rawStatement)) return { statement, split };
   const bytesPushed = new Set<string>();
   if (split) for (const [path, operation] of split.arrays) if (operation.kind === 'push' && operation.elements) bytesPushed.add(path);
-  if (split && undecodedOnlyIn(statement, bytesPushed)) return { statement, split };
+  if (split ? undecodedOnlyIn(statement, bytesPushed) : !holdsUndecoded(statement)) return { statement, split };
   const decoded = decodeUndecoded(statement);
   return { statement: decoded, split: splitFor(collection, decoded.u, decoded.arrayFilters, rawStatement) };
 }

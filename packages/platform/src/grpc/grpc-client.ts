@@ -13,7 +13,7 @@ type UnaryMethod<Request, Response> = (
   callback: (error: grpc.ServiceError | null, response?: Response) => void,
 ) => grpc.ClientUnaryCall;
 
-export const GRPC_CLIENT_OPTIONS: grpc.ChannelOptions = {
+const GRPC_CLIENT_OPTIONS: grpc.ChannelOptions = {
   'grpc.max_receive_message_length': 64 * 1024 * 1024,
   'grpc.max_send_message_length': 64 * 1024 * 1024,
   // HTTP/2's default 64 KB receive window makes a reply of a few MB (a robot's reference-file lines)
