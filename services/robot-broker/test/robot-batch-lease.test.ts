@@ -2,6 +2,7 @@ import { uuidv7 } from '@destiny/contracts';
 import type { RunningBackendService } from '@destiny/platform';
 import { MongoClient, type Db } from 'mongodb';
 import { startDedupService } from '../../dedup-service/src/index';
+import { createPendingEnhancementRepository } from '../src/data-access/pending-enhancement.repository';
 import { startRobotBroker } from '../src/index';
 import { abstractLine, call, callJson, dedupClient, failure, ingestReferences, robotBrokerClient, startInfrastructure, waitFor, type DedupClient, type RobotBrokerClient } from './robot-helpers';
 
@@ -157,6 +158,23 @@ describe('robot-broker batch leases', () => {
     expect(originals.map((row) => row.status)).toEqual(['expired', 'expired']);
     expect((await rowsOf(next.id)).map((row) => row.retry_of).sort()).toEqual(originals.map((row) => row._id).sort());
     expect(await batchDocument(dead)).toMatchObject({ status: 'expired', lease_expiry: null });
+  });
+
+  it('when the periodic sweep expires a passed lease while a poll runs, then the poll still gets the replacements', async () => {
+    // A second repository plays the sweep of another replica (or this one's timer) racing the poll.
+    const sweep = createPendingEnhancementRepository(db);
+    for (let attempt = 0; attempt < 12; attempt += 1) {
+      const refs = await ingestReferences(references, 2, `lease-race-${attempt}`);
+      const robot = await newRobot(`lease-race-bot-${attempt}`);
+      await request(robot.id, refs);
+      const dead = uuidv7();
+      await db.collection('robot_enhancement_batches').insertOne({ _id: dead, robot_id: robot.id, status: 'processing', lease_expiry: new Date(Date.now() - 1000), reference_ids: refs } as never);
+      await db.collection('pending_enhancements').updateMany({ robot_id: robot.id }, { $set: { status: 'processing', robot_enhancement_batch_id: dead, queue_order: null } });
+      // Staggering the sweep's start walks it across every step of the poll's own sweep.
+      const [, next] = await Promise.all([new Promise((resolve) => setTimeout(resolve, attempt % 4)).then(() => sweep.expireDue(new Date())), poll(robot.id)]);
+      expect(next).not.toBeNull();
+      expect((await rowsOf(next!.id)).map((row) => row.reference_id).sort()).toEqual([...refs].sort());
+    }
   });
 
   it('when a batch leased by an older version (lease on its rows) has passed, then after a start its rows expire and are offered again', async () => {

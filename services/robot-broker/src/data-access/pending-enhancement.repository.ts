@@ -155,6 +155,11 @@ export function createPendingEnhancementRepository(db: Db) {
      * replacements (idempotent by `retry:<id>`), then the `expired` status, and last the batch
      * leaves the sweep. A crash in between repeats harmlessly. Answers how many rows expired.
      */
+    /**
+     * Expires the batches whose lease has passed and offers their replacements; answers how many
+     * batches it saw through, including ones a concurrent sweep had started, since their
+     * replacements exist only once this returns.
+     */
     async expireDue(now: Date, robotId?: string): Promise<number> {
       // The lower bound keeps the walk off the batches whose lease is over (null sorts before dates).
       const filter: Record<string, unknown> = { lease_expiry: { $gte: new Date(0), $lte: now } };
@@ -166,7 +171,9 @@ export function createPendingEnhancementRepository(db: Db) {
         for (const batch of due) {
           if (batch.status === 'processing') {
             const claimed = await batches.updateOne({ _id: batch._id, status: 'processing', lease_expiry: { $lte: now } }, { $set: { status: 'expired' } });
-            if (claimed.modifiedCount === 0) continue;
+            // A concurrent sweep that won the batch may still be making its replacements; making
+            // them here too (the retry key makes that idempotent) means none is missing on return.
+            if (claimed.modifiedCount === 0 && (await batches.findOne({ _id: batch._id }, { projection: { status: 1 } }))?.status !== 'expired') continue;
           } else if (batch.status !== 'expired') continue;
           const rows = await pending.find({ robot_enhancement_batch_id: batch._id, status: 'processing' }).toArray();
           await this.createMany(
@@ -182,10 +189,11 @@ export function createPendingEnhancementRepository(db: Db) {
                 dedup_key: `retry:${row._id}`,
               })),
           );
-          total += await this.transition(batch._id, ['processing'], 'expired');
+          await this.transition(batch._id, ['processing'], 'expired');
           await batches.updateOne({ _id: batch._id, status: 'expired' }, { $set: { lease_expiry: null } });
           expired += 1;
         }
+        total += expired;
         if (due.length < EXPIRY_PAGE || expired === 0) return total;
       }
     },
