@@ -153,12 +153,8 @@ export function createPendingEnhancementRepository(db: Db) {
      * Expires passed leases (§12.8), a batch at a time: the batch becomes `expired` first (the one
      * write a submission races with, so exactly one of them wins), then its rows get their
      * replacements (idempotent by `retry:<id>`), then the `expired` status, and last the batch
-     * leaves the sweep. A crash in between repeats harmlessly. Answers how many rows expired.
-     */
-    /**
-     * Expires the batches whose lease has passed and offers their replacements; answers how many
-     * batches it saw through, including ones a concurrent sweep had started, since their
-     * replacements exist only once this returns.
+     * leaves the sweep. A crash in between repeats harmlessly. Answers how many batches it saw
+     * through, including ones a concurrent sweep had started: their replacements exist on return.
      */
     async expireDue(now: Date, robotId?: string): Promise<number> {
       // The lower bound keeps the walk off the batches whose lease is over (null sorts before dates).
