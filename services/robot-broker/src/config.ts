@@ -17,6 +17,7 @@ export const robotBrokerConfig = defineConfig({
   ROBOT_RESULT_IMPORT_CHUNK_SIZE: { kind: 'integer', default: 1000, min: 1, max: 1000, description: 'enhancements per dedup-service AddEnhancements call while importing robot results' },
   ROBOT_RESULT_IMPORT_CHUNK_SIZE_WHILE_POLLING: { kind: 'integer', default: 250, min: 1, max: 1000, description: 'the same while robots are polling (a poll in the last second): smaller chunks let polls in between sooner' },
   ROBOT_IMPORT_MAX_POLL_WAIT_MS: { kind: 'integer', default: 1000, min: 0, description: 'longest a result-import chunk waits for robot polls in flight to finish (polls go first; 0 turns the priority off)' },
+  ROBOT_PREPARE_AHEAD_SECONDS: { kind: 'integer', default: 300, min: 0, description: 'after a poll that got a full batch, the robot\'s next batch is claimed and written at once and handed to its next poll with the same limit within this time, else given back to the queue (0: no batch is prepared ahead)' },
   ROBOT_IMPORT_CHUNKS_IN_FLIGHT: { kind: 'integer', default: 2, min: 1, max: 16, description: 'AddEnhancements calls of result imports in flight at once from this instance while no robot is polling (one while robots poll)' },
   OUTBOUND_ALLOWLIST: { kind: 'list', default: [], description: 'hosts or CIDRs robot base_urls, full texts and linked-data documents may use although private (and over plain http)' },
   ...enhancementContentConfig,

@@ -124,7 +124,17 @@ export async function startRobotBroker(env: NodeJS.ProcessEnv = process.env, ove
         idleBackgroundSlots: config.ROBOT_IMPORT_CHUNKS_IN_FLIGHT,
         recentMs: 1000,
       });
-      const batchUsecases = createRobotBatchUsecases({ pending, batches, blob, references, notifyOutbox: () => relay.notify(), fullTextLinks, pollPriority });
+      const batchUsecases = createRobotBatchUsecases({
+        pending,
+        batches,
+        blob,
+        references,
+        notifyOutbox: () => relay.notify(),
+        fullTextLinks,
+        pollPriority,
+        prepareAheadMs: config.ROBOT_PREPARE_AHEAD_SECONDS * 1000,
+        logger,
+      });
       registerRobotBrokerGrpc(grpc, {
         robots: createRobotUsecases({ db, cipher }),
         signatures: createVerifyRobotSignature({ db, cipher }),
@@ -161,6 +171,7 @@ export async function startRobotBroker(env: NodeJS.ProcessEnv = process.env, ove
         readiness: [{ name: 'blob_storage', check: () => blob.ping() }],
         async stop() {
           clearInterval(sweep);
+          await batchUsecases.drain();
           await sweeping;
           await importConsumer.stop();
           await indexedConsumer.stop();

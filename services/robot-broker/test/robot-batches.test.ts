@@ -152,11 +152,16 @@ describe('robot-broker enhancement requests and robot batches', () => {
       expect(lines.map((line) => line.id).sort()).toEqual(rows.map((row) => row.reference_id as string).sort());
       claimed += rows.length;
     }
-    const processing = await db.collection('pending_enhancements').countDocuments({ robot_id: robot.id, status: 'processing' });
-    expect(claimed).toBe(processing);
+    // A full batch has the robot's next one prepared ahead: its rows are claimed by a batch no
+    // client has seen yet. Rows are read before batches, so every batch a row names is found.
+    const rows = (await db.collection('pending_enhancements').find({ robot_id: robot.id }).toArray()) as unknown as Array<{ status: string; robot_enhancement_batch_id: string | null }>;
+    const statusOf = new Map((await db.collection('robot_enhancement_batches').find({ robot_id: robot.id }).toArray()).map((batch) => [String(batch._id), batch.status as string]));
+    const handedOut = new Set(batches.map((batch) => batch.id));
+    const processing = rows.filter((row) => row.status === 'processing');
+    expect(processing.filter((row) => handedOut.has(row.robot_enhancement_batch_id!))).toHaveLength(claimed);
+    expect(processing.filter((row) => !handedOut.has(row.robot_enhancement_batch_id!)).every((row) => ['preparing', 'prepared'].includes(statusOf.get(row.robot_enhancement_batch_id!)!))).toBe(true);
     expect(claimed).toBeGreaterThan(0);
-    const pending = await db.collection('pending_enhancements').countDocuments({ robot_id: robot.id, status: 'pending' });
-    expect(claimed + pending).toBe(300);
+    expect(rows.filter((row) => row.status === 'pending' && row.robot_enhancement_batch_id === null).length + processing.length).toBe(300);
   });
 
   it('when a lease passes, then results are refused with 422, renewal is refused with 409 and the next poll gets replacements', async () => {

@@ -75,9 +75,15 @@ export interface PendingEnhancementDocument {
 /**
  * `processing` → `importing` → `imported`, or `failed` (robot error, import crash), or `expired`
  * (lease passed). A row still marked `processing` is in whatever state its batch is in: the
- * submission and the expiry are one write to the batch, not one per row.
+ * submission and the expiry are one write to the batch, not one per row. A batch prepared ahead of
+ * a robot's next poll is `preparing` → `prepared` → `processing` when a poll takes it, or
+ * `releasing` (then deleted, its rows pending again) when none does in time; until handed out it
+ * does not exist for clients and its rows count as pending.
  */
-export type BatchStatus = 'processing' | 'importing' | 'imported' | 'failed' | 'expired';
+export type BatchStatus = 'preparing' | 'prepared' | 'releasing' | 'processing' | 'importing' | 'imported' | 'failed' | 'expired';
+
+/** The statuses of a batch prepared ahead and not handed out. */
+export const UNREVEALED_BATCH_STATUSES: readonly BatchStatus[] = ['preparing', 'prepared', 'releasing'];
 
 export interface ImportAttempt {
   status: 'stored' | 'discarded' | 'failed';
@@ -121,8 +127,13 @@ export interface RobotBatchDocument {
   _id: string;
   robot_id: string;
   status: BatchStatus;
-  /** The lease of every pending enhancement in the batch while `processing` (and `expired` until the expiry is done), else null. */
+  /**
+   * The lease of every pending enhancement in the batch while `processing` (and `expired` until the
+   * expiry is done); while prepared ahead, when it is released unless a poll takes it; else null.
+   */
   lease_expiry: Date | null;
+  /** While prepared ahead: the poll it is for (the same limit and full-text entitlement). */
+  prepared?: { limit: number; full_text: boolean };
   error: string | null;
   reference_ids: string[];
   /** The pending enhancement of each of `reference_ids`, in the same order (absent on batches of older versions). */

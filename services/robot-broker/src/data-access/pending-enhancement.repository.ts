@@ -1,6 +1,6 @@
 import { uuidv7, type PendingEnhancementStatus } from '@destiny/contracts';
 import type { Collection, Db } from 'mongodb';
-import { COLLECTIONS, isDuplicateKeyError, type BatchStatus, type PendingEnhancementDocument, type RobotBatchDocument } from './collections';
+import { COLLECTIONS, isDuplicateKeyError, UNREVEALED_BATCH_STATUSES, type BatchStatus, type PendingEnhancementDocument, type RobotBatchDocument } from './collections';
 
 /** Replacements are made while the chain behind an expired one is shorter than this (§12.8). */
 export const MAX_RETRY_DEPTH = 3;
@@ -22,6 +22,7 @@ const queueOrder = (robotId: string, id: string) => `${robotId}|${id}`;
  * later states. An expired batch's rows count as processing until their replacements exist.
  */
 export function leasedRowStatus(batchStatus: BatchStatus | undefined): PendingEnhancementStatus {
+  if (batchStatus !== undefined && UNREVEALED_BATCH_STATUSES.includes(batchStatus)) return 'pending';
   return batchStatus === 'importing' || batchStatus === 'failed' ? batchStatus : 'processing';
 }
 
@@ -131,6 +132,22 @@ export function createPendingEnhancementRepository(db: Db) {
       return pending.find({ robot_enhancement_batch_id: batchId }, { projection: { _id: 1, reference_id: 1 } }).toArray();
     },
 
+    /** Gives a batch's claimed rows back to the queue, each at its old place; answers how many. */
+    async releaseRows(batchId: string): Promise<number> {
+      const rows = await pending.find({ robot_enhancement_batch_id: batchId, status: 'processing' }, { projection: { _id: 1, robot_id: 1 } }).toArray();
+      if (rows.length === 0) return 0;
+      const result = await pending.bulkWrite(
+        rows.map((row) => ({
+          updateOne: {
+            filter: { _id: row._id, status: 'processing' as const, robot_enhancement_batch_id: batchId },
+            update: { $set: { status: 'pending' as const, robot_enhancement_batch_id: null, queue_order: queueOrder(row.robot_id, row._id) } },
+          },
+        })),
+        { ordered: false },
+      );
+      return result.modifiedCount;
+    },
+
     ofBatch(batchId: string): Promise<Array<Pick<PendingEnhancementDocument, '_id' | 'reference_id' | 'status'>>> {
       return pending.find({ robot_enhancement_batch_id: batchId }, { projection: { _id: 1, reference_id: 1, status: 1 } }).toArray();
     },
@@ -155,6 +172,7 @@ export function createPendingEnhancementRepository(db: Db) {
      * replacements (idempotent by `retry:<id>`), then the `expired` status, and last the batch
      * leaves the sweep. A crash in between repeats harmlessly. Answers how many batches it saw
      * through, including ones a concurrent sweep had started: their replacements exist on return.
+     * A batch prepared ahead that no poll took by its deadline is released instead (no replacement).
      */
     async expireDue(now: Date, robotId?: string): Promise<number> {
       // The lower bound keeps the walk off the batches whose lease is over (null sorts before dates).
@@ -165,6 +183,17 @@ export function createPendingEnhancementRepository(db: Db) {
         const due = await batches.find(filter, { projection: { _id: 1, status: 1 } }).limit(EXPIRY_PAGE).toArray();
         let expired = 0;
         for (const batch of due) {
+          if (UNREVEALED_BATCH_STATUSES.includes(batch.status)) {
+            // Prepared ahead and not taken in time: its rows go back where they were.
+            if (batch.status !== 'releasing') {
+              const taken = await batches.updateOne({ _id: batch._id, status: batch.status, lease_expiry: { $lte: now } }, { $set: { status: 'releasing' } });
+              if (taken.modifiedCount === 0 && (await batches.findOne({ _id: batch._id }, { projection: { status: 1 } }))?.status !== 'releasing') continue;
+            }
+            await this.releaseRows(batch._id);
+            await batches.deleteOne({ _id: batch._id, status: 'releasing' });
+            expired += 1;
+            continue;
+          }
           if (batch.status === 'processing') {
             const claimed = await batches.updateOne({ _id: batch._id, status: 'processing', lease_expiry: { $lte: now } }, { $set: { status: 'expired' } });
             // A concurrent sweep that won the batch may still be making its replacements; making

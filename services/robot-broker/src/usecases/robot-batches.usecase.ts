@@ -11,9 +11,9 @@ import {
   type RobotEnhancementBatchRead,
   type RobotResultImportJob,
 } from '@destiny/contracts';
-import { pushToOutbox, ServiceError, type BlobStorage, type ForegroundPriorityGate, type FullTextLinks } from '@destiny/platform';
+import { pushToOutbox, ServiceError, type BlobStorage, type ForegroundPriorityGate, type FullTextLinks, type Logger } from '@destiny/platform';
 import type { BatchRepository } from '../data-access/batch.repository';
-import type { PendingEnhancementDocument, RobotBatchDocument } from '../data-access/collections';
+import { UNREVEALED_BATCH_STATUSES, type BatchStatus, type PendingEnhancementDocument, type RobotBatchDocument } from '../data-access/collections';
 import type { PendingEnhancementRepository } from '../data-access/pending-enhancement.repository';
 import { referenceFileText } from '../domain/reference-file.writer';
 import { pythonIsoformatUtc } from '../domain/python-isoformat';
@@ -57,6 +57,9 @@ function transitionError(from: string, to: string): ServiceError {
   return ServiceError.unprocessable(`Cannot process results: Cannot transition from status '${from}' to '${to}'`);
 }
 
+/** A batch handed out now with a lease, or prepared ahead of the robot's next poll until a deadline. */
+type ClaimMode = { leaseMs: number } | { aheadMs: number };
+
 export function createRobotBatchUsecases(deps: {
   pending: PendingEnhancementRepository;
   batches: BatchRepository;
@@ -65,8 +68,14 @@ export function createRobotBatchUsecases(deps: {
   notifyOutbox(): void;
   fullTextLinks: FullTextLinks;
   pollPriority: ForegroundPriorityGate;
+  /** How long a batch prepared ahead waits for the robot's next poll; 0 prepares nothing ahead. */
+  prepareAheadMs: number;
+  logger: Pick<Logger, 'warn'>;
 }) {
   const { pending, batches, blob } = deps;
+  // Preparations running in this process, by the poll they are for.
+  const inPreparation = new Map<string, Promise<void>>();
+  let stopping = false;
 
   async function urls(batch: RobotBatchDocument) {
     const [references, results, validation] = await Promise.all([
@@ -90,24 +99,22 @@ export function createRobotBatchUsecases(deps: {
     };
   }
 
-  async function load(id: string): Promise<RobotBatchDocument> {
+  /** A batch as clients may see it: one prepared ahead and not handed out does not exist yet. */
+  async function visible(id: string): Promise<RobotBatchDocument | null> {
     const batch = await batches.get(id);
+    return batch && !UNREVEALED_BATCH_STATUSES.includes(batch.status) ? batch : null;
+  }
+
+  async function load(id: string): Promise<RobotBatchDocument> {
+    const batch = await visible(id);
     if (!batch) throw ServiceError.notFound('RobotEnhancementBatch', id);
     return batch;
   }
 
   /** Gives claimed rows back to the queue and drops the batch when it could not be prepared. */
-  async function release(batchId: string): Promise<void> {
-    const rows = await pending.collection.find({ robot_enhancement_batch_id: batchId, status: 'processing' }, { projection: { _id: 1, robot_id: 1 } }).toArray();
-    await Promise.all(
-      rows.map((row) =>
-        pending.collection.updateOne(
-          { _id: row._id, status: 'processing', robot_enhancement_batch_id: batchId },
-          { $set: { status: 'pending', robot_enhancement_batch_id: null, queue_order: `${row.robot_id}|${row._id}` } },
-        ),
-      ),
-    );
-    await batches.collection.deleteOne({ _id: batchId, status: 'processing' });
+  async function release(batchId: string, status: BatchStatus): Promise<void> {
+    await pending.releaseRows(batchId);
+    await batches.collection.deleteOne({ _id: batchId, status });
   }
 
   /** The 422 of a submission the batch's state refuses, naming the first row that cannot move (§12.5). */
@@ -119,19 +126,23 @@ export function createRobotBatchUsecases(deps: {
     return transitionError(blocked ?? 'expired', to);
   }
 
-  async function claimBatch(caller: PollCaller, robotId: string, limitInput: number | undefined, leaseInput: string | undefined): Promise<RobotEnhancementBatch | null> {
-    const limit = batchLimit(limitInput);
-    const leaseMs = leaseMilliseconds(leaseInput);
+  /**
+   * §12.2 steps 1–5: claims up to `limit` of the robot's oldest pending enhancements and writes
+   * their reference file. Ahead of a poll only a full batch is prepared, and it ends `prepared`.
+   */
+  async function claimBatch(caller: PollCaller, robotId: string, limit: number, mode: ClaimMode): Promise<{ batch: RobotEnhancementBatch; claimed: number } | null> {
+    const ahead = 'aheadMs' in mode;
+    const fullText = caller.entitlements.includes('full_text');
     // The sweep of this robot's passed leases runs beside the first candidates read: replacements
     // join the back of the queue, so only a read that came back short has to look again for them.
     const [expired, firstCandidates] = await Promise.all([pending.expireDue(new Date(), robotId), pending.candidates(robotId, limit)]);
     const batchId = uuidv7();
-    const expiresAt = new Date(Date.now() + leaseMs);
     const batch: RobotBatchDocument = {
       _id: batchId,
       robot_id: robotId,
-      status: 'processing',
-      lease_expiry: expiresAt,
+      status: ahead ? 'preparing' : 'processing',
+      lease_expiry: new Date(Date.now() + ('aheadMs' in mode ? mode.aheadMs : mode.leaseMs)),
+      ...(ahead ? { prepared: { limit, full_text: fullText } } : {}),
       error: null,
       reference_ids: [],
       reference_key: `robot-batches/${batchId}/references.jsonl`,
@@ -143,14 +154,16 @@ export function createRobotBatchUsecases(deps: {
     let inserted = false;
     let claimed: Array<Pick<PendingEnhancementDocument, '_id' | 'reference_id'>> = [];
     let lines: ReturnType<ReferenceStorePort['referenceFileLines']> = Promise.resolve([]);
-    for (let round = 0; round < CLAIM_ROUNDS && claimed.length === 0; round += 1) {
+    // Ahead of a poll, a contested claim is not retried: the poll itself will claim.
+    for (let round = 0; round < (ahead ? 1 : CLAIM_ROUNDS) && claimed.length === 0; round += 1) {
       const candidates = round === 0 && (expired === 0 || firstCandidates.length === limit) ? firstCandidates : await pending.candidates(robotId, limit);
       if (candidates.length === 0) break;
       const perReference = new Map<string, Pick<PendingEnhancementDocument, '_id' | 'reference_id'>>();
       for (const candidate of candidates) if (!perReference.has(candidate.reference_id)) perReference.set(candidate.reference_id, candidate);
+      if (ahead && perReference.size < limit) break;
       // The lines are read while the claim runs (a poll is uncontested far more often than
       // not); a contested claim just uses the lines of what it got.
-      lines = deps.references.referenceFileLines([...perReference.keys()], caller.entitlements.includes('full_text'));
+      lines = deps.references.referenceFileLines([...perReference.keys()], fullText);
       lines.catch(() => undefined);
       // The batch holds the lease, so it exists before any row is claimed: rows claimed by a
       // poll that dies here still expire with it.
@@ -162,8 +175,8 @@ export function createRobotBatchUsecases(deps: {
       }
       claimed = await pending.claim([...perReference.values()], batchId);
     }
-    if (claimed.length === 0) {
-      if (inserted) await batches.collection.deleteOne({ _id: batchId, status: 'processing' });
+    if (claimed.length === 0 || (ahead && claimed.length < limit)) {
+      if (inserted) await release(batchId, batch.status);
       return null;
     }
     let signed: Awaited<ReturnType<typeof urls>>;
@@ -177,17 +190,75 @@ export function createRobotBatchUsecases(deps: {
       }
       const file = await referenceFileText((await lines).filter((item) => mine.has(item.id)), deps.fullTextLinks);
       [signed] = await Promise.all([urls(batch), blob.put(batch.reference_key, Buffer.from(file, 'utf8'), 'application/x-ndjson')]);
+      if (ahead) await batches.collection.updateOne({ _id: batchId, status: 'preparing' }, { $set: { status: 'prepared' } });
     } catch (error) {
-      await release(batchId);
+      await release(batchId, batch.status);
       throw error;
     }
-    return { id: batchId, reference_storage_url: signed.references, result_storage_url: signed.results, extra_fields: null };
+    return { batch: { id: batchId, reference_storage_url: signed.references, result_storage_url: signed.results, extra_fields: null }, claimed: claimed.length };
+  }
+
+  /** Gives the robot a batch prepared for this poll, its lease starting now. */
+  async function handOut(robotId: string, limit: number, fullText: boolean, leaseMs: number): Promise<RobotEnhancementBatch | null> {
+    const now = new Date();
+    const ready = await batches.collection.findOneAndUpdate(
+      { status: 'prepared', robot_id: robotId, 'prepared.limit': limit, 'prepared.full_text': fullText, lease_expiry: { $gt: now } },
+      { $set: { status: 'processing', lease_expiry: new Date(now.getTime() + leaseMs), created_at: now }, $unset: { prepared: '' } },
+      { returnDocument: 'after', projection: { _id: 1, reference_key: 1, result_key: 1, validation_key: 1 } },
+    );
+    if (!ready) return null;
+    const signed = await urls(ready);
+    return { id: ready._id, reference_storage_url: signed.references, result_storage_url: signed.results, extra_fields: null };
+  }
+
+  /**
+   * After a full batch, the robot's next one is claimed and written while it works on this one, so
+   * its next poll only takes it; at most one preparation per kind of poll runs in this process.
+   */
+  function prepareAhead(caller: PollCaller, robotId: string, limit: number, key: string): void {
+    if (deps.prepareAheadMs === 0 || stopping || inPreparation.has(key)) return;
+    const preparation = deps.pollPriority
+      .inForeground(() => claimBatch(caller, robotId, limit, { aheadMs: deps.prepareAheadMs }))
+      .then(
+        () => undefined,
+        (error: unknown) => deps.logger.warn({ err: error, robot_id: robotId }, 'preparing the next robot batch failed; the next poll claims its own'),
+      )
+      .finally(() => inPreparation.delete(key));
+    inPreparation.set(key, preparation);
   }
 
   return {
     /** §12.2: null when there is nothing to lease (the gateway answers 204). */
     poll(caller: PollCaller, robotId: string, limitInput: number | undefined, leaseInput: string | undefined): Promise<RobotEnhancementBatch | null> {
-      return deps.pollPriority.inForeground(() => claimBatch(caller, robotId, limitInput, leaseInput));
+      const limit = batchLimit(limitInput);
+      const leaseMs = leaseMilliseconds(leaseInput);
+      const fullText = caller.entitlements.includes('full_text');
+      const key = `${robotId}|${limit}|${fullText}`;
+      return deps.pollPriority.inForeground(async () => {
+        // A preparation under way for this poll is nearer its end than a claim started now.
+        await inPreparation.get(key);
+        const prepared = await handOut(robotId, limit, fullText, leaseMs);
+        if (prepared) {
+          prepareAhead(caller, robotId, limit, key);
+          return prepared;
+        }
+        const claimed = await claimBatch(caller, robotId, limit, { leaseMs });
+        if (claimed === null) {
+          // A preparation started by a concurrent poll may hold the rows this claim found taken.
+          await inPreparation.get(key);
+          const late = await handOut(robotId, limit, fullText, leaseMs);
+          if (late) prepareAhead(caller, robotId, limit, key);
+          return late;
+        }
+        if (claimed.claimed === limit) prepareAhead(caller, robotId, limit, key);
+        return claimed.batch;
+      });
+    },
+
+    /** Lets the preparations under way finish and starts no more (the service is stopping). */
+    async drain(): Promise<void> {
+      stopping = true;
+      await Promise.all(inPreparation.values());
     },
 
     /** §12.3, plus `validation_result_url` once the results are imported (extension). */
@@ -235,7 +306,7 @@ export function createRobotBatchUsecases(deps: {
     /** §12.7: the new expiry as a Python isoformat string. */
     async renewLease(id: string, leaseInput: string | undefined): Promise<string> {
       const leaseMs = leaseMilliseconds(leaseInput);
-      const batch = await batches.get(id);
+      const batch = await visible(id);
       if (!batch) throw ServiceError.unprocessable(`RobotEnhancementBatch with id [${id}] does not exist.`);
       const now = new Date();
       const expiresAt = new Date(now.getTime() + leaseMs);
