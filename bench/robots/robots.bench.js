@@ -4,7 +4,7 @@
 // MongoDB stand-in as its own process, the blob stand-in in this process, dedup-service and
 // robot-broker each on a worker thread of this process, on an in-process bus, all over their real
 // protocols (gRPC, S3 HTTP, MongoDB wire).
-// Run after a build: `node bench/robots/robots.bench.js [--references 25000] [--robots 4] [--batch 1000] [--warm-up 2] [--poll-only] [--processes] [--threads dedup-service,robot-broker|none] [--semi-space 64|default] [--profile DIR] [--print-latencies]`
+// Run after a build: `node bench/robots/robots.bench.js [--references 25000] [--robots 4] [--batch 1000] [--warm-up 2] [--poll-only] [--processes] [--threads dedup-service,robot-broker|none] [--semi-space 64|default] [--prepare-ahead SECONDS] [--profile DIR] [--print-latencies]`
 // (--profile: the spawned processes write CPU profiles into DIR; in-process, this process's main
 // thread also writes measured.cpuprofile there, covering only the measured phase: with --threads none
 // it holds the services too.)
@@ -49,6 +49,8 @@ const profileDir = argument('--profile', '');
 const printLatencies = process.argv.includes('--print-latencies');
 // Batches each of as many other robots poll and return before the measured phase (0: measure from cold).
 const warmUpBatches = Number(argument('--warm-up', '2'));
+// robot-broker's ROBOT_PREPARE_AHEAD_SECONDS (0: every poll claims and writes its own batch); its default when absent.
+const prepareAhead = argument('--prepare-ahead', '');
 // The spawned services get the production young generation (64 MB semi-spaces), as `npm start`
 // and the images run them (NODE_OPTIONS in the Dockerfile); the MongoDB stand-in V8's default, as
 // `npm run devstack -- mongo` runs it.
@@ -172,6 +174,7 @@ async function main() {
     BLOB_ACCESS_KEY: blob.accessKey,
     BLOB_SECRET_KEY: blob.secretKey,
     ROBOT_SECRET_ENCRYPTION_KEY: crypto.randomBytes(32).toString('hex'),
+    ...(prepareAhead === '' ? {} : { ROBOT_PREPARE_AHEAD_SECONDS: prepareAhead }),
   };
   const overrides = { createBus: async () => shared };
   const messaging = separateProcesses ? req('packages/devstack/dist/testing/index.js').createTestMessagingNamespace('robots-bench') : undefined;

@@ -128,9 +128,10 @@ export function createRobotBatchUsecases(deps: {
 
   /**
    * §12.2 steps 1–5: claims up to `limit` of the robot's oldest pending enhancements and writes
-   * their reference file. Ahead of a poll only a full batch is prepared, and it ends `prepared`.
+   * their reference file. Ahead of a poll only a full batch is prepared; it ends `prepared` and
+   * nothing is answered.
    */
-  async function claimBatch(caller: PollCaller, robotId: string, limit: number, mode: ClaimMode): Promise<{ batch: RobotEnhancementBatch; claimed: number } | null> {
+  async function claimBatch(caller: PollCaller, robotId: string, limit: number, mode: ClaimMode): Promise<{ batch: RobotEnhancementBatch; size: number } | null> {
     const ahead = 'aheadMs' in mode;
     const fullText = caller.entitlements.includes('full_text');
     // The sweep of this robot's passed leases runs beside the first candidates read: replacements
@@ -189,13 +190,19 @@ export function createRobotBatchUsecases(deps: {
         await batches.collection.updateOne({ _id: batchId }, { $set: { reference_ids: batch.reference_ids, pending_ids: batch.pending_ids } });
       }
       const file = await referenceFileText((await lines).filter((item) => mine.has(item.id)), deps.fullTextLinks);
-      [signed] = await Promise.all([urls(batch), blob.put(batch.reference_key, Buffer.from(file, 'utf8'), 'application/x-ndjson')]);
-      if (ahead) await batches.collection.updateOne({ _id: batchId, status: 'preparing' }, { $set: { status: 'prepared' } });
+      const upload = blob.put(batch.reference_key, Buffer.from(file, 'utf8'), 'application/x-ndjson');
+      if (ahead) {
+        // A batch prepared ahead gets its URLs when it is handed out.
+        await upload;
+        await batches.collection.updateOne({ _id: batchId, status: 'preparing' }, { $set: { status: 'prepared' } });
+        return null;
+      }
+      [signed] = await Promise.all([urls(batch), upload]);
     } catch (error) {
       await release(batchId, batch.status);
       throw error;
     }
-    return { batch: { id: batchId, reference_storage_url: signed.references, result_storage_url: signed.results, extra_fields: null }, claimed: claimed.length };
+    return { batch: { id: batchId, reference_storage_url: signed.references, result_storage_url: signed.results, extra_fields: null }, size: claimed.length };
   }
 
   /** Gives the robot a batch prepared for this poll, its lease starting now. */
@@ -250,7 +257,7 @@ export function createRobotBatchUsecases(deps: {
           if (late) prepareAhead(caller, robotId, limit, key);
           return late;
         }
-        if (claimed.claimed === limit) prepareAhead(caller, robotId, limit, key);
+        if (claimed.size === limit) prepareAhead(caller, robotId, limit, key);
         return claimed.batch;
       });
     },
