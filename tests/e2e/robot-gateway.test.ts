@@ -95,6 +95,25 @@ describe('robots through the gateway end to end', () => {
     expect(await empty.text()).toBe('');
   });
 
+  it('when a robot polls full batches back to back, then each poll gets the next references (prepared meanwhile) and the last answers 204', async () => {
+    const refs = await ingest(4, 'robot-back-to-back');
+    const robot = await register('back-to-back-robot');
+    expect((await fetch(url('/enhancement-requests/'), bearer('POST', { robot_id: robot.id, reference_ids: refs }))).status).toBe(202);
+    const poll = () => fetch(url(`/robot-enhancement-batches/?robot_id=${robot.id}&limit=2&lease=PT10M`), signed(robot, 'POST'));
+    const served: string[] = [];
+    for (let batchNumber = 0; batchNumber < 2; batchNumber += 1) {
+      const response = await poll();
+      expect(response.status).toBe(200);
+      const batch = (await response.json()) as { id: string; reference_storage_url: string };
+      expect((await fetch(url(`/robot-enhancement-batches/${batch.id}/`), signed(robot, 'GET'))).status).toBe(200);
+      const lines = (await (await fetch(batch.reference_storage_url)).text()).split('\n').filter((line) => line !== '');
+      expect(lines).toHaveLength(2);
+      served.push(...lines.map((line) => (JSON.parse(line) as { id: string }).id));
+    }
+    expect(served.sort()).toEqual([...refs].sort());
+    expect((await poll()).status).toBe(204);
+  });
+
   it('when a signature is wrong in any way, then 401 with the §4.4 detail, including the old secret after cycling', async () => {
     const robot = await register('hmac-robot');
     const poll = url(`/robot-enhancement-batches/?robot_id=${robot.id}`);
