@@ -1,10 +1,7 @@
 import { uuidv7 } from '@destiny/contracts';
-import type { RunningBackendService } from '@destiny/platform';
-import { MongoClient, type Db } from 'mongodb';
-import { startDedupService } from '../../dedup-service/src/index';
+import type { Db } from 'mongodb';
 import { createPendingEnhancementRepository } from '../src/data-access/pending-enhancement.repository';
-import { startRobotBroker } from '../src/index';
-import { abstractLine, call, callJson, dedupClient, failure, ingestReferences, robotBrokerClient, startInfrastructure, waitFor, type DedupClient, type RobotBrokerClient } from './robot-helpers';
+import { abstractLine, failure, ingestReferences, startRobotBrokerHarness, waitFor, type DedupClient, type RobotBrokerHarness } from './robot-helpers';
 
 // The lease lives on the batch document: claiming, renewing, submitting and expiring write the
 // batch once instead of every pending enhancement, and a row still marked `processing` is in its
@@ -24,15 +21,10 @@ interface Row {
 }
 
 const USER = { subject: 'user', roles: ['enhancement_request.writer'], entitlements: [], robot_id: '' };
-const WRITER = { subject: 'admin', roles: ['robot.writer'], entitlements: [], robot_id: '' };
 
 describe('robot-broker batch leases', () => {
-  let infrastructure: Awaited<ReturnType<typeof startInfrastructure>>;
-  let dedup: RunningBackendService;
-  let broker: RunningBackendService;
-  let client: RobotBrokerClient;
+  let harness: RobotBrokerHarness;
   let references: DedupClient;
-  let mongo: MongoClient;
   let db: Db;
   let legacy: { robotId: string; batchId: string; rowIds: string[] };
   // Imports wait here after recording their results, before their rows leave `processing`.
@@ -42,13 +34,8 @@ describe('robot-broker batch leases', () => {
     held = new Promise((resolve) => (release = resolve));
   };
 
-  beforeAll(async () => {
-    infrastructure = await startInfrastructure('robot-batch-lease');
-    dedup = await startDedupService(infrastructure.env);
-    references = dedupClient(dedup.grpcPort);
-    mongo = await MongoClient.connect(infrastructure.env.MONGODB_URL);
-    db = mongo.db('destiny_robot_broker');
-    // A batch leased by a version that kept the lease on each row, whose lease has passed.
+  /** A batch leased by a version that kept the lease on each row, whose lease has passed. */
+  async function seedLegacyLease(db: Db, references: DedupClient): Promise<void> {
     const refs = await ingestReferences(references, 2, 'legacy-lease');
     legacy = { robotId: uuidv7(), batchId: uuidv7(), rowIds: refs.map(() => uuidv7()) };
     const passed = new Date(Date.now() - 60_000);
@@ -82,28 +69,23 @@ describe('robot-broker batch leases', () => {
       created_at: passed,
       import: { next_line: 0, attempts: {}, entries: [], in_flight: null },
     } as never);
-    broker = await startRobotBroker({ ...infrastructure.env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}` }, { afterImportChunk: () => held });
-    client = robotBrokerClient(broker.grpcPort);
+  }
+
+  beforeAll(async () => {
+    harness = await startRobotBrokerHarness('robot-batch-lease', { overrides: { afterImportChunk: () => held }, beforeBrokerStarts: seedLegacyLease });
+    ({ references, db } = harness);
   });
 
   afterAll(async () => {
     release();
-    await mongo?.close();
-    client?.close();
-    references?.close();
-    await broker?.stop();
-    await dedup?.stop();
-    await infrastructure?.stop();
+    await harness?.stop();
   });
 
-  const json = <T>(method: string, request: unknown) => callJson<T>(client, method, request);
-  const newRobot = (name: string) => json<{ id: string }>('RegisterRobot', { caller: WRITER, json: JSON.stringify({ name, description: 'd', owner: 'o' }) });
-  const request = (robotId: string, referenceIds: string[]) => json<{ id: string }>('CreateEnhancementRequest', { caller: USER, json: JSON.stringify({ robot_id: robotId, reference_ids: referenceIds, source: 'tests' }) });
-  const requestStatus = async (id: string) => (await json<{ request_status: string }>('GetEnhancementRequest', { id })).request_status;
-  const poll = async (robotId: string, lease = 'PT10M'): Promise<Batch | null> => {
-    const document = await call<{ json: string }>(client, 'PollRobotEnhancementBatch', { caller: USER, robot_id: robotId, limit: 10, lease });
-    return document.json === '' ? null : (JSON.parse(document.json) as Batch);
-  };
+  const json = <T>(method: string, request: unknown) => harness.json<T>(method, request);
+  const newRobot = (name: string) => harness.newRobot(name);
+  const request = (robotId: string, referenceIds: string[]) => harness.request(robotId, referenceIds);
+  const requestStatus = (id: string) => harness.requestStatus(id);
+  const poll = (robotId: string, lease = 'PT10M'): Promise<Batch | null> => harness.poll(robotId, 10, { lease });
   const upload = async (batch: Batch, referenceIds: string[]) => {
     const response = await fetch(batch.result_storage_url, { method: 'PUT', body: referenceIds.map((id) => `${abstractLine(id)}\n`).join('') });
     expect(response.status).toBe(200);

@@ -1,9 +1,5 @@
 import { uuidv7 } from '@destiny/contracts';
-import type { RunningBackendService } from '@destiny/platform';
-import { MongoClient, type Db } from 'mongodb';
-import { startDedupService } from '../../dedup-service/src/index';
-import { startRobotBroker } from '../src/index';
-import { call, callJson, dedupClient, failure, ingestReferences, robotBrokerClient, startInfrastructure, waitFor, type DedupClient, type RobotBrokerClient } from './robot-helpers';
+import { call, failure, ingestReferences, startRobotBrokerHarness, waitFor, type RobotBrokerHarness } from './robot-helpers';
 
 // After a poll that got a full batch, robot-broker claims and writes the robot's next batch at
 // once, so the robot's next poll only takes it. These tests check that a prepared batch is
@@ -29,56 +25,31 @@ interface BatchDocument {
 }
 
 const USER = { subject: 'user', roles: ['enhancement_request.writer'], entitlements: [] as string[], robot_id: '' };
-const WRITER = { subject: 'admin', roles: ['robot.writer'], entitlements: [], robot_id: '' };
 
 describe('robot-broker batches prepared ahead of a poll', () => {
-  let infrastructure: Awaited<ReturnType<typeof startInfrastructure>>;
-  let dedup: RunningBackendService;
-  let broker: RunningBackendService;
-  let client: RobotBrokerClient;
-  let references: DedupClient;
-  let mongo: MongoClient;
-  let db: Db;
+  let harness: RobotBrokerHarness;
 
   beforeAll(async () => {
-    infrastructure = await startInfrastructure('robot-prepare-ahead');
-    dedup = await startDedupService(infrastructure.env);
-    references = dedupClient(dedup.grpcPort);
-    broker = await startRobotBroker({ ...infrastructure.env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}` });
-    client = robotBrokerClient(broker.grpcPort);
-    mongo = await MongoClient.connect(infrastructure.env.MONGODB_URL);
-    db = mongo.db('destiny_robot_broker');
+    harness = await startRobotBrokerHarness('robot-prepare-ahead');
   });
 
   afterAll(async () => {
-    await mongo?.close();
-    client?.close();
-    references?.close();
-    await broker?.stop();
-    await dedup?.stop();
-    await infrastructure?.stop();
+    await harness?.stop();
   });
 
-  const json = <T>(method: string, request: unknown) => callJson<T>(client, method, request);
-  const newRobot = (name: string) => json<{ id: string }>('RegisterRobot', { caller: WRITER, json: JSON.stringify({ name, description: 'd', owner: 'o' }) });
-  const request = (robotId: string, referenceIds: string[]) => json<{ id: string }>('CreateEnhancementRequest', { caller: USER, json: JSON.stringify({ robot_id: robotId, reference_ids: referenceIds, source: 'tests' }) });
-  const poll = async (robotId: string, limit: number, options: { lease?: string; entitlements?: string[] } = {}): Promise<Batch | null> => {
-    const document = await call<{ json: string }>(client, 'PollRobotEnhancementBatch', { caller: { ...USER, entitlements: options.entitlements ?? [] }, robot_id: robotId, limit, lease: options.lease ?? 'PT10M' });
-    return document.json === '' ? null : (JSON.parse(document.json) as Batch);
-  };
   const lineIds = async (batch: Batch) => (await (await fetch(batch.reference_storage_url)).text()).split('\n').filter((line) => line !== '').map((line) => (JSON.parse(line) as { id: string }).id);
-  const rowsOf = (batchId: string) => db.collection('pending_enhancements').find({ robot_enhancement_batch_id: batchId }).toArray() as unknown as Promise<Row[]>;
-  const batchesOf = (robotId: string) => db.collection('robot_enhancement_batches').find({ robot_id: robotId }).toArray() as unknown as Promise<BatchDocument[]>;
+  const rowsOf = (batchId: string) => harness.db.collection('pending_enhancements').find({ robot_enhancement_batch_id: batchId }).toArray() as unknown as Promise<Row[]>;
+  const batchesOf = (robotId: string) => harness.db.collection('robot_enhancement_batches').find({ robot_id: robotId }).toArray() as unknown as Promise<BatchDocument[]>;
   /** The robot's batch prepared ahead (for polls of `limit`), once its preparation has ended. */
   const preparedOf = (robotId: string, limit?: number): Promise<BatchDocument> =>
     waitFor(async () => (await batchesOf(robotId)).find((batch) => batch.status === 'prepared' && (limit === undefined || batch.prepared?.limit === limit)), 'the batch prepared ahead');
   const sorted = (values: string[]) => [...values].sort();
 
   it('when a poll gets a full batch, then the next is prepared unseen and the next poll takes it with its lease starting then', async () => {
-    const refs = await ingestReferences(references, 6, 'ahead-next');
-    const robot = await newRobot('ahead-next-bot');
-    const created = await request(robot.id, refs);
-    const first = (await poll(robot.id, 3))!;
+    const refs = await ingestReferences(harness.references, 6, 'ahead-next');
+    const robot = await harness.newRobot('ahead-next-bot');
+    const created = await harness.request(robot.id, refs);
+    const first = (await harness.poll(robot.id, 3))!;
     const prepared = await preparedOf(robot.id);
     expect(prepared).toMatchObject({ prepared: { limit: 3, full_text: false } });
     const preparedRows = await rowsOf(prepared._id);
@@ -86,17 +57,17 @@ describe('robot-broker batches prepared ahead of a poll', () => {
     expect(sorted([...(await lineIds(first)), ...preparedRows.map((row) => row.reference_id)])).toEqual(sorted(refs));
 
     // Until a poll takes it, the batch does not exist for clients and its rows count as pending.
-    expect(await json('GetRequestStatusCounts', { id: created.id })).toEqual({ processing: 3, pending: 3 });
-    expect((await failure(call(client, 'GetRobotEnhancementBatch', { id: prepared._id }))).status).toBe(404);
-    expect(await failure(call(client, 'RenewRobotEnhancementBatchLease', { robot_enhancement_batch_id: prepared._id, lease: 'PT1M' }))).toEqual({
+    expect(await harness.json('GetRequestStatusCounts', { id: created.id })).toEqual({ processing: 3, pending: 3 });
+    expect((await failure(call(harness.client, 'GetRobotEnhancementBatch', { id: prepared._id }))).status).toBe(404);
+    expect(await failure(call(harness.client, 'RenewRobotEnhancementBatchLease', { robot_enhancement_batch_id: prepared._id, lease: 'PT1M' }))).toEqual({
       status: 422,
       detail: `RobotEnhancementBatch with id [${prepared._id}] does not exist.`,
     });
-    const early = await failure(call(client, 'SubmitRobotEnhancementBatchResult', { caller: USER, id: prepared._id, json: JSON.stringify({ request_id: prepared._id, error: null }) }));
+    const early = await failure(call(harness.client, 'SubmitRobotEnhancementBatchResult', { caller: USER, id: prepared._id, json: JSON.stringify({ request_id: prepared._id, error: null }) }));
     expect(early.status).toBe(404);
 
     const before = Date.now();
-    const second = (await poll(robot.id, 3, { lease: 'PT1M' }))!;
+    const second = (await harness.poll(robot.id, 3, { lease: 'PT1M' }))!;
     const after = Date.now();
     expect(second.id).toBe(prepared._id);
     expect(sorted(await lineIds(second))).toEqual(sorted(preparedRows.map((row) => row.reference_id)));
@@ -105,20 +76,20 @@ describe('robot-broker batches prepared ahead of a poll', () => {
     expect(taken.prepared).toBeUndefined();
     expect(taken.lease_expiry!.getTime()).toBeGreaterThanOrEqual(before + 60_000);
     expect(taken.lease_expiry!.getTime()).toBeLessThanOrEqual(after + 60_000);
-    expect(await json('GetRequestStatusCounts', { id: created.id })).toEqual({ processing: 6 });
+    expect(await harness.json('GetRequestStatusCounts', { id: created.id })).toEqual({ processing: 6 });
 
     // Nothing is left to prepare, so the poll after (which waits for that preparation) finds nothing.
-    expect(await poll(robot.id, 3)).toBeNull();
+    expect(await harness.poll(robot.id, 3)).toBeNull();
     expect((await batchesOf(robot.id)).map((batch) => batch.status).sort()).toEqual(['processing', 'processing']);
   });
 
   it('when two polls race for one prepared batch, then exactly one takes it, the other still gets work (prepared for it if need be) and they share none', async () => {
-    const refs = await ingestReferences(references, 6, 'ahead-race');
-    const robot = await newRobot('ahead-race-bot');
-    await request(robot.id, refs);
-    await poll(robot.id, 2);
+    const refs = await ingestReferences(harness.references, 6, 'ahead-race');
+    const robot = await harness.newRobot('ahead-race-bot');
+    await harness.request(robot.id, refs);
+    await harness.poll(robot.id, 2);
     const prepared = await preparedOf(robot.id);
-    const [one, two] = await Promise.all([poll(robot.id, 2), poll(robot.id, 2)]);
+    const [one, two] = await Promise.all([harness.poll(robot.id, 2), harness.poll(robot.id, 2)]);
     expect([one!.id, two!.id].filter((id) => id === prepared._id)).toHaveLength(1);
     const [oneRows, twoRows] = await Promise.all([rowsOf(one!.id), rowsOf(two!.id)]);
     expect(oneRows).toHaveLength(2);
@@ -127,44 +98,44 @@ describe('robot-broker batches prepared ahead of a poll', () => {
   });
 
   it('when the next poll asks for another limit or another entitlement, then it claims its own and the prepared batch waits for its poll', async () => {
-    const refs = await ingestReferences(references, 10, 'ahead-kind');
-    const robot = await newRobot('ahead-kind-bot');
-    await request(robot.id, refs);
-    await poll(robot.id, 2);
+    const refs = await ingestReferences(harness.references, 10, 'ahead-kind');
+    const robot = await harness.newRobot('ahead-kind-bot');
+    await harness.request(robot.id, refs);
+    await harness.poll(robot.id, 2);
     const prepared = await preparedOf(robot.id, 2);
-    const smaller = (await poll(robot.id, 1))!;
+    const smaller = (await harness.poll(robot.id, 1))!;
     expect(smaller.id).not.toBe(prepared._id);
     expect(await rowsOf(smaller.id)).toHaveLength(1);
     await preparedOf(robot.id, 1);
-    const fullText = (await poll(robot.id, 2, { entitlements: ['full_text'] }))!;
+    const fullText = (await harness.poll(robot.id, 2, { entitlements: ['full_text'] }))!;
     expect(fullText.id).not.toBe(prepared._id);
     expect(await rowsOf(fullText.id)).toHaveLength(2);
-    expect((await poll(robot.id, 2))!.id).toBe(prepared._id);
+    expect((await harness.poll(robot.id, 2))!.id).toBe(prepared._id);
   });
 
   it('when no poll takes a prepared batch before its deadline, then its rows go back to their places in the queue, without replacements', async () => {
-    const refs = await ingestReferences(references, 5, 'ahead-release');
-    const robot = await newRobot('ahead-release-bot');
-    await request(robot.id, refs);
-    await poll(robot.id, 2);
+    const refs = await ingestReferences(harness.references, 5, 'ahead-release');
+    const robot = await harness.newRobot('ahead-release-bot');
+    await harness.request(robot.id, refs);
+    await harness.poll(robot.id, 2);
     const prepared = await preparedOf(robot.id);
     const preparedRows = await rowsOf(prepared._id);
-    await db.collection('robot_enhancement_batches').updateOne({ _id: prepared._id as never }, { $set: { lease_expiry: new Date(Date.now() - 1000) } });
-    const next = (await poll(robot.id, 2))!;
+    await harness.db.collection('robot_enhancement_batches').updateOne({ _id: prepared._id as never }, { $set: { lease_expiry: new Date(Date.now() - 1000) } });
+    const next = (await harness.poll(robot.id, 2))!;
     expect(next.id).not.toBe(prepared._id);
     const rows = await rowsOf(next.id);
     expect(sorted(rows.map((row) => row._id))).toEqual(sorted(preparedRows.map((row) => row._id)));
     expect(rows.map((row) => row.retry_of)).toEqual([null, null]);
-    expect(await db.collection('pending_enhancements').countDocuments({ robot_id: robot.id })).toBe(5);
+    expect(await harness.db.collection('pending_enhancements').countDocuments({ robot_id: robot.id })).toBe(5);
     expect((await batchesOf(robot.id)).some((batch) => batch._id === prepared._id)).toBe(false);
   });
 
   it('when a preparation died half way, then the periodic sweep gives its rows back after the deadline', async () => {
-    const refs = await ingestReferences(references, 2, 'ahead-crash');
-    const robot = await newRobot('ahead-crash-bot');
-    await request(robot.id, refs);
+    const refs = await ingestReferences(harness.references, 2, 'ahead-crash');
+    const robot = await harness.newRobot('ahead-crash-bot');
+    await harness.request(robot.id, refs);
     const dead = uuidv7();
-    await db.collection('robot_enhancement_batches').insertOne({
+    await harness.db.collection('robot_enhancement_batches').insertOne({
       _id: dead,
       robot_id: robot.id,
       status: 'preparing',
@@ -172,10 +143,10 @@ describe('robot-broker batches prepared ahead of a poll', () => {
       prepared: { limit: 2, full_text: false },
       reference_ids: refs,
     } as never);
-    await db.collection('pending_enhancements').updateMany({ robot_id: robot.id }, { $set: { status: 'processing', robot_enhancement_batch_id: dead, queue_order: null } });
-    await waitFor(async () => (await db.collection('pending_enhancements').countDocuments({ robot_id: robot.id, status: 'pending' })) === 2, 'the rows given back');
+    await harness.db.collection('pending_enhancements').updateMany({ robot_id: robot.id }, { $set: { status: 'processing', robot_enhancement_batch_id: dead, queue_order: null } });
+    await waitFor(async () => (await harness.db.collection('pending_enhancements').countDocuments({ robot_id: robot.id, status: 'pending' })) === 2, 'the rows given back');
     expect(await batchesOf(robot.id)).toEqual([]);
-    const next = (await poll(robot.id, 10))!;
+    const next = (await harness.poll(robot.id, 10))!;
     expect(sorted(await lineIds(next))).toEqual(sorted(refs));
   });
 });

@@ -2,6 +2,9 @@ import { ROUTING_KEYS, uuidv7, type ReferenceChangedEvent, type ReferencesIndexe
 import { loadDestinyProtos } from '@destiny/contracts/grpc/proto-files';
 import { observeEvents, startTestInfrastructure, type TestInfrastructure } from '@destiny/devstack/testing';
 import { callUnary, createGrpcClient, type ServiceError } from '@destiny/platform';
+import { MongoClient, type Db } from 'mongodb';
+import { startDedupService } from '../../dedup-service/src/index';
+import { startRobotBroker, type RobotBrokerOverrides } from '../src/index';
 
 export type RobotBrokerClient = InstanceType<ReturnType<typeof loadDestinyProtos>['destiny']['robot_broker']['RobotBroker']>;
 export type DedupClient = InstanceType<ReturnType<typeof loadDestinyProtos>['destiny']['dedup_service']['DedupService']>;
@@ -110,3 +113,47 @@ export async function ingestReferences(dedup: DedupClient, count: number, label:
 export function abstractLine(referenceId: string, text = `Abstract of ${referenceId}`): string {
   return JSON.stringify({ reference_id: referenceId, source: 'abstract-bot', visibility: 'public', robot_version: '1.0.0', content: { enhancement_type: 'abstract', process: 'other', abstract: text } });
 }
+
+const HARNESS_USER = { subject: 'user', roles: ['enhancement_request.writer'], entitlements: [] as string[], robot_id: '' };
+const HARNESS_WRITER = { subject: 'admin', roles: ['robot.writer'], entitlements: [] as string[], robot_id: '' };
+
+/**
+ * robot-broker beside dedup-service on the stand-ins, a MongoDB client on robot-broker's database
+ * (`beforeBrokerStarts` may seed it) and the calls most tests make.
+ */
+export async function startRobotBrokerHarness(label: string, options: { overrides?: RobotBrokerOverrides; beforeBrokerStarts?(db: Db, references: DedupClient): Promise<void> } = {}) {
+  const infrastructure = await startInfrastructure(label);
+  const dedup = await startDedupService(infrastructure.env);
+  const references = dedupClient(dedup.grpcPort);
+  const mongo = await MongoClient.connect(infrastructure.env.MONGODB_URL);
+  const db = mongo.db('destiny_robot_broker');
+  await options.beforeBrokerStarts?.(db, references);
+  const broker = await startRobotBroker({ ...infrastructure.env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}` }, options.overrides);
+  const client = robotBrokerClient(broker.grpcPort);
+  const json = <T>(method: string, request: unknown) => callJson<T>(client, method, request);
+  return {
+    db,
+    client,
+    references,
+    json,
+    newRobot: (name: string) => json<{ id: string }>('RegisterRobot', { caller: HARNESS_WRITER, json: JSON.stringify({ name, description: 'd', owner: 'o' }) }),
+    request: (robotId: string, referenceIds: string[]) =>
+      json<{ id: string }>('CreateEnhancementRequest', { caller: HARNESS_USER, json: JSON.stringify({ robot_id: robotId, reference_ids: referenceIds, source: 'tests' }) }),
+    requestStatus: async (id: string) => (await json<{ request_status: string }>('GetEnhancementRequest', { id })).request_status,
+    /** Polls as a requester with `entitlements`; null when there is no work. */
+    poll: async (robotId: string, limit: number, options: { lease?: string; entitlements?: string[] } = {}): Promise<{ id: string; reference_storage_url: string; result_storage_url: string } | null> => {
+      const document = await call<{ json: string }>(client, 'PollRobotEnhancementBatch', { caller: { ...HARNESS_USER, entitlements: options.entitlements ?? [] }, robot_id: robotId, limit, lease: options.lease ?? 'PT10M' });
+      return document.json === '' ? null : JSON.parse(document.json);
+    },
+    async stop() {
+      await mongo.close();
+      client.close();
+      references.close();
+      await broker.stop();
+      await dedup.stop();
+      await infrastructure.stop();
+    },
+  };
+}
+
+export type RobotBrokerHarness = Awaited<ReturnType<typeof startRobotBrokerHarness>>;
