@@ -113,6 +113,20 @@ describe('robot-broker batches prepared ahead of a poll', () => {
     expect((await harness.poll(robot.id, 2))!.id).toBe(prepared._id);
   });
 
+  it('when a poll of another kind finds nothing else pending, then the batch prepared for the old kind is given back to it instead of a 204', async () => {
+    const refs = await ingestReferences(harness.references, 4, 'ahead-switch');
+    const robot = await harness.newRobot('ahead-switch-bot');
+    await harness.request(robot.id, refs);
+    await harness.poll(robot.id, 2);
+    const prepared = await preparedOf(robot.id, 2);
+    const preparedRows = await rowsOf(prepared._id);
+    // Say the robot restarted with batches of 5: only the prepared rows are left.
+    const switched = (await harness.poll(robot.id, 5))!;
+    expect(switched).not.toBeNull();
+    expect(sorted((await rowsOf(switched.id)).map((row) => row._id))).toEqual(sorted(preparedRows.map((row) => row._id)));
+    expect((await batchesOf(robot.id)).some((batch) => batch._id === prepared._id)).toBe(false);
+  });
+
   it('when no poll takes a prepared batch before its deadline, then its rows go back to their places in the queue, without replacements', async () => {
     const refs = await ingestReferences(harness.references, 5, 'ahead-release');
     const robot = await harness.newRobot('ahead-release-bot');

@@ -219,6 +219,24 @@ export function createRobotBatchUsecases(deps: {
   }
 
   /**
+   * Releases the robot's batches prepared for polls of another kind (a robot restarted with another
+   * limit, say); answers how many. A concurrent hand-out of one of them wins over this.
+   */
+  async function releasePreparedForOtherPolls(robotId: string, limit: number, fullText: boolean): Promise<number> {
+    const others = await batches.collection
+      .find({ status: 'prepared', robot_id: robotId, $or: [{ 'prepared.limit': { $ne: limit } }, { 'prepared.full_text': { $ne: fullText } }] }, { projection: { _id: 1 } })
+      .toArray();
+    let released = 0;
+    for (const other of others) {
+      const taken = await batches.collection.updateOne({ _id: other._id, status: 'prepared' }, { $set: { status: 'releasing' } });
+      if (taken.modifiedCount === 0) continue;
+      await release(other._id, 'releasing');
+      released += 1;
+    }
+    return released;
+  }
+
+  /**
    * After a full batch, the robot's next one is claimed and written while it works on this one, so
    * its next poll only takes it; at most one preparation per kind of poll runs in this process.
    */
@@ -249,13 +267,19 @@ export function createRobotBatchUsecases(deps: {
           prepareAhead(caller, robotId, limit, key);
           return prepared;
         }
-        const claimed = await claimBatch(caller, robotId, limit, { leaseMs });
+        let claimed = await claimBatch(caller, robotId, limit, { leaseMs });
         if (claimed === null) {
           // A preparation started by a concurrent poll may hold the rows this claim found taken.
           await inPreparation.get(key);
           const late = await handOut(robotId, limit, fullText, leaseMs);
-          if (late) prepareAhead(caller, robotId, limit, key);
-          return late;
+          if (late) {
+            prepareAhead(caller, robotId, limit, key);
+            return late;
+          }
+          // Rows held for another kind of poll go back rather than leave this one empty.
+          if ((await releasePreparedForOtherPolls(robotId, limit, fullText)) === 0) return null;
+          claimed = await claimBatch(caller, robotId, limit, { leaseMs });
+          if (claimed === null) return null;
         }
         if (claimed.size === limit) prepareAhead(caller, robotId, limit, key);
         return claimed.batch;
