@@ -44,6 +44,14 @@ describe('robot-broker batches prepared ahead of a poll', () => {
   const preparedOf = (robotId: string, limit?: number): Promise<BatchDocument> =>
     waitFor(async () => (await batchesOf(robotId)).find((batch) => batch.status === 'prepared' && (limit === undefined || batch.prepared?.limit === limit)), 'the batch prepared ahead');
   const sorted = (values: string[]) => [...values].sort();
+  /** A robot with `count` requested references whose first poll of 2 has had the next 2 prepared. */
+  const robotWithPrepared = async (label: string, count: number) => {
+    const refs = await ingestReferences(harness.references, count, label);
+    const robot = await harness.newRobot(`${label}-bot`);
+    await harness.request(robot.id, refs);
+    await harness.poll(robot.id, 2);
+    return { robot, prepared: await preparedOf(robot.id, 2) };
+  };
 
   it('when a poll gets a full batch, then the next is prepared unseen and the next poll takes it with its lease starting then', async () => {
     const refs = await ingestReferences(harness.references, 6, 'ahead-next');
@@ -84,11 +92,7 @@ describe('robot-broker batches prepared ahead of a poll', () => {
   });
 
   it('when two polls race for one prepared batch, then exactly one takes it, the other still gets work (prepared for it if need be) and they share none', async () => {
-    const refs = await ingestReferences(harness.references, 6, 'ahead-race');
-    const robot = await harness.newRobot('ahead-race-bot');
-    await harness.request(robot.id, refs);
-    await harness.poll(robot.id, 2);
-    const prepared = await preparedOf(robot.id);
+    const { robot, prepared } = await robotWithPrepared('ahead-race', 6);
     const [one, two] = await Promise.all([harness.poll(robot.id, 2), harness.poll(robot.id, 2)]);
     expect([one!.id, two!.id].filter((id) => id === prepared._id)).toHaveLength(1);
     const [oneRows, twoRows] = await Promise.all([rowsOf(one!.id), rowsOf(two!.id)]);
@@ -98,11 +102,7 @@ describe('robot-broker batches prepared ahead of a poll', () => {
   });
 
   it('when the next poll asks for another limit or another entitlement, then it claims its own and the prepared batch waits for its poll', async () => {
-    const refs = await ingestReferences(harness.references, 10, 'ahead-kind');
-    const robot = await harness.newRobot('ahead-kind-bot');
-    await harness.request(robot.id, refs);
-    await harness.poll(robot.id, 2);
-    const prepared = await preparedOf(robot.id, 2);
+    const { robot, prepared } = await robotWithPrepared('ahead-kind', 10);
     const smaller = (await harness.poll(robot.id, 1))!;
     expect(smaller.id).not.toBe(prepared._id);
     expect(await rowsOf(smaller.id)).toHaveLength(1);
@@ -114,11 +114,7 @@ describe('robot-broker batches prepared ahead of a poll', () => {
   });
 
   it('when a poll of another kind finds nothing else pending, then the batch prepared for the old kind is given back to it instead of a 204', async () => {
-    const refs = await ingestReferences(harness.references, 4, 'ahead-switch');
-    const robot = await harness.newRobot('ahead-switch-bot');
-    await harness.request(robot.id, refs);
-    await harness.poll(robot.id, 2);
-    const prepared = await preparedOf(robot.id, 2);
+    const { robot, prepared } = await robotWithPrepared('ahead-switch', 4);
     const preparedRows = await rowsOf(prepared._id);
     // Say the robot restarted with batches of 5: only the prepared rows are left.
     const switched = (await harness.poll(robot.id, 5))!;
@@ -128,11 +124,7 @@ describe('robot-broker batches prepared ahead of a poll', () => {
   });
 
   it('when no poll takes a prepared batch before its deadline, then its rows go back to their places in the queue, without replacements', async () => {
-    const refs = await ingestReferences(harness.references, 5, 'ahead-release');
-    const robot = await harness.newRobot('ahead-release-bot');
-    await harness.request(robot.id, refs);
-    await harness.poll(robot.id, 2);
-    const prepared = await preparedOf(robot.id);
+    const { robot, prepared } = await robotWithPrepared('ahead-release', 5);
     const preparedRows = await rowsOf(prepared._id);
     await harness.db.collection('robot_enhancement_batches').updateOne({ _id: prepared._id as never }, { $set: { lease_expiry: new Date(Date.now() - 1000) } });
     const next = (await harness.poll(robot.id, 2))!;

@@ -1,5 +1,5 @@
 import { uuidv7, type PendingEnhancementStatus } from '@destiny/contracts';
-import type { Collection, Db } from 'mongodb';
+import type { Collection, Db, Filter } from 'mongodb';
 import { COLLECTIONS, isDuplicateKeyError, UNREVEALED_BATCH_STATUSES, type BatchStatus, type PendingEnhancementDocument, type RobotBatchDocument } from './collections';
 
 /** Replacements are made while the chain behind an expired one is shorter than this (§12.8). */
@@ -148,6 +148,20 @@ export function createPendingEnhancementRepository(db: Db) {
       return result.modifiedCount;
     },
 
+    /**
+     * Gives back a batch prepared ahead and not handed out: it becomes `releasing` where `condition`
+     * (its status included) still holds, the one write a hand-out races with; then its rows return to
+     * their queue places and it is deleted. A batch already `releasing` is finished. False when a
+     * hand-out (or another release) took it first.
+     */
+    async releasePrepared(batchId: string, condition: Filter<RobotBatchDocument>): Promise<boolean> {
+      const taken = await batches.updateOne({ ...condition, _id: batchId }, { $set: { status: 'releasing' } });
+      if (taken.modifiedCount === 0 && (await batches.findOne({ _id: batchId }, { projection: { status: 1 } }))?.status !== 'releasing') return false;
+      await this.releaseRows(batchId);
+      await batches.deleteOne({ _id: batchId, status: 'releasing' });
+      return true;
+    },
+
     ofBatch(batchId: string): Promise<Array<Pick<PendingEnhancementDocument, '_id' | 'reference_id' | 'status'>>> {
       return pending.find({ robot_enhancement_batch_id: batchId }, { projection: { _id: 1, reference_id: 1, status: 1 } }).toArray();
     },
@@ -185,13 +199,7 @@ export function createPendingEnhancementRepository(db: Db) {
         for (const batch of due) {
           if (UNREVEALED_BATCH_STATUSES.includes(batch.status)) {
             // Prepared ahead and not taken in time: its rows go back where they were.
-            if (batch.status !== 'releasing') {
-              const taken = await batches.updateOne({ _id: batch._id, status: batch.status, lease_expiry: { $lte: now } }, { $set: { status: 'releasing' } });
-              if (taken.modifiedCount === 0 && (await batches.findOne({ _id: batch._id }, { projection: { status: 1 } }))?.status !== 'releasing') continue;
-            }
-            await this.releaseRows(batch._id);
-            await batches.deleteOne({ _id: batch._id, status: 'releasing' });
-            expired += 1;
+            if (await this.releasePrepared(batch._id, { status: { $in: ['preparing', 'prepared'] }, lease_expiry: { $lte: now } })) expired += 1;
             continue;
           }
           if (batch.status === 'processing') {

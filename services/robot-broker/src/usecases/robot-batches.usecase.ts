@@ -227,12 +227,7 @@ export function createRobotBatchUsecases(deps: {
       .find({ status: 'prepared', robot_id: robotId, $or: [{ 'prepared.limit': { $ne: limit } }, { 'prepared.full_text': { $ne: fullText } }] }, { projection: { _id: 1 } })
       .toArray();
     let released = 0;
-    for (const other of others) {
-      const taken = await batches.collection.updateOne({ _id: other._id, status: 'prepared' }, { $set: { status: 'releasing' } });
-      if (taken.modifiedCount === 0) continue;
-      await release(other._id, 'releasing');
-      released += 1;
-    }
+    for (const other of others) if (await pending.releasePrepared(other._id, { status: 'prepared' })) released += 1;
     return released;
   }
 
