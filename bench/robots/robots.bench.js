@@ -4,7 +4,7 @@
 // MongoDB stand-in as its own process, the blob stand-in in this process, dedup-service and
 // robot-broker each on a worker thread of this process, on an in-process bus, all over their real
 // protocols (gRPC, S3 HTTP, MongoDB wire).
-// Run after a build: `node bench/robots/robots.bench.js [--references 25000] [--robots 4] [--batch 1000] [--warm-up 2] [--poll-only] [--processes] [--threads dedup-service,robot-broker|none] [--semi-space 64|default] [--prepare-ahead SECONDS] [--profile DIR] [--print-latencies]`
+// Run after a build: `node bench/robots/robots.bench.js [--references 25000] [--robots 4] [--batch 1000] [--warm-up 2] [--poll-only] [--processes] [--threads dedup-service,robot-broker|none] [--semi-space 64|default] [--prepare-ahead SECONDS] [--profile DIR] [--print-latencies] [--fresh-robots]`
 // (--profile: the spawned processes write CPU profiles into DIR; in-process, this process's main
 // thread also writes measured.cpuprofile there, covering only the measured phase: with --threads none
 // it holds the services too.)
@@ -47,6 +47,7 @@ const threaded = separateProcesses || threadList === 'none' ? [] : threadList.sp
 const profileDir = argument('--profile', '');
 // Every poll's latency in the order the polls finished (where the slow ones fall: the first polls meet cold processes).
 const printLatencies = process.argv.includes('--print-latencies');
+const freshRobots = process.argv.includes('--fresh-robots');
 // Batches each of as many other robots poll and return before the measured phase (0: measure from cold).
 const warmUpBatches = Number(argument('--warm-up', '2'));
 // robot-broker's ROBOT_PREPARE_AHEAD_SECONDS (0: every poll claims and writes its own batch); its default when absent.
@@ -224,6 +225,9 @@ async function main() {
   const robots = [];
   for (let r = 0; r < robotCount; r += 1) {
     const robot = JSON.parse((await unary(brokerClient, 'RegisterRobot', { caller, json: JSON.stringify({ name: `bench-bot-${r}`, description: 'd', owner: 'o' }) })).json);
+    // A deployed robot polls in a loop, so it has polled (and got nothing) before work arrives for
+    // it; `--fresh-robots` measures robots whose first poll ever is a measured one.
+    if (!freshRobots && (await unary(brokerClient, 'PollRobotEnhancementBatch', { caller, robot_id: robot.id, limit: batchSize, lease: 'PT10M' })).json !== '') throw new Error('an idle poll got a batch');
     for (let start = 0; start < referenceIds.length; start += 10000) {
       await unary(brokerClient, 'CreatePendingEnhancements', { robot_id: robot.id, reference_ids: referenceIds.slice(start, start + 10000), enhancement_request_id: '', source: `bench-${r}`, chunk_key: `bench-${r}-${start}` });
     }

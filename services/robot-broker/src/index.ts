@@ -29,6 +29,7 @@ import { createBatchRepository } from './data-access/batch.repository';
 import { COLLECTIONS, ROBOT_BROKER_INDEXES } from './data-access/collections';
 import { createIndexedVersionRepository } from './data-access/indexed-version.repository';
 import { createPendingEnhancementRepository } from './data-access/pending-enhancement.repository';
+import { createRobotPollRepository } from './data-access/robot-poll.repository';
 import { referenceFileLineOfView } from './domain/reference-file.writer';
 import { createSecretCipher } from './domain/secret-cipher';
 import { startAutomationMatchedConsumer } from './entry-points/amqp/automation-matched.consumer';
@@ -127,6 +128,7 @@ export async function startRobotBroker(env: NodeJS.ProcessEnv = process.env, ove
       const batchUsecases = createRobotBatchUsecases({
         pending,
         batches,
+        polls: createRobotPollRepository(db),
         blob,
         references,
         notifyOutbox: () => relay.notify(),
@@ -138,7 +140,7 @@ export async function startRobotBroker(env: NodeJS.ProcessEnv = process.env, ove
       registerRobotBrokerGrpc(grpc, {
         robots: createRobotUsecases({ db, cipher }),
         signatures: createVerifyRobotSignature({ db, cipher }),
-        requests: createEnhancementRequestUsecases({ db, pending, references }),
+        requests: createEnhancementRequestUsecases({ db, pending, references, workArrived: (robotIds) => batchUsecases.workArrived(robotIds) }),
         batches: batchUsecases,
         singles: createSingleRequestUsecases({
           db,
@@ -160,7 +162,7 @@ export async function startRobotBroker(env: NodeJS.ProcessEnv = process.env, ove
         afterChunk: afterImportChunk });
       const importConsumer = await startRobotResultImportConsumer(bus, importer, logger, 2000);
       const indexedConsumer = await startReferencesIndexedConsumer(bus, { indexed, pending }, logger);
-      const automationConsumer = await startAutomationMatchedConsumer(bus, pending, logger);
+      const automationConsumer = await startAutomationMatchedConsumer(bus, pending, logger, (robotIds) => batchUsecases.workArrived(robotIds));
       let sweeping: Promise<unknown> = Promise.resolve();
       const sweep = setInterval(() => {
         const now = new Date();

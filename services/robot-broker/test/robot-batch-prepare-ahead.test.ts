@@ -155,4 +155,63 @@ describe('robot-broker batches prepared ahead of a poll', () => {
     const next = (await harness.poll(robot.id, 10))!;
     expect(sorted(await lineIds(next))).toEqual(sorted(refs));
   });
+
+  describe('when work arrives for a robot that polls', () => {
+    const robotsCollection = () => harness.db.collection('robots');
+    /** Long enough for an arrival check that would prepare to have done so (they take milliseconds here), including one run again after the 1 s spacing. */
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 1500));
+    const preparedCount = async (robotId: string) => (await batchesOf(robotId)).filter((batch) => ['preparing', 'prepared'].includes(batch.status)).length;
+
+    it('when a robot whose last poll found nothing gets a full batch of work, then that batch is prepared for a poll like its last and its next poll takes it', async () => {
+      const robot = await harness.newRobot('arrival-idle-bot');
+      expect(await harness.poll(robot.id, 3)).toBeNull();
+      await waitFor(async () => (await robotsCollection().findOne({ _id: robot.id as never }))?.last_poll?.limit === 3, 'the recorded poll');
+      expect((await robotsCollection().findOne({ _id: robot.id as never }))!.last_poll).toMatchObject({ limit: 3, full_text: false });
+      expect(await harness.json('GetRobot', { id: robot.id })).not.toHaveProperty('last_poll');
+
+      const refs = await ingestReferences(harness.references, 4, 'arrival-idle');
+      const created = await harness.request(robot.id, refs);
+      const prepared = await preparedOf(robot.id, 3);
+      expect(await rowsOf(prepared._id)).toHaveLength(3);
+      expect(await harness.json('GetRequestStatusCounts', { id: created.id })).toEqual({ pending: 4 });
+      const first = (await harness.poll(robot.id, 3))!;
+      expect(first.id).toBe(prepared._id);
+      expect(await lineIds(first)).toHaveLength(3);
+      // The one left is not a full batch: the poll after claims it itself.
+      const last = (await harness.poll(robot.id, 3))!;
+      expect(sorted([...(await lineIds(first)), ...(await lineIds(last))])).toEqual(sorted(refs));
+    });
+
+    it('when the robot polled last at another instance, then the kind of poll recorded on the robot is prepared for, unless it was recorded longer ago than the prepare-ahead time', async () => {
+      const [elsewhere, stale, never] = await Promise.all([harness.newRobot('arrival-elsewhere-bot'), harness.newRobot('arrival-stale-bot'), harness.newRobot('arrival-never-bot')]);
+      await robotsCollection().updateOne({ _id: elsewhere.id as never }, { $set: { last_poll: { limit: 2, full_text: true, at: new Date() } } });
+      await robotsCollection().updateOne({ _id: stale.id as never }, { $set: { last_poll: { limit: 2, full_text: false, at: new Date(Date.now() - 301_000) } } });
+      const refs = await ingestReferences(harness.references, 2, 'arrival-elsewhere');
+      await Promise.all([harness.request(elsewhere.id, refs), harness.request(stale.id, refs), harness.request(never.id, refs)]);
+
+      const prepared = await preparedOf(elsewhere.id, 2);
+      expect(prepared.prepared).toEqual({ limit: 2, full_text: true });
+      await settle();
+      expect(await batchesOf(stale.id)).toEqual([]);
+      expect(await batchesOf(never.id)).toEqual([]);
+      expect((await harness.poll(elsewhere.id, 2, { entitlements: ['full_text'] }))!.id).toBe(prepared._id);
+    });
+
+    it('when work keeps arriving while a batch is prepared or waits for the poll, then only one batch is prepared and no row is held twice', async () => {
+      const robot = await harness.newRobot('arrival-pieces-bot');
+      expect(await harness.poll(robot.id, 2)).toBeNull();
+      const refs = await ingestReferences(harness.references, 8, 'arrival-pieces');
+      const items = (ids: string[]) => ({ items: ids.map((reference_id) => ({ reference_id, robot_id: robot.id, enhancement_request_id: '', source: 'automation:arrival' })) });
+      // In pieces, as automation matches arrive; the pieces race the preparation the first started.
+      await call(harness.client, 'CreatePendingEnhancementItems', items(refs.slice(0, 2)));
+      await Promise.all([2, 4, 6].map((start) => call(harness.client, 'CreatePendingEnhancementItems', items(refs.slice(start, start + 2)))));
+      await preparedOf(robot.id, 2);
+      await settle();
+      expect(await preparedCount(robot.id)).toBe(1);
+
+      const served: string[] = [];
+      for (let batch = await harness.poll(robot.id, 2); batch; batch = await harness.poll(robot.id, 2)) served.push(...(await lineIds(batch)));
+      expect(sorted(served)).toEqual(sorted(refs));
+    });
+  });
 });

@@ -21,6 +21,15 @@ export interface RobotDocument {
   base_url: string | null;
   secret: EncryptedSecret;
   created_at: Date;
+  /** The robot's latest poll: when work arrives for it, its next batch is prepared for a poll of this kind. */
+  last_poll?: RobotPollShape;
+}
+
+export interface RobotPollShape {
+  limit: number;
+  full_text: boolean;
+  /** When a poll of this kind was last seen (refreshed at most once a minute). */
+  at: Date;
 }
 
 export interface EnhancementRequestDocument {

@@ -9,7 +9,13 @@ import type { ReferenceStorePort } from './ports';
 
 const VIEW_CHUNK = 1000;
 
-export function createEnhancementRequestUsecases(deps: { db: Db; pending: PendingEnhancementRepository; references: ReferenceStorePort }) {
+export function createEnhancementRequestUsecases(deps: {
+  db: Db;
+  pending: PendingEnhancementRepository;
+  references: ReferenceStorePort;
+  /** Told which robots got new pending enhancements (their next batch is prepared ahead). */
+  workArrived(robotIds: Iterable<string>): void;
+}) {
   const requests: Collection<EnhancementRequestDocument> = deps.db.collection(COLLECTIONS.requests);
   const robots: Collection<RobotDocument> = deps.db.collection(COLLECTIONS.robots);
 
@@ -37,6 +43,12 @@ export function createEnhancementRequestUsecases(deps: { db: Db; pending: Pendin
     return ids.filter((id) => !found.has(id));
   }
 
+  async function createRows(rows: readonly NewPendingEnhancement[]): Promise<number> {
+    const created = await deps.pending.createMany(rows);
+    if (created > 0) deps.workArrived(rows.map((row) => row.robot_id));
+    return created;
+  }
+
   return {
     async create(json: string): Promise<EnhancementRequestRead> {
       let value: unknown;
@@ -61,7 +73,7 @@ export function createEnhancementRequestUsecases(deps: { db: Db; pending: Pendin
         created_at: new Date(),
       };
       await requests.insertOne(request);
-      await deps.pending.createMany(
+      await createRows(
         body.reference_ids.map((referenceId) => ({ reference_id: referenceId, robot_id: body.robot_id, enhancement_request_id: request._id, source: request.source, dedup_key: `${request._id}:${referenceId}` })),
       );
       return { ...(await read(request)), request_status: 'received' };
@@ -103,7 +115,7 @@ export function createEnhancementRequestUsecases(deps: { db: Db; pending: Pendin
         source,
         dedup_key: keyOf(referenceId),
       }));
-      return deps.pending.createMany(rows);
+      return createRows(rows);
     },
 
     /**
@@ -121,7 +133,7 @@ export function createEnhancementRequestUsecases(deps: { db: Db; pending: Pendin
         const key = requestId ? `${requestId}:${item.reference_id}` : `source:${source}:${item.robot_id}:${item.reference_id}`;
         rows.set(key, { reference_id: item.reference_id, robot_id: item.robot_id, enhancement_request_id: requestId, source, dedup_key: key });
       }
-      return deps.pending.createMany([...rows.values()]);
+      return createRows([...rows.values()]);
     },
   };
 }

@@ -13,8 +13,9 @@ import {
 } from '@destiny/contracts';
 import { pushToOutbox, ServiceError, type BlobStorage, type ForegroundPriorityGate, type FullTextLinks, type Logger } from '@destiny/platform';
 import type { BatchRepository } from '../data-access/batch.repository';
-import { UNREVEALED_BATCH_STATUSES, type BatchStatus, type PendingEnhancementDocument, type RobotBatchDocument } from '../data-access/collections';
+import { UNREVEALED_BATCH_STATUSES, type BatchStatus, type PendingEnhancementDocument, type RobotBatchDocument, type RobotPollShape } from '../data-access/collections';
 import type { PendingEnhancementRepository } from '../data-access/pending-enhancement.repository';
+import type { RobotPollRepository } from '../data-access/robot-poll.repository';
 import { referenceFileText } from '../domain/reference-file.writer';
 import { pythonIsoformatUtc } from '../domain/python-isoformat';
 import { SIGNED_URL_SECONDS, type ReferenceStorePort } from './ports';
@@ -26,6 +27,12 @@ export interface PollCaller {
 }
 
 const CLAIM_ROUNDS = 5;
+/** A robot's unchanged kind of poll is written again at most this often (its `at` says it still polls). */
+const POLL_RECORD_REFRESH_MS = 60_000;
+/** Work arriving for a robot one item at a time (automation matches) is looked at no more often than this. */
+const ARRIVAL_CHECK_SPACING_MS = 1000;
+
+const pollKey = (robotId: string, limit: number, fullText: boolean) => `${robotId}|${limit}|${fullText}`;
 
 function leaseMilliseconds(lease: string | undefined): number {
   const text = lease === undefined || lease === '' || lease === 'undefined' ? DEFAULT_LEASE : lease;
@@ -63,6 +70,7 @@ type ClaimMode = { leaseMs: number } | { aheadMs: number };
 export function createRobotBatchUsecases(deps: {
   pending: PendingEnhancementRepository;
   batches: BatchRepository;
+  polls: RobotPollRepository;
   blob: BlobStorage;
   references: ReferenceStorePort;
   notifyOutbox(): void;
@@ -75,6 +83,9 @@ export function createRobotBatchUsecases(deps: {
   const { pending, batches, blob } = deps;
   // Preparations running in this process, by the poll they are for.
   const inPreparation = new Map<string, Promise<void>>();
+  // The kind of poll each robot last made here, and the arrival checks running, by robot.
+  const recordedPolls = new Map<string, RobotPollShape>();
+  const arrivalChecks = new Map<string, { again: boolean; done: Promise<void> }>();
   let stopping = false;
 
   async function urls(batch: RobotBatchDocument) {
@@ -247,13 +258,67 @@ export function createRobotBatchUsecases(deps: {
     inPreparation.set(key, preparation);
   }
 
+  /** Remembers the kind of poll a robot makes, so work arriving for it later is prepared for that poll. */
+  function notePoll(robotId: string, limit: number, fullText: boolean): void {
+    const known = recordedPolls.get(robotId);
+    const now = new Date();
+    if (known && known.limit === limit && known.full_text === fullText && now.getTime() - known.at.getTime() < POLL_RECORD_REFRESH_MS) return;
+    const shape: RobotPollShape = { limit, full_text: fullText, at: now };
+    recordedPolls.set(robotId, shape);
+    deps.polls.record(robotId, shape).catch((error: unknown) => deps.logger.warn({ err: error, robot_id: robotId }, 'recording the kind of a robot poll failed'));
+  }
+
+  /**
+   * A robot that polled within the prepare-ahead time has a full batch of newly arrived work
+   * prepared for a poll like its last, unless one is already prepared or being prepared for it.
+   */
+  async function prepareForArrivedWork(robotId: string): Promise<void> {
+    const shape = recordedPolls.get(robotId) ?? (await deps.polls.lastPoll(robotId));
+    if (!shape || Date.now() - shape.at.getTime() > deps.prepareAheadMs) return;
+    const key = pollKey(robotId, shape.limit, shape.full_text);
+    if (inPreparation.has(key)) return;
+    const waiting = await batches.collection.findOne(
+      { status: { $in: ['preparing', 'prepared'] }, robot_id: robotId, 'prepared.limit': shape.limit, 'prepared.full_text': shape.full_text },
+      { projection: { _id: 1 } },
+    );
+    if (waiting || stopping) return;
+    prepareAhead({ entitlements: shape.full_text ? ['full_text'] : [] }, robotId, shape.limit, key);
+    await inPreparation.get(key);
+  }
+
   return {
+    /**
+     * Pending enhancements were just created for these robots: each robot's next batch is prepared
+     * in the background, so the first poll after work arrives is as quick as the ones that follow.
+     * Arrivals during a check are looked at once more after it (at most once a second per robot).
+     */
+    workArrived(robotIds: Iterable<string>): void {
+      if (deps.prepareAheadMs === 0 || stopping) return;
+      for (const robotId of new Set(robotIds)) {
+        const running = arrivalChecks.get(robotId);
+        if (running) {
+          running.again = true;
+          continue;
+        }
+        const check = { again: true, done: Promise.resolve() };
+        check.done = (async () => {
+          while (check.again && !stopping) {
+            check.again = false;
+            await prepareForArrivedWork(robotId).catch((error: unknown) => deps.logger.warn({ err: error, robot_id: robotId }, 'preparing a batch for arrived work failed; the next poll claims its own'));
+            if (check.again && !stopping) await new Promise((resolve) => setTimeout(resolve, ARRIVAL_CHECK_SPACING_MS));
+          }
+        })().finally(() => arrivalChecks.delete(robotId));
+        arrivalChecks.set(robotId, check);
+      }
+    },
+
     /** §12.2: null when there is nothing to lease (the gateway answers 204). */
     poll(caller: PollCaller, robotId: string, limitInput: number | undefined, leaseInput: string | undefined): Promise<RobotEnhancementBatch | null> {
       const limit = batchLimit(limitInput);
       const leaseMs = leaseMilliseconds(leaseInput);
       const fullText = caller.entitlements.includes('full_text');
-      const key = `${robotId}|${limit}|${fullText}`;
+      const key = pollKey(robotId, limit, fullText);
+      notePoll(robotId, limit, fullText);
       return deps.pollPriority.inForeground(async () => {
         // A preparation under way for this poll is nearer its end than a claim started now.
         await inPreparation.get(key);
@@ -284,6 +349,7 @@ export function createRobotBatchUsecases(deps: {
     /** Lets the preparations under way finish and starts no more (the service is stopping). */
     async drain(): Promise<void> {
       stopping = true;
+      await Promise.all([...arrivalChecks.values()].map((check) => check.done));
       await Promise.all(inPreparation.values());
     },
 
