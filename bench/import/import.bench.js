@@ -42,6 +42,8 @@ const mongoKind = argument('--mongo', 'process');
 // (DESTINY_SERVICE_THREADS); `none` runs both on this process's main thread, where the stage
 // times below can be read from their logs.
 const threadList = argument('--threads', 'dedup-service,import-service');
+// Lines per IngestReferences call (import-service's IMPORT_CHUNK_SIZE); its default when not given.
+const chunkSize = argument('--chunk-size', '');
 const threaded = threadList === 'none' ? [] : threadList.split(',');
 // `--count-commands`: the services reach MongoDB through a counting proxy (costs CPU; diagnostic only).
 const countCommands = process.argv.includes('--count-commands');
@@ -245,7 +247,7 @@ async function main() {
   const overrides = (name) => ({ logger: timing.logger(name), ...(shared ? { createBus: async () => shared } : {}) });
   const start = (name, starter, serviceEnv) => startService({ root, threaded, bus: shared, name, starter, env: serviceEnv, overrides: overrides(name) });
   const dedup = await start('dedup-service', startDedupService, env);
-  const imports = await start('import-service', startImportService, { ...env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}`, OUTBOUND_ALLOWLIST: '127.0.0.0/8' });
+  const imports = await start('import-service', startImportService, { ...env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}`, OUTBOUND_ALLOWLIST: '127.0.0.0/8', ...(chunkSize ? { IMPORT_CHUNK_SIZE: chunkSize } : {}) });
   const reader = await new (require('mongodb').MongoClient)(mongo.url).connect();
   const protos = loadDestinyProtos();
   const client = platform.createGrpcClient(protos.destiny.import_service.ImportService, `127.0.0.1:${imports.grpcPort}`);
