@@ -2,7 +2,7 @@
 // through import-service and dedup-service on the embedded default's components (MongoDB
 // stand-in with a data folder, in-process bus; `--bus rabbitmq` for the local broker), from batch
 // registration until every result is recorded and every reference has a duplicate decision.
-// Run after a build: `node bench/import/import.bench.js [--references 100000] [--bus in-process|rabbitmq]`
+// Run after a build: `node bench/import/import.bench.js [--references 100000] [--bus in-process|rabbitmq] [--chunk-size 500]`
 const fs = require('node:fs');
 const http = require('node:http');
 const os = require('node:os');
