@@ -1,5 +1,5 @@
 import { uuidv7 } from '@destiny/contracts';
-import { call, failure, ingestReferences, startRobotBrokerHarness, waitFor, type RobotBrokerHarness } from './robot-helpers';
+import { call, failure, ingestReferences, publishAutomationMatched, startRobotBrokerHarness, waitFor, type RobotBrokerHarness } from './robot-helpers';
 
 // After a poll that got a full batch, robot-broker claims and writes the robot's next batch at
 // once, so the robot's next poll only takes it. These tests check that a prepared batch is
@@ -195,6 +195,17 @@ describe('robot-broker batches prepared ahead of a poll', () => {
       expect(await batchesOf(stale.id)).toEqual([]);
       expect(await batchesOf(never.id)).toEqual([]);
       expect((await harness.poll(elsewhere.id, 2, { entitlements: ['full_text'] }))!.id).toBe(prepared._id);
+    });
+
+    it('when an automation match arrives over RabbitMQ for a robot that polls one at a time, then its batch is prepared for that poll', async () => {
+      const robot = await harness.newRobot('arrival-automation-bot');
+      expect(await harness.poll(robot.id, 1)).toBeNull();
+      const [ref] = await ingestReferences(harness.references, 1, 'arrival-automation');
+      const event = { event_id: uuidv7(), automation_id: uuidv7(), robot_id: robot.id, reference_id: ref, source: `RobotEnhancementBatch:${uuidv7()}`, occurred_at: new Date().toISOString() };
+      await publishAutomationMatched(harness.namespace, [event]);
+      const prepared = await preparedOf(robot.id, 1);
+      expect(await lineIds((await harness.poll(robot.id, 1))!)).toEqual([ref]);
+      expect((await batchesOf(robot.id)).map((batch) => batch._id)).toEqual([prepared._id]);
     });
 
     it('when work keeps arriving while a batch is prepared or waits for the poll, then only one batch is prepared and no row is held twice', async () => {

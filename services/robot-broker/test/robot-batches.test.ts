@@ -1,10 +1,9 @@
-import { EVENTS_EXCHANGE, ROUTING_KEYS, uuidv7 } from '@destiny/contracts';
-import { TEST_AMQP_URL } from '@destiny/devstack/testing';
-import { createAmqpConnection, createLogger, namespacedBus, type RunningBackendService } from '@destiny/platform';
+import { uuidv7 } from '@destiny/contracts';
+import type { RunningBackendService } from '@destiny/platform';
 import { MongoClient, type Db } from 'mongodb';
 import { startDedupService } from '../../dedup-service/src/index';
 import { startRobotBroker } from '../src/index';
-import { abstractLine, call, callJson, dedupClient, failure, ingestReferences, robotBrokerClient, startIndexAnnouncer, startInfrastructure, waitFor, type DedupClient, type RobotBrokerClient } from './robot-helpers';
+import { abstractLine, call, callJson, dedupClient, failure, ingestReferences, publishAutomationMatched, robotBrokerClient, startIndexAnnouncer, startInfrastructure, waitFor, type DedupClient, type RobotBrokerClient } from './robot-helpers';
 
 interface Batch {
   id: string;
@@ -211,16 +210,8 @@ describe('robot-broker enhancement requests and robot batches', () => {
     const [ref, marker] = await ingestReferences(references, 2, 'automation');
     const robot = await newRobot('automation-bot');
     const event = { event_id: uuidv7(), automation_id: uuidv7(), robot_id: robot.id, reference_id: ref, source: `RobotEnhancementBatch:${uuidv7()}`, occurred_at: new Date().toISOString() };
-    const bus = namespacedBus(await createAmqpConnection({ url: TEST_AMQP_URL, logger: createLogger({ service: 'test', level: 'silent' }), name: 'automation-publisher' }), infrastructure.env.AMQP_NAMESPACE);
-    try {
-      await bus.publish(EVENTS_EXCHANGE, ROUTING_KEYS.automationMatched, event, { messageId: event.event_id });
-      await bus.publish(EVENTS_EXCHANGE, ROUTING_KEYS.automationMatched, event, { messageId: event.event_id });
-      // A later event for another reference: once it is in, the repeated one has been handled too.
-      const later = { ...event, event_id: uuidv7(), reference_id: marker };
-      await bus.publish(EVENTS_EXCHANGE, ROUTING_KEYS.automationMatched, later, { messageId: later.event_id });
-    } finally {
-      await bus.close();
-    }
+    // A later event for another reference: once it is in, the repeated one has been handled too.
+    await publishAutomationMatched(infrastructure.env.AMQP_NAMESPACE, [event, event, { ...event, event_id: uuidv7(), reference_id: marker }]);
     await waitFor(async () => (await db.collection('pending_enhancements').countDocuments({ robot_id: robot.id, reference_id: marker })) > 0, 'the later event');
     const rows = await db.collection('pending_enhancements').find({ robot_id: robot.id, reference_id: ref }).toArray();
     expect(rows.map((row) => ({ source: row.source, request: row.enhancement_request_id }))).toEqual([{ source: event.source, request: null }]);

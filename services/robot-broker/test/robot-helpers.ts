@@ -1,7 +1,7 @@
-import { ROUTING_KEYS, uuidv7, type ReferenceChangedEvent, type ReferencesIndexedEvent } from '@destiny/contracts';
+import { EVENTS_EXCHANGE, ROUTING_KEYS, uuidv7, type AutomationMatchedEvent, type ReferenceChangedEvent, type ReferencesIndexedEvent } from '@destiny/contracts';
 import { loadDestinyProtos } from '@destiny/contracts/grpc/proto-files';
-import { observeEvents, startTestInfrastructure, type TestInfrastructure } from '@destiny/devstack/testing';
-import { callUnary, createGrpcClient, type ServiceError } from '@destiny/platform';
+import { observeEvents, startTestInfrastructure, TEST_AMQP_URL, type TestInfrastructure } from '@destiny/devstack/testing';
+import { callUnary, createAmqpConnection, createGrpcClient, createLogger, namespacedBus, type ServiceError } from '@destiny/platform';
 import { MongoClient, type Db } from 'mongodb';
 import { startDedupService } from '../../dedup-service/src/index';
 import { startRobotBroker, type RobotBrokerOverrides } from '../src/index';
@@ -79,6 +79,16 @@ export async function startIndexAnnouncer(namespace: string) {
 
 export { waitFor } from '@destiny/devstack/testing';
 
+/** Publishes `automation.matched` events in `namespace`, in order, as the percolator does. */
+export async function publishAutomationMatched(namespace: string, events: AutomationMatchedEvent[]): Promise<void> {
+  const bus = namespacedBus(await createAmqpConnection({ url: TEST_AMQP_URL, logger: createLogger({ service: 'test', level: 'silent' }), name: 'automation-publisher' }), namespace);
+  try {
+    for (const event of events) await bus.publish(EVENTS_EXCHANGE, ROUTING_KEYS.automationMatched, event, { messageId: event.event_id });
+  } finally {
+    await bus.close();
+  }
+}
+
 /** Ingests references with distinct DOIs and titles; answers their ids in order. */
 export async function ingestReferences(dedup: DedupClient, count: number, label: string): Promise<string[]> {
   const ids: string[] = [];
@@ -135,6 +145,8 @@ export async function startRobotBrokerHarness(label: string, options: { override
     db,
     client,
     references,
+    /** The RabbitMQ namespace robot-broker consumes in. */
+    namespace: infrastructure.env.AMQP_NAMESPACE,
     json,
     newRobot: (name: string) => json<{ id: string }>('RegisterRobot', { caller: HARNESS_WRITER, json: JSON.stringify({ name, description: 'd', owner: 'o' }) }),
     request: (robotId: string, referenceIds: string[]) =>
