@@ -5,7 +5,29 @@ import os from 'node:os';
 import path from 'node:path';
 import { MongoClient } from 'mongodb';
 import { createTestMessagingNamespace } from '@destiny/devstack/testing';
-import { launcherEnvironment, runTokenCommand, startLauncher } from './launcher-processes';
+import { launcherEnvironment, runTokenCommand, startCommand, startLauncher } from './launcher-processes';
+
+function portAccepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** Kills whatever still runs with `DESTINY_DATA_DIR=folder` (what a failed stop left behind). */
+function killLeftovers(folder: string): void {
+  for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`DESTINY_DATA_DIR=${folder}`)) process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+}
 
 function decodeJwtPayload(token: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()) as Record<string, unknown>;
@@ -77,6 +99,28 @@ describe('the embedded default (npm start)', () => {
       second.child.kill('SIGINT');
     }
     expect(await second.exited).toBe(0);
+  });
+
+  it('when npm start itself is sent SIGTERM (as a supervisor stops it), then the whole system stops with it', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'destiny-embedded-npm-'));
+    const npmEnv = await launcherEnvironment(folder, messaging.namespace);
+    try {
+      const npm = await startCommand('npm', ['start'], npmEnv, 'Press Ctrl-C to stop');
+      expect(await portAccepts(Number(npmEnv.DESTINY_PORT))).toBe(true);
+      npm.child.kill('SIGTERM');
+      await npm.exited;
+      // npm runs the script through a shell; unless the shell hands its place to node, the
+      // signal stops npm and the shell and leaves the system running on its own.
+      let open = true;
+      for (const deadline = Date.now() + 30_000; open && Date.now() < deadline; ) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        open = await portAccepts(Number(npmEnv.DESTINY_PORT));
+      }
+      expect(open).toBe(false);
+    } finally {
+      killLeftovers(folder);
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('when the API port is already taken, then it exits non-zero saying which port and variable', async () => {

@@ -37,7 +37,13 @@ export interface LauncherProcess {
 
 /** Starts a launcher entry (dist) and resolves once its output contains `readyText`. */
 export function startLauncher(entry: 'launcher.cli.js' | 'cluster.cli.js', env: Record<string, string>, readyText: string, timeoutMs = 90_000): Promise<LauncherProcess> {
-  const child = spawn(process.execPath, [path.join(root, 'packages', 'devstack', 'dist', 'launcher', entry)], {
+  return startCommand(process.execPath, [path.join(root, 'packages', 'devstack', 'dist', 'launcher', entry)], env, readyText, timeoutMs);
+}
+
+/** Starts `command` in the repository root and resolves once its output contains `readyText`. */
+export function startCommand(command: string, args: string[], env: Record<string, string>, readyText: string, timeoutMs = 90_000): Promise<LauncherProcess> {
+  const child = spawn(command, args, {
+    cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -46,7 +52,7 @@ export function startLauncher(entry: 'launcher.cli.js' | 'cluster.cli.js', env: 
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`launcher not ready in time; output:\n${output}`));
+      reject(new Error(`${path.basename(command)} ${args.join(' ')} not ready in time; output:\n${output}`));
     }, timeoutMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
@@ -59,7 +65,7 @@ export function startLauncher(entry: 'launcher.cli.js' | 'cluster.cli.js', env: 
     child.stderr!.on('data', onData);
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`launcher exited with ${code} before it was ready; output:\n${output}`));
+      reject(new Error(`${path.basename(command)} ${args.join(' ')} exited with ${code} before it was ready; output:\n${output}`));
     });
   });
 }
