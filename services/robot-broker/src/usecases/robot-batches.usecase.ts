@@ -29,6 +29,8 @@ export interface PollCaller {
 const CLAIM_ROUNDS = 5;
 /** A robot's unchanged kind of poll is written again at most this often (its `at` says it still polls). */
 const POLL_RECORD_REFRESH_MS = 60_000;
+/** Robots whose kind of poll is remembered in memory; a poll may name any robot id, so the memory is bounded. */
+const RECORDED_POLLS_LIMIT = 10_000;
 /** Work arriving for a robot one item at a time (automation matches) is looked at no more often than this. */
 const ARRIVAL_CHECK_SPACING_MS = 1000;
 
@@ -264,6 +266,7 @@ export function createRobotBatchUsecases(deps: {
     const now = new Date();
     if (known && known.limit === limit && known.full_text === fullText && now.getTime() - known.at.getTime() < POLL_RECORD_REFRESH_MS) return;
     const shape: RobotPollShape = { limit, full_text: fullText, at: now };
+    if (!known && recordedPolls.size >= RECORDED_POLLS_LIMIT) recordedPolls.clear();
     recordedPolls.set(robotId, shape);
     deps.polls.record(robotId, shape).catch((error: unknown) => deps.logger.warn({ err: error, robot_id: robotId }, 'recording the kind of a robot poll failed'));
   }
