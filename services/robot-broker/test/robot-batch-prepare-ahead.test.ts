@@ -197,6 +197,21 @@ describe('robot-broker batches prepared ahead of a poll', () => {
       expect((await harness.poll(elsewhere.id, 2, { entitlements: ['full_text'] }))!.id).toBe(prepared._id);
     });
 
+    it('when this instance saw the robot poll longer ago than the prepare-ahead time and another instance since, then the kind recorded there is prepared for', async () => {
+      const quick = await startRobotBrokerHarness('robot-prepare-ahead-quick', { env: { ROBOT_PREPARE_AHEAD_SECONDS: '3' } });
+      try {
+        const robot = await quick.newRobot('arrival-moved-bot');
+        expect(await quick.poll(robot.id, 3)).toBeNull();
+        await new Promise((resolve) => setTimeout(resolve, 3100));
+        await quick.db.collection('robots').updateOne({ _id: robot.id as never }, { $set: { last_poll: { limit: 2, full_text: false, at: new Date() } } });
+        await quick.request(robot.id, await ingestReferences(quick.references, 2, 'arrival-moved'));
+        const prepared = await waitFor(async () => (await quick.db.collection('robot_enhancement_batches').findOne({ robot_id: robot.id, status: 'prepared' })) as BatchDocument | null, 'the batch prepared for the other instance\'s kind of poll');
+        expect(prepared.prepared).toEqual({ limit: 2, full_text: false });
+      } finally {
+        await quick.stop();
+      }
+    });
+
     it('when an automation match arrives over RabbitMQ for a robot that polls one at a time, then its batch is prepared for that poll', async () => {
       const robot = await harness.newRobot('arrival-automation-bot');
       expect(await harness.poll(robot.id, 1)).toBeNull();

@@ -131,14 +131,14 @@ const HARNESS_WRITER = { subject: 'admin', roles: ['robot.writer'], entitlements
  * robot-broker beside dedup-service on the stand-ins, a MongoDB client on robot-broker's database
  * (`beforeBrokerStarts` may seed it) and the calls most tests make.
  */
-export async function startRobotBrokerHarness(label: string, options: { overrides?: RobotBrokerOverrides; beforeBrokerStarts?(db: Db, references: DedupClient): Promise<void> } = {}) {
+export async function startRobotBrokerHarness(label: string, options: { overrides?: RobotBrokerOverrides; env?: Record<string, string>; beforeBrokerStarts?(db: Db, references: DedupClient): Promise<void> } = {}) {
   const infrastructure = await startInfrastructure(label);
   const dedup = await startDedupService(infrastructure.env);
   const references = dedupClient(dedup.grpcPort);
   const mongo = await MongoClient.connect(infrastructure.env.MONGODB_URL);
   const db = mongo.db('destiny_robot_broker');
   await options.beforeBrokerStarts?.(db, references);
-  const broker = await startRobotBroker({ ...infrastructure.env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}` }, options.overrides);
+  const broker = await startRobotBroker({ ...infrastructure.env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}`, ...options.env }, options.overrides);
   const client = robotBrokerClient(broker.grpcPort);
   const json = <T>(method: string, request: unknown) => callJson<T>(client, method, request);
   return {

@@ -276,8 +276,11 @@ export function createRobotBatchUsecases(deps: {
    * prepared for a poll like its last, unless one is already prepared or being prepared for it.
    */
   async function prepareForArrivedWork(robotId: string): Promise<void> {
-    const shape = recordedPolls.get(robotId) ?? (await deps.polls.lastPoll(robotId));
-    if (!shape || Date.now() - shape.at.getTime() > deps.prepareAheadMs) return;
+    const fresh = (shape: RobotPollShape | null | undefined): shape is RobotPollShape => !!shape && Date.now() - shape.at.getTime() <= deps.prepareAheadMs;
+    // This process's record is the newest unless the robot has since polled at another instance.
+    const local = recordedPolls.get(robotId);
+    const shape = fresh(local) ? local : await deps.polls.lastPoll(robotId);
+    if (!fresh(shape)) return;
     const key = pollKey(robotId, shape.limit, shape.full_text);
     if (inPreparation.has(key)) return;
     const waiting = await batches.collection.findOne(
