@@ -156,6 +156,25 @@ describe('robot-broker batches prepared ahead of a poll', () => {
     expect(sorted(await lineIds(next))).toEqual(sorted(refs));
   });
 
+  it('when a poll cannot write its reference file (dedup-service down), then it fails and its claimed rows are back in the queue with no batch left', async () => {
+    const failing = await startRobotBrokerHarness('robot-claim-release');
+    try {
+      const refs = await ingestReferences(failing.references, 2, 'claim-release');
+      const robot = await failing.newRobot('claim-release-bot');
+      await failing.request(robot.id, refs);
+      await failing.stopReferenceStore();
+      expect((await failure(failing.poll(robot.id, 2))).status).toBeGreaterThanOrEqual(500);
+      const rows = await failing.db.collection('pending_enhancements').find({ robot_id: robot.id }).toArray();
+      expect(rows.map((row) => ({ status: row.status, batch: row.robot_enhancement_batch_id, queued: typeof row.queue_order === 'string' }))).toEqual([
+        { status: 'pending', batch: null, queued: true },
+        { status: 'pending', batch: null, queued: true },
+      ]);
+      expect(await failing.db.collection('robot_enhancement_batches').countDocuments({ robot_id: robot.id })).toBe(0);
+    } finally {
+      await failing.stop();
+    }
+  });
+
   describe('when work arrives for a robot that polls', () => {
     const robotsCollection = () => harness.db.collection('robots');
     /** Long enough for an arrival check that would prepare to have done so (they take milliseconds here), including one run again after the 1 s spacing. */

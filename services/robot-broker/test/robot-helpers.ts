@@ -140,6 +140,7 @@ export async function startRobotBrokerHarness(label: string, options: { override
   await options.beforeBrokerStarts?.(db, references);
   const broker = await startRobotBroker({ ...infrastructure.env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}`, ...options.env }, options.overrides);
   const client = robotBrokerClient(broker.grpcPort);
+  let dedupStopped: Promise<void> | undefined;
   const json = <T>(method: string, request: unknown) => callJson<T>(client, method, request);
   return {
     db,
@@ -157,12 +158,17 @@ export async function startRobotBrokerHarness(label: string, options: { override
       const document = await call<{ json: string }>(client, 'PollRobotEnhancementBatch', { caller: { ...HARNESS_USER, entitlements: options.entitlements ?? [] }, robot_id: robotId, limit, lease: options.lease ?? 'PT10M' });
       return document.json === '' ? null : JSON.parse(document.json);
     },
+    /** Stops dedup-service, so robot-broker's calls to it fail from now on. */
+    async stopReferenceStore() {
+      dedupStopped ??= dedup.stop();
+      await dedupStopped;
+    },
     async stop() {
       await mongo.close();
       client.close();
       references.close();
       await broker.stop();
-      await dedup.stop();
+      await (dedupStopped ?? dedup.stop());
       await infrastructure.stop();
     },
   };

@@ -149,12 +149,13 @@ export function createPendingEnhancementRepository(db: Db) {
     },
 
     /**
-     * Gives back a batch prepared ahead and not handed out: it becomes `releasing` where `condition`
-     * (its status included) still holds, the one write a hand-out races with; then its rows return to
-     * their queue places and it is deleted. A batch already `releasing` is finished. False when a
-     * hand-out (or another release) took it first.
+     * Gives back a batch no robot was answered with (prepared ahead and not handed out, or a claim
+     * that failed before its answer): it becomes `releasing` where `condition` (its status included)
+     * still holds, the one write a hand-out races with; then its rows return to their queue places
+     * and it is deleted. A batch already `releasing` is finished. False when a hand-out (or another
+     * release) took it first.
      */
-    async releasePrepared(batchId: string, condition: Filter<RobotBatchDocument>): Promise<boolean> {
+    async releaseBatch(batchId: string, condition: Filter<RobotBatchDocument>): Promise<boolean> {
       const taken = await batches.updateOne({ ...condition, _id: batchId }, { $set: { status: 'releasing' } });
       if (taken.modifiedCount === 0 && (await batches.findOne({ _id: batchId }, { projection: { status: 1 } }))?.status !== 'releasing') return false;
       await this.releaseRows(batchId);
@@ -199,7 +200,7 @@ export function createPendingEnhancementRepository(db: Db) {
         for (const batch of due) {
           if (UNREVEALED_BATCH_STATUSES.includes(batch.status)) {
             // Prepared ahead and not taken in time: its rows go back where they were.
-            if (await this.releasePrepared(batch._id, { status: { $in: ['preparing', 'prepared'] }, lease_expiry: { $lte: now } })) expired += 1;
+            if (await this.releaseBatch(batch._id, { status: { $in: ['preparing', 'prepared'] }, lease_expiry: { $lte: now } })) expired += 1;
             continue;
           }
           if (batch.status === 'processing') {

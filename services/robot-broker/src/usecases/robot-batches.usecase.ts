@@ -13,7 +13,7 @@ import {
 } from '@destiny/contracts';
 import { pushToOutbox, ServiceError, type BlobStorage, type ForegroundPriorityGate, type FullTextLinks, type Logger } from '@destiny/platform';
 import type { BatchRepository } from '../data-access/batch.repository';
-import { UNREVEALED_BATCH_STATUSES, type BatchStatus, type PendingEnhancementDocument, type RobotBatchDocument, type RobotPollShape } from '../data-access/collections';
+import { UNREVEALED_BATCH_STATUSES, type PendingEnhancementDocument, type RobotBatchDocument, type RobotPollShape } from '../data-access/collections';
 import type { PendingEnhancementRepository } from '../data-access/pending-enhancement.repository';
 import type { RobotPollRepository } from '../data-access/robot-poll.repository';
 import { referenceFileText } from '../domain/reference-file.writer';
@@ -124,12 +124,6 @@ export function createRobotBatchUsecases(deps: {
     return batch;
   }
 
-  /** Gives claimed rows back to the queue and drops the batch when it could not be prepared. */
-  async function release(batchId: string, status: BatchStatus): Promise<void> {
-    await pending.releaseRows(batchId);
-    await batches.collection.deleteOne({ _id: batchId, status });
-  }
-
   /** The 422 of a submission the batch's state refuses, naming the first row that cannot move (§12.5). */
   async function refusal(batchId: string, allowed: readonly string[], to: string): Promise<ServiceError> {
     const batch = await load(batchId);
@@ -190,7 +184,7 @@ export function createRobotBatchUsecases(deps: {
       claimed = await pending.claim([...perReference.values()], batchId);
     }
     if (claimed.length === 0 || (ahead && claimed.length < limit)) {
-      if (inserted) await release(batchId, batch.status);
+      if (inserted) await pending.releaseBatch(batchId, { status: batch.status });
       return null;
     }
     let signed: Awaited<ReturnType<typeof urls>>;
@@ -212,7 +206,7 @@ export function createRobotBatchUsecases(deps: {
       }
       [signed] = await Promise.all([urls(batch), upload]);
     } catch (error) {
-      await release(batchId, batch.status);
+      await pending.releaseBatch(batchId, { status: batch.status });
       throw error;
     }
     return { batch: { id: batchId, reference_storage_url: signed.references, result_storage_url: signed.results, extra_fields: null }, size: claimed.length };
@@ -240,7 +234,7 @@ export function createRobotBatchUsecases(deps: {
       .find({ status: 'prepared', robot_id: robotId, $or: [{ 'prepared.limit': { $ne: limit } }, { 'prepared.full_text': { $ne: fullText } }] }, { projection: { _id: 1 } })
       .toArray();
     let released = 0;
-    for (const other of others) if (await pending.releasePrepared(other._id, { status: 'prepared' })) released += 1;
+    for (const other of others) if (await pending.releaseBatch(other._id, { status: 'prepared' })) released += 1;
     return released;
   }
 
