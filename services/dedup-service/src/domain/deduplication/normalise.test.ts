@@ -197,6 +197,14 @@ describe('pages and volumes', () => {
     expect(parsePages('1199-201')).toEqual({ first: '1199', last: '1201' });
   });
 
+  it('when a spreadsheet turned the range into a date on export, then the two numbers are read back', () => {
+    expect(parsePages('10-Jul')).toEqual({ first: '10', last: '17' });
+    expect(parsePages('Oct-17')).toEqual({ first: '10', last: '17' });
+    expect(parsePages('01-Apr')).toEqual({ first: '1', last: '4' });
+    expect(parsePages('Nov-19')).toEqual({ first: '11', last: '19' });
+    expect(parsePages('May 3')).toEqual({ first: '3', last: null });
+  });
+
   it('when first pages agree, or ranges end on the same page, then pages agree; otherwise they conflict', () => {
     expect(comparePages(parsePages('943-945'), parsePages('943-944'))).toBe('same');
     expect(comparePages(parsePages('C219-C235'), parsePages('c219-c235'))).toBe('same');

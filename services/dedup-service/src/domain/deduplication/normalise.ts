@@ -455,10 +455,23 @@ export interface PageRange {
 }
 
 /** Parses "23-35", "376 -- 383", "e1234", "23-5" (= 23-25), "532, 534-536" (532 to 536). */
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+
+/**
+ * A page range a spreadsheet read as a date on the way through an export: "10-7" shown as
+ * "10-Jul", "11-19" as "Nov-19". Read back as the two numbers it was.
+ */
+function undoSpreadsheetDate(pages: string): string {
+  const dayMonth = /^\s*(\d{1,2})[-\s]([a-z]{3})\s*$/.exec(pages);
+  if (dayMonth && MONTHS.includes(dayMonth[2])) return `${dayMonth[1]}-${MONTHS.indexOf(dayMonth[2]) + 1}`;
+  const monthYear = /^\s*([a-z]{3})[-\s](\d{2})\s*$/.exec(pages);
+  if (monthYear && MONTHS.includes(monthYear[1])) return `${MONTHS.indexOf(monthYear[1]) + 1}-${monthYear[2]}`;
+  return pages;
+}
+
 export function parsePages(raw: string | null | undefined): PageRange | null {
   if (raw === null || raw === undefined) return null;
-  const tokens = foldToAscii(String(raw))
-    .toLowerCase()
+  const tokens = undoSpreadsheetDate(foldToAscii(String(raw)).toLowerCase())
     .match(/[a-z]{0,3}\d+[a-z]{0,3}/g);
   if (!tokens) return null;
   const digits = tokens.map((token) => token.replace(/\D/g, '').replace(/^0+(?=\d)/, ''));

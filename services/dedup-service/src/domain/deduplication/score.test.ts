@@ -43,12 +43,48 @@ describe('scorePair vetoes', () => {
     expect(verdict({ year: 2010 }, { year: 2011 })).toBe('duplicate');
   });
 
-  it('when volumes differ, then they are distinct', () => {
-    expect(verdict({ volume: '7' }, { volume: '8' })).toBe('distinct');
+  it('when volumes differ (and the rest does not show an export error, see below), then they are distinct', () => {
+    const result = scorePair(record({ volume: '7', year: 2011 }), record({ volume: '8', year: 2012 }));
+    expect(result.verdict).toBe('distinct');
+    expect(result.reasons[0]).toMatch(/different volumes/);
   });
 
-  it('when author lists share neither the first author nor half of the names, then they are distinct', () => {
-    expect(verdict({ authors: ['Smith, A.', 'Jones, B.'] }, { authors: ['Brown, C.', 'Green, D.'] })).toBe('distinct');
+  it('when author lists share neither the first author nor half of the names (and the rest does not show an export error, see below), then they are distinct', () => {
+    const result = scorePair(record({ authors: ['Smith, A.', 'Jones, B.'], issue: '1' }), record({ authors: ['Brown, C.', 'Green, D.'], issue: '2' }));
+    expect(result.verdict).toBe('distinct');
+    expect(result.reasons[0]).toMatch(/authors do not match/);
+  });
+});
+
+describe('scorePair with a field an export garbled', () => {
+  // A meeting abstract as two databases export it: one put the supplement's number in the volume.
+  const abstract = { title: 'Saxagliptin improves cardiac function in the post MI diabetes setting via stromal derived factor 1', volume: '29', issue: 'SUPPL. 1', pages: 'S200-S201', authors: ['Connelly, K. A.', 'Zhang, Y.'], year: 2013, venue: 'Canadian Journal of Cardiology' };
+
+  it('when the same long title by the same authors starts on the same page of the same journal and year, then a differing volume is an export error', () => {
+    expect(verdict(abstract, { ...abstract, volume: '1)', issue: null })).toBe('duplicate');
+    expect(verdict(abstract, { ...abstract, volume: '1', issue: null, pages: 'S200' })).toBe('duplicate');
+  });
+
+  it('when anything else beside the volume differs or is missing (page, year, title, authors), then the volumes still keep them apart', () => {
+    expect(verdict(abstract, { ...abstract, volume: '1', pages: 'S202' })).toBe('distinct');
+    expect(verdict(abstract, { ...abstract, volume: '1', pages: null })).toBe('distinct');
+    expect(verdict(abstract, { ...abstract, volume: '30', year: 2014 })).toBe('distinct');
+    expect(verdict(abstract, { ...abstract, volume: '1', title: 'Saxagliptin improves cardiac function in the post MI setting via stromal derived factor 1' })).toBe('distinct');
+    expect(verdict(abstract, { ...abstract, volume: '1', authors: ['Smith, B.', 'Connelly, K. A.'] })).toBe('distinct');
+    expect(verdict({ ...abstract, title: 'Editorial' }, { ...abstract, title: 'Editorial', volume: '1' })).toBe('distinct');
+  });
+
+  it('when a long identical title fills the same page range of the same journal issue, then an author list that matches nothing is an export error', () => {
+    const article = { title: 'Dipeptidyl peptidase-4 inhibitor sitagliptin protects vascular function in metabolic syndrome', venue: 'Mol Biol Rep', volume: '41', issue: '8', pages: '4853-4863', authors: ['Cicek, F. A.', 'Tokcaer-Keskin, Z.'] };
+    expect(verdict(article, { ...article, pages: '4853-63', authors: ['Amber, C. F.', 'Zeynep, T. K.'] })).toBe('duplicate');
+  });
+
+  it('when authors match nothing and the place is only a single page, another issue, or a shorter title, then they stay distinct', () => {
+    const article = { title: 'Dipeptidyl peptidase-4 inhibitor sitagliptin protects vascular function in metabolic syndrome', venue: 'Mol Biol Rep', volume: '41', issue: '8', pages: '4853-4863', authors: ['Cicek, F. A.', 'Tokcaer-Keskin, Z.'] };
+    const otherAuthors = ['Amber, C. F.', 'Zeynep, T. K.'];
+    expect(verdict({ ...article, pages: '4853' }, { ...article, pages: '4853', authors: otherAuthors })).toBe('distinct');
+    expect(verdict(article, { ...article, issue: '9', authors: otherAuthors })).toBe('distinct');
+    expect(verdict({ ...article, title: 'Sitagliptin in metabolic syndrome' }, { ...article, title: 'Sitagliptin in metabolic syndrome', authors: otherAuthors })).toBe('distinct');
   });
 });
 

@@ -355,6 +355,43 @@ function fullLocator(f: PairFeatures): boolean {
   return (f.venue === 'same' || f.venue === 'compatible') && f.volume === 'same' && (f.pages === 'same' || f.pages === 'end') && f.issue !== 'conflict';
 }
 
+/**
+ * One printed item whose volume field an export garbled: the same long title by the same authors
+ * in the same journal and year, starting on the same page. Supplement exports put the supplement's
+ * number in the volume field ("1)", "1" for "61 (Suppl. 1)"); two different items agreeing on all
+ * the rest are not found in practice.
+ */
+function volumeMisexported(f: PairFeatures): boolean {
+  return (
+    f.title === 'exact' &&
+    !f.weakTitle &&
+    f.minContentWords >= SHORT_TITLE_CONTENT_WORDS &&
+    f.authors === 'strong' &&
+    f.year === 'same' &&
+    (f.venue === 'same' || f.venue === 'compatible') &&
+    f.pages === 'same'
+  );
+}
+
+/**
+ * One article whose author field an export garbled (given names and surnames swapped, names run
+ * together): a long identical title in the same journal, volume and issue over the same
+ * multi-page range. A full page range in one journal issue identifies an article.
+ */
+function authorsMisexported(f: PairFeatures): boolean {
+  return (
+    f.title === 'exact' &&
+    f.bothArticles &&
+    !f.weakTitle &&
+    f.minContentWords >= RULE_B_MIN_CONTENT_WORDS &&
+    (f.year === 'same' || f.year === 'adjacent') &&
+    (f.venue === 'same' || f.venue === 'compatible') &&
+    f.volume === 'same' &&
+    f.issue !== 'conflict' &&
+    f.sameRange
+  );
+}
+
 function verdictOf(f: PairFeatures): { verdict: PairScore['verdict']; reason: string } {
   // Vetoes: any one of them means two different works.
   if (f.identifiers === 'conflict') return { verdict: 'distinct', reason: `veto: different ${f.conflictingIdentifier} identifiers` };
@@ -364,8 +401,8 @@ function verdictOf(f: PairFeatures): { verdict: PairScore['verdict']; reason: st
   if (f.kinds === 'different' && !oneNoticeTwoLabels) return { verdict: 'distinct', reason: 'veto: different item kinds (erratum, retraction, commentary or article)' };
   if (f.parts === 'conflict') return { verdict: 'distinct', reason: 'veto: different part numbers of a multi-part paper' };
   if (f.year === 'conflict') return { verdict: 'distinct', reason: 'veto: publication years more than one apart' };
-  if (f.volume === 'conflict') return { verdict: 'distinct', reason: 'veto: different volumes' };
-  if (f.authors === 'conflict') return { verdict: 'distinct', reason: 'veto: authors do not match' };
+  if (f.volume === 'conflict' && !volumeMisexported(f)) return { verdict: 'distinct', reason: 'veto: different volumes' };
+  if (f.authors === 'conflict' && !authorsMisexported(f)) return { verdict: 'distinct', reason: 'veto: authors do not match' };
 
   if (f.identifiers === 'shared') return { verdict: 'duplicate', reason: 'rule ID: same unique identifier, no conflicting field' };
 
