@@ -9,6 +9,7 @@
 //   node bench/dedup/evaluate-kept-labels.js --csv <file> [--show 10]
 const fs = require('node:fs');
 const path = require('node:path');
+const { readCsv } = require('./csv-reader');
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -23,32 +24,8 @@ if (!file || !fs.existsSync(file)) {
   process.exit(1);
 }
 
-/** RFC 4180 fields: quoted fields may hold commas, doubled quotes and line breaks. */
-function parseCsv(text) {
-  const rows = [];
-  let row = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i];
-    if (quoted) {
-      if (char === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (char === '"') quoted = false;
-      else field += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') row.push(field), (field = '');
-    else if (char === '\n' || char === '\r') {
-      if (char === '\r' && text[i + 1] === '\n') i++;
-      row.push(field), rows.push(row), (row = []), (field = '');
-    } else field += char;
-  }
-  if (field !== '' || row.length > 0) row.push(field), rows.push(row);
-  const [header, ...body] = rows.filter((r) => r.length > 1);
-  return body.map((r) => Object.fromEntries(header.map((name, i) => [name, r[i]])));
-}
-
 const present = (value) => (value === undefined || value === '' || value === 'NA' ? null : value.trim());
-const rows = parseCsv(fs.readFileSync(file, 'utf8'));
+const rows = readCsv(file);
 const lines = rows.map((row) => ({
   record_id: `r${row.record_id}`,
   title: present(row.title),

@@ -177,6 +177,17 @@ describe('venue comparison', () => {
     expect(compareVenues(normaliseVenue('Pediatric Nephrology'), normaliseVenue('Molecular Immunology'))).toBe('different');
     expect(compareVenues(normaliseVenue(null), normaliseVenue('Blood'))).toBe('missing');
   });
+
+  it('when one conference series is named with and without edition, year and "Proceedings", then compatible', () => {
+    expect(compareVenues(normaliseVenue('Hawaii International Conference on System Sciences'), normaliseVenue('50Th Annual Hawaii International Conference On System Sciences'))).toBe('compatible');
+    expect(compareVenues(normaliseVenue('Americas Conference on Information Systems'), normaliseVenue('25TH AMERICAS CONFERENCE ON INFORMATION SYSTEMS (AMCIS )'))).toBe('compatible');
+    expect(compareVenues(normaliseVenue('Symposium on Usable Privacy and Security, SOUPS'), normaliseVenue('PROCEEDINGS OF THE SIXTEENTH SYMPOSIUM ON USABLE PRIVACY AND SECURITY (SOUPS )'))).toBe('compatible');
+  });
+
+  it('when a conference name lacks a word of the other, or the names are journals, then word containment is not enough', () => {
+    expect(compareVenues(normaliseVenue('International Conference on Information Systems'), normaliseVenue('European Conference on Information Systems'))).toBe('different');
+    expect(compareVenues(normaliseVenue('Journal of Clinical Oncology'), normaliseVenue('International Journal of Clinical Oncology'))).toBe('different');
+  });
 });
 
 describe('pages and volumes', () => {

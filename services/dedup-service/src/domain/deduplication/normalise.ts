@@ -423,7 +423,26 @@ export function compareVenues(a: NormalisedVenue | null, b: NormalisedVenue | nu
     // Abbreviation may sit on either side, word by word.
     if (short.every((token, i) => abbreviates(token, long[i]) || abbreviates(long[i], token))) return 'compatible';
   }
-  return 'different';
+  return sameProceedings(a.tokens, b.tokens) ? 'compatible' : 'different';
+}
+
+const MEETING_WORDS = new Set(['conference', 'symposium', 'convention', 'congress', 'workshop', 'meeting', 'colloquium']);
+const EDITION_WORDS = new Set(['proceedings', 'proc', 'annual', 'ieee', 'acm', 'vols', 'vol', 'volume']);
+const ORDINAL = /^(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|(?:thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twentie|thirtie|fortie|fiftie)th|twenty|thirty|forty|fifty)$/;
+
+/**
+ * One conference series named two ways: "Hawaii International Conference on System Sciences" and
+ * "50th Annual Hawaii International Conference on System Sciences (HICSS 2017)". Edition numbers,
+ * years and words such as "Proceedings" or "Annual" aside, every word of the shorter name (at least
+ * three, one of them "conference", "symposium" or the like) is in the longer one.
+ */
+function sameProceedings(a: readonly string[], b: readonly string[]): boolean {
+  const core = (tokens: readonly string[]) => new Set(tokens.filter((token) => !EDITION_WORDS.has(token) && !ORDINAL.test(token) && !/^\d+$/.test(token)));
+  const [coreA, coreB] = [core(a), core(b)];
+  const [small, large] = coreA.size <= coreB.size ? [coreA, coreB] : [coreB, coreA];
+  if (small.size < 3 || ![...small].some((token) => MEETING_WORDS.has(token))) return false;
+  for (const token of small) if (!large.has(token)) return false;
+  return true;
 }
 
 /** Volume or issue as comparable text: "Vol. 26" → "26", "Suppl. 2" → "suppl2". */

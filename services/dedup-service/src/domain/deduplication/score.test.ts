@@ -174,8 +174,29 @@ describe('scorePair rule C (reworded or translated title)', () => {
     ).toBe('duplicate');
   });
 
+  it('when the issue fields disagree (an export\'s record numbers), then the full page range in the volume still confirms', () => {
+    const reworded = { title: 'Randomized phase II study of carboplatin and gemcitabine in advanced lung cancer', authors: ['Thomas, P.'], venue: 'Lung Cancer', volume: '51', pages: '105-114' };
+    expect(verdict({ ...reworded, issue: '1531' }, { ...reworded, title: 'Randomized multicentric phase II study of carboplatin/gemcitabine in advanced non-small cell lung cancer', issue: '1533' })).toBe('duplicate');
+  });
+
   it('when a reworded title agrees on journal and volume but the pages are a single shared page, then not duplicate', () => {
     expect(verdict({ title: 'Complement factor H and aHUS outcomes in children', pages: '945' }, { title: 'Complement factor H and aHUS outcomes: reply to children', pages: '945' })).not.toBe('duplicate');
+  });
+});
+
+describe('scorePair with different issues of one volume', () => {
+  // A column printed in every issue under one title by one author.
+  const column = { title: 'Remarks from MIS Quarterly Editor - Editor\'s Comments', authors: ['Lee, Allen S.'], year: 2000, venue: 'MIS Quarterly', volume: '24', pages: null };
+
+  it('when neither record has pages and the issues differ, then they are different items', () => {
+    expect(verdict({ ...column, issue: '1' }, { ...column, issue: '2' })).not.toBe('duplicate');
+    expect(verdict({ ...column, issue: '1' }, { ...column, issue: '1' })).toBe('duplicate');
+  });
+
+  it('when one record has pages, or the issues are not plain issue numbers, then a differing issue field does not keep them apart', () => {
+    expect(verdict({ ...column, issue: '656', pages: '47' }, { ...column, issue: '657' })).toBe('duplicate');
+    expect(verdict({ ...column, issue: 'S2' }, { ...column, issue: '2' })).toBe('duplicate');
+    expect(verdict({ ...column, issue: '1704' }, { ...column, issue: '8' })).toBe('duplicate');
   });
 });
 

@@ -193,6 +193,10 @@ export interface PairFeatures {
   pages: PagesRelation;
   /** Both are multi-page ranges with the same first and last page. */
   sameRange: boolean;
+  /** Neither record gives pages. */
+  pagesOnNeither: boolean;
+  /** Both issues are plain one- or two-digit numbers. */
+  plainIssues: boolean;
   /**
    * One is a single page printed after the first page of the other's multi-page range, in the same
    * volume: the position of an erratum notice or a comment on that article.
@@ -305,6 +309,8 @@ export function pairFeatures(a: Prepared, b: Prepared): PairFeatures {
     issue: compareNumbering(placeA.issue, placeB.issue),
     pages,
     sameRange: pages === 'same' && placeA.pages?.last != null && placeA.pages.last === placeB.pages?.last,
+    pagesOnNeither: placeA.pages === null && placeB.pages === null,
+    plainIssues: /^\d{1,2}$/.test(placeA.issue ?? '') && /^\d{1,2}$/.test(placeB.issue ?? ''),
     singlePageAfterRange: singlePageAfterRange(placeA.pages, placeB.pages) || singlePageAfterRange(placeB.pages, placeA.pages),
     crossReference,
     erratumAndArticleOnOnePage:
@@ -429,9 +435,14 @@ function verdictOf(f: PairFeatures): { verdict: PairScore['verdict']; reason: st
   // Journal names are exported in many forms; a differing name is overruled by an equal volume.
   const venueOk = f.venue !== 'different' || f.volume === 'same';
   const pagesOk = f.pages !== 'conflict';
+  // Where neither record has pages, the issue is all that places the item in its volume, and a
+  // different issue means a different item (a column printed in every issue under one title and
+  // one author). Only plain issue numbers count: "S2" against "2", or an article number shifted
+  // into the field, are how exports write one issue.
+  const otherIssue = f.issue === 'conflict' && f.plainIssues && f.volume === 'same' && f.pagesOnNeither;
 
   // Rule A: same title (exact; or with typos / cut short when the locator also agrees).
-  if ((f.title === 'exact' || f.title === 'near' || f.title === 'prefix') && venueOk && pagesOk) {
+  if ((f.title === 'exact' || f.title === 'near' || f.title === 'prefix') && venueOk && pagesOk && !otherIssue) {
     // Exact titles: same first author, or the printed place agrees. Typo/truncated titles: strong
     // author agreement, or (no authors) the full locator.
     const authorsOk =
@@ -457,15 +468,19 @@ function verdictOf(f: PairFeatures): { verdict: PairScore['verdict']; reason: st
     f.minContentWords >= RULE_B_MIN_CONTENT_WORDS &&
     f.authors === 'strong' &&
     (f.venue === 'same' || f.venue === 'compatible') &&
-    f.volume === 'same'
+    f.volume === 'same' &&
+    !otherIssue
   ) {
     return { verdict: 'duplicate', reason: 'rule B: long identical title, same authors, journal and volume; pages differ' };
   }
 
-  // Rule C: reworded or translated title, confirmed by journal, volume and a full page range.
+  // Rule C: reworded or translated title, confirmed by journal, volume and a full page range. The
+  // range places the article within its volume, so the issue is not asked (exports often fill
+  // that field with their own record numbers).
   if (
     (f.title === 'similar' || f.title === 'prefix' || f.title === 'near') &&
-    fullLocator(f) &&
+    (f.venue === 'same' || f.venue === 'compatible') &&
+    f.volume === 'same' &&
     f.sameRange &&
     f.firstAuthor
   ) {
