@@ -184,6 +184,11 @@ describe('venue comparison', () => {
     expect(compareVenues(normaliseVenue('Symposium on Usable Privacy and Security, SOUPS'), normaliseVenue('PROCEEDINGS OF THE SIXTEENTH SYMPOSIUM ON USABLE PRIVACY AND SECURITY (SOUPS )'))).toBe('compatible');
   });
 
+  it('when a French name keeps or loses its elided article, then it still abbreviates word by word', () => {
+    expect(compareVenues(normaliseVenue('Ann Fr Anesth Reanim'), normaliseVenue("Annales françaises d'anesthésie et de réanimation"))).toBe('compatible');
+    expect(compareVenues(normaliseVenue('Ann Fr Anesth Reanim'), normaliseVenue('Annales Francaises d Anesthesie et de Reanimation'))).toBe('compatible');
+  });
+
   it('when a conference name lacks a word of the other, or the names are journals, then word containment is not enough', () => {
     expect(compareVenues(normaliseVenue('International Conference on Information Systems'), normaliseVenue('European Conference on Information Systems'))).toBe('different');
     expect(compareVenues(normaliseVenue('Journal of Clinical Oncology'), normaliseVenue('International Journal of Clinical Oncology'))).toBe('different');

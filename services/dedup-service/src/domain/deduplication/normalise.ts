@@ -382,7 +382,7 @@ export interface NormalisedVenue {
   tokens: string[];
 }
 
-const VENUE_STOP = new Set(['the', 'of', 'and', 'in', 'for', 'on', 'de', 'la', 'des', 'der', 'und', 'fur', 'et', 'du', 'le', 'y']);
+const VENUE_STOP = new Set(['the', 'of', 'and', 'in', 'for', 'on', 'de', 'la', 'des', 'der', 'und', 'fur', 'et', 'du', 'le', 'y', 'd', 'l']);
 
 /** Journal name tokens; EMBASE's ".Conference: …" tail and parenthetical places dropped. */
 export function normaliseVenue(raw: string | null | undefined): NormalisedVenue | null {
@@ -390,7 +390,8 @@ export function normaliseVenue(raw: string | null | undefined): NormalisedVenue 
   let text = foldToAscii(decodeHtml(raw)).toLowerCase();
   const conference = text.search(/\.?\s*conference\s*:/);
   if (conference > 0) text = text.slice(0, conference);
-  text = text.replace(/\([^()]*\)/g, ' ').replace(/&/g, ' and ');
+  // French and Italian elision ("d'Anesthésie", "dell'Apparato") joins nothing: the article goes.
+  text = text.replace(/\([^()]*\)/g, ' ').replace(/&/g, ' and ').replace(/\b(?:d|l|dell|dall|nell|sull)['\u2019]/g, ' ');
   const tokens = text
     .replace(/['\u2019]/g, '')
     .split(/[^a-z0-9]+/)

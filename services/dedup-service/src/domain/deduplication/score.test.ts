@@ -179,6 +179,17 @@ describe('scorePair rule C (reworded or translated title)', () => {
     expect(verdict({ ...reworded, issue: '1531' }, { ...reworded, title: 'Randomized multicentric phase II study of carboplatin/gemcitabine in advanced non-small cell lung cancer', issue: '1533' })).toBe('duplicate');
   });
 
+  it('when both give different plain issue numbers (a journal paginating each issue anew), then the page range does not confirm', () => {
+    const reworded = { title: 'Introduction to the special issue on digital platforms and their ecosystems', authors: ['Zwass, V.'], venue: 'Journal of Management Information Systems', volume: '17', pages: '3-8' };
+    expect(verdict({ ...reworded, issue: '2' }, { ...reworded, title: 'Introduction to the special issue on digital innovation and its ecosystems', issue: '4' })).not.toBe('duplicate');
+    expect(verdict({ ...reworded, issue: '2' }, { ...reworded, title: 'Introduction to the special issue on digital innovation and its ecosystems', issue: '2' })).toBe('duplicate');
+  });
+
+  it('when a generic title sits on the same pages of different issues of one volume, then they are different items', () => {
+    const editorial = { title: 'Editorial Introduction', authors: ['Zwass, Vladimir'], venue: 'Journal of Management Information Systems', volume: '17', pages: '3-4' };
+    expect(verdict({ ...editorial, issue: '2', year: 2000 }, { ...editorial, issue: '4', year: 2001 })).not.toBe('duplicate');
+  });
+
   it('when a reworded title agrees on journal and volume but the pages are a single shared page, then not duplicate', () => {
     expect(verdict({ title: 'Complement factor H and aHUS outcomes in children', pages: '945' }, { title: 'Complement factor H and aHUS outcomes: reply to children', pages: '945' })).not.toBe('duplicate');
   });

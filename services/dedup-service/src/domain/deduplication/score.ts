@@ -356,6 +356,17 @@ function nearSupport(f: PairFeatures): boolean {
   return f.pages === 'same' || f.pages === 'end' || (f.volume === 'same' && f.issue === 'same' && (f.venue === 'same' || f.venue === 'compatible'));
 }
 
+/**
+ * Journal, volume and an identical multi-page range place an article within its volume, unless
+ * both give different plain issue numbers: some journals paginate each issue anew (an "Editorial
+ * Introduction" on pages 3–4 of every issue). Other issue values that differ are often an export's
+ * own record numbers (3(656) against 3(657)) and do not count. Rule D does not use this: its
+ * generic titles need the issue to agree as well.
+ */
+function rangeLocator(f: PairFeatures): boolean {
+  return (f.venue === 'same' || f.venue === 'compatible') && f.volume === 'same' && f.sameRange && !(f.issue === 'conflict' && f.plainIssues);
+}
+
 /** Journal, volume and pages all present and equal on both sides. */
 function fullLocator(f: PairFeatures): boolean {
   return (f.venue === 'same' || f.venue === 'compatible') && f.volume === 'same' && (f.pages === 'same' || f.pages === 'end') && f.issue !== 'conflict';
@@ -474,16 +485,8 @@ function verdictOf(f: PairFeatures): { verdict: PairScore['verdict']; reason: st
     return { verdict: 'duplicate', reason: 'rule B: long identical title, same authors, journal and volume; pages differ' };
   }
 
-  // Rule C: reworded or translated title, confirmed by journal, volume and a full page range. The
-  // range places the article within its volume, so the issue is not asked (exports often fill
-  // that field with their own record numbers).
-  if (
-    (f.title === 'similar' || f.title === 'prefix' || f.title === 'near') &&
-    (f.venue === 'same' || f.venue === 'compatible') &&
-    f.volume === 'same' &&
-    f.sameRange &&
-    f.firstAuthor
-  ) {
+  // Rule C: reworded or translated title, confirmed by journal, volume and a full page range.
+  if ((f.title === 'similar' || f.title === 'prefix' || f.title === 'near') && rangeLocator(f) && f.firstAuthor) {
     return { verdict: 'duplicate', reason: `rule C: ${f.title} title confirmed by journal, volume and page range` };
   }
 
