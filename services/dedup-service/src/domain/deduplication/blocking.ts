@@ -53,7 +53,7 @@ export function blockingKeys(record: DedupRecord): string[] {
   // a journal on both sides, and an abbreviation keeps the initial ("J Thromb Haemost").
   const venueInitial = prepared.venue?.tokens[0]?.[0];
   if (venueInitial !== undefined && prepared.volume !== null && prepared.pages !== null) {
-    keys.add(`lp:${venueInitial}:${prepared.volume}:${prepared.pages.first}`);
+    if (prepared.pages.first !== null) keys.add(`lp:${venueInitial}:${prepared.volume}:${prepared.pages.first}`);
     if (prepared.pages.last !== null) keys.add(`ll:${venueInitial}:${prepared.volume}:${prepared.pages.last}`);
   }
   return [...keys].sort();

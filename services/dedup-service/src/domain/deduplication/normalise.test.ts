@@ -200,7 +200,7 @@ describe('pages and volumes', () => {
     expect(parsePages('23-35')).toEqual({ first: '23', last: '35' });
     expect(parsePages('376 -- 383')).toEqual({ first: '376', last: '383' });
     expect(parsePages('499\u2013711')).toEqual({ first: '499', last: '711' });
-    expect(parsePages('e1234')).toEqual({ first: '1234', last: null });
+    expect(parsePages('e1234')).toEqual({ first: '1234', last: null, electronic: true });
     expect(parsePages('c37-c42')).toEqual({ first: '37', last: '42' });
     expect(parsePages('800-800')).toEqual({ first: '800', last: null });
     expect(parsePages('532, 534-536, 538-540')).toEqual({ first: '532', last: '540' });
@@ -229,10 +229,31 @@ describe('pages and volumes', () => {
     expect(comparePages(parsePages('23-35'), null)).toBe('missing');
   });
 
+  it('when an export kept only the end of the range, then it agrees with the range that ends there', () => {
+    expect(parsePages('Suppl-48')).toEqual({ first: null, last: '48' });
+    expect(comparePages(parsePages('Suppl-48'), parsePages('L37-L48'))).toBe('end');
+    expect(comparePages(parsePages('Suppl-48'), parsePages('L37-L49'))).toBe('conflict');
+    expect(comparePages(parsePages('488'), parsePages('487-488'))).toBe('end');
+    expect(comparePages(parsePages('487'), parsePages('487-488'))).toBe('same');
+    expect(comparePages(parsePages('489'), parsePages('487-488'))).toBe('conflict');
+    expect(comparePages(parsePages('488'), parsePages('489'))).toBe('conflict');
+  });
+
+  it('when one gives an electronic article number and the other a printed range, then neither confirms nor contradicts', () => {
+    expect(parsePages('e12724')).toEqual({ first: '12724', last: null, electronic: true });
+    expect(comparePages(parsePages('e12724'), parsePages('1-6'))).toBe('missing');
+    expect(comparePages(parsePages('a1754'), parsePages('969-972'))).toBe('missing');
+    expect(comparePages(parsePages('e12724'), parsePages('e12725'))).toBe('conflict');
+    expect(comparePages(parsePages('e12724'), parsePages('12724'))).toBe('same');
+  });
+
   it('when a volume carries a label or spilled journal words, then only its number counts', () => {
     expect(normaliseVolume('Vol. 26')).toBe('26');
     expect(normaliseVolume('Drug Discovery. 9')).toBe('9');
     expect(normaliseVolume('007')).toBe('7');
+    expect(normaliseVolume('(Jul)')).toBeNull();
+    expect(normaliseVolume('September')).toBeNull();
+    expect(normaliseVolume('Decade')).toBe('decade');
     expect(normaliseVolume(null)).toBeNull();
   });
 });

@@ -457,26 +457,39 @@ export function normaliseNumbering(raw: string | null | undefined): string | nul
   return text === '' ? null : text;
 }
 
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+const MONTH_NAMES = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+
+function isMonth(word: string): boolean {
+  const lower = word.toLowerCase();
+  return MONTHS.includes(lower) || MONTH_NAMES.includes(lower) || lower === 'sept';
+}
+
 /**
  * A volume is its first number ("Vol. 26" → "26"; "Drug Discovery. 9", where an export spilled
  * the journal subtitle into the volume, → "9"); a volume without digits keeps its text.
  */
 export function normaliseVolume(raw: string | null | undefined): string | null {
   if (raw === null || raw === undefined) return null;
+  // A month in the volume field ("(Jul)") is the issue date an export put there, not a volume.
+  if (isMonth(String(raw).replace(/\W/g, ''))) return null;
   const number = /\d+/.exec(foldToAscii(String(raw)));
   return number ? number[0].replace(/^0+(?=\d)/, '') : normaliseNumbering(raw);
 }
 
 export interface PageRange {
-  /** First page digits without leading zeros or letter prefixes ("c37" → "37", "e1234" → "1234"). */
-  first: string;
+  /**
+   * First page digits without leading zeros or letter prefixes ("c37" → "37", "e1234" → "1234");
+   * null when the export gave only the last page ("Suppl-48").
+   */
+  first: string | null;
   /** Last page digits, expanded ("1844-59" → "1859"); null for a single page. */
   last: string | null;
+  /** An electronic article number ("e12724", "a1754"), not a printed page. */
+  electronic?: boolean;
 }
 
 /** Parses "23-35", "376 -- 383", "e1234", "23-5" (= 23-25), "532, 534-536" (532 to 536). */
-const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
-
 /**
  * A page range a spreadsheet read as a date on the way through an export: "10-7" shown as
  * "10-Jul", "11-19" as "Nov-19". Read back as the two numbers it was.
@@ -491,8 +504,11 @@ function undoSpreadsheetDate(pages: string): string {
 
 export function parsePages(raw: string | null | undefined): PageRange | null {
   if (raw === null || raw === undefined) return null;
-  const tokens = undoSpreadsheetDate(foldToAscii(String(raw)).toLowerCase())
-    .match(/[a-z]{0,3}\d+[a-z]{0,3}/g);
+  const text = undoSpreadsheetDate(foldToAscii(String(raw)).toLowerCase());
+  // "Suppl-48": an export wrote the supplement's name where the first page ("S37") belongs.
+  const lastOnly = /^\s*[a-z.]+\s*-\s*[a-z]{0,3}(\d+)[a-z]{0,3}\s*$/.exec(text);
+  if (lastOnly) return { first: null, last: lastOnly[1].replace(/^0+(?=\d)/, '') };
+  const tokens = text.match(/[a-z]{0,3}\d+[a-z]{0,3}/g);
   if (!tokens) return null;
   const digits = tokens.map((token) => token.replace(/\D/g, '').replace(/^0+(?=\d)/, ''));
   const first = digits[0];
@@ -503,15 +519,24 @@ export function parsePages(raw: string | null | undefined): PageRange | null {
     if (Number(expanded) >= Number(first)) last = expanded;
   }
   if (last === first) last = null;
+  if (tokens.length === 1 && /^[ea]\d{4,}$/.test(tokens[0])) return { first, last, electronic: true };
   return { first, last };
 }
 
 export type PagesRelation = 'same' | 'end' | 'conflict' | 'missing';
 
-/** same: first pages equal; end: first pages differ but both ranges end on the same page. */
+/**
+ * same: first pages equal; end: both end on the same page, where one range's first page differs or
+ * is unknown, or one gives only the other's last page (an export that kept the end of the range).
+ */
 export function comparePages(a: PageRange | null, b: PageRange | null): PagesRelation {
   if (!a || !b) return 'missing';
-  if (a.first === b.first) return 'same';
-  if (a.last !== null && b.last !== null && a.last === b.last) return 'end';
+  // An electronic article number and a printed page range number different things (the online
+  // version and the print issue, or the PDF's own pages): neither confirms nor contradicts.
+  if ((a.electronic === true && b.last !== null) || (b.electronic === true && a.last !== null)) return 'missing';
+  if (a.first !== null && a.first === b.first) return 'same';
+  const lastA = a.last ?? a.first;
+  const lastB = b.last ?? b.first;
+  if ((a.last !== null || b.last !== null) && lastA === lastB) return 'end';
   return 'conflict';
 }

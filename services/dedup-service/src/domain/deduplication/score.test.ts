@@ -185,6 +185,11 @@ describe('scorePair rule C (reworded or translated title)', () => {
     expect(verdict({ ...reworded, issue: '2' }, { ...reworded, title: 'Introduction to the special issue on digital innovation and its ecosystems', issue: '2' })).toBe('duplicate');
   });
 
+  it('when a generic title sits on the same pages and the issue fields are an export\'s record numbers, then the place still confirms', () => {
+    const editorial = { title: 'Intrapleural therapy', authors: ['Huggins, J. T.'], venue: 'Respirology', volume: '16', pages: '891-899' };
+    expect(verdict({ ...editorial, issue: '825' }, { ...editorial, issue: '826' })).toBe('duplicate');
+  });
+
   it('when a generic title sits on the same pages of different issues of one volume, then they are different items', () => {
     const editorial = { title: 'Editorial Introduction', authors: ['Zwass, Vladimir'], venue: 'Journal of Management Information Systems', volume: '17', pages: '3-4' };
     expect(verdict({ ...editorial, issue: '2', year: 2000 }, { ...editorial, issue: '4', year: 2001 })).not.toBe('duplicate');

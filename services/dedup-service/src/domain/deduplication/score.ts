@@ -195,8 +195,12 @@ export interface PairFeatures {
   sameRange: boolean;
   /** Neither record gives pages. */
   pagesOnNeither: boolean;
-  /** Both issues are plain one- or two-digit numbers. */
-  plainIssues: boolean;
+  /**
+   * Both give plain issue numbers (one or two digits) and they differ. Other differing values are
+   * how exports write one issue ("S2" / "2") or their own record numbers in the field (3(656) /
+   * 3(657)), and do not count against a pair.
+   */
+  otherIssue: boolean;
   /**
    * One is a single page printed after the first page of the other's multi-page range, in the same
    * volume: the position of an erratum notice or a comment on that article.
@@ -216,7 +220,7 @@ export interface PairFeatures {
 }
 
 function singlePageAfterRange(single: PageRange | null, range: PageRange | null): boolean {
-  if (!single || !range || single.last !== null || range.last === null) return false;
+  if (!single || !range || single.last !== null || range.last === null || single.first === null || range.first === null) return false;
   return Number(single.first) > Number(range.first);
 }
 
@@ -237,7 +241,7 @@ function atCitedPlace(places: CitedPlace[], other: Prepared, place: { volume: st
 
 /** A combined letters record covers the other: its page range holds the other's pages, its authors all the other's. */
 function coversLetter(combined: Prepared, letter: Prepared): boolean {
-  if (!combined.title?.combinedLetters || letter.title?.combinedLetters || !combined.pages?.last || !letter.pages || letter.authors.length === 0) return false;
+  if (!combined.title?.combinedLetters || letter.title?.combinedLetters || !combined.pages?.last || !combined.pages.first || !letter.pages?.first || letter.authors.length === 0) return false;
   const first = Number(letter.pages.first);
   const last = Number(letter.pages.last ?? letter.pages.first);
   if (!(first >= Number(combined.pages.first) && last <= Number(combined.pages.last))) return false;
@@ -310,7 +314,7 @@ export function pairFeatures(a: Prepared, b: Prepared): PairFeatures {
     pages,
     sameRange: pages === 'same' && placeA.pages?.last != null && placeA.pages.last === placeB.pages?.last,
     pagesOnNeither: placeA.pages === null && placeB.pages === null,
-    plainIssues: /^\d{1,2}$/.test(placeA.issue ?? '') && /^\d{1,2}$/.test(placeB.issue ?? ''),
+    otherIssue: /^\d{1,2}$/.test(placeA.issue ?? '') && /^\d{1,2}$/.test(placeB.issue ?? '') && placeA.issue !== placeB.issue,
     singlePageAfterRange: singlePageAfterRange(placeA.pages, placeB.pages) || singlePageAfterRange(placeB.pages, placeA.pages),
     crossReference,
     erratumAndArticleOnOnePage:
@@ -357,19 +361,12 @@ function nearSupport(f: PairFeatures): boolean {
 }
 
 /**
- * Journal, volume and an identical multi-page range place an article within its volume, unless
- * both give different plain issue numbers: some journals paginate each issue anew (an "Editorial
- * Introduction" on pages 3–4 of every issue). Other issue values that differ are often an export's
- * own record numbers (3(656) against 3(657)) and do not count. Rule D does not use this: its
- * generic titles need the issue to agree as well.
+ * Journal, volume and pages present and equal on both sides, in the same issue where both give a
+ * plain issue number: some journals paginate each issue anew (an "Editorial Introduction" on pages
+ * 3–4 of every issue).
  */
-function rangeLocator(f: PairFeatures): boolean {
-  return (f.venue === 'same' || f.venue === 'compatible') && f.volume === 'same' && f.sameRange && !(f.issue === 'conflict' && f.plainIssues);
-}
-
-/** Journal, volume and pages all present and equal on both sides. */
 function fullLocator(f: PairFeatures): boolean {
-  return (f.venue === 'same' || f.venue === 'compatible') && f.volume === 'same' && (f.pages === 'same' || f.pages === 'end') && f.issue !== 'conflict';
+  return (f.venue === 'same' || f.venue === 'compatible') && f.volume === 'same' && (f.pages === 'same' || f.pages === 'end') && !f.otherIssue;
 }
 
 /**
@@ -448,12 +445,11 @@ function verdictOf(f: PairFeatures): { verdict: PairScore['verdict']; reason: st
   const pagesOk = f.pages !== 'conflict';
   // Where neither record has pages, the issue is all that places the item in its volume, and a
   // different issue means a different item (a column printed in every issue under one title and
-  // one author). Only plain issue numbers count: "S2" against "2", or an article number shifted
-  // into the field, are how exports write one issue.
-  const otherIssue = f.issue === 'conflict' && f.plainIssues && f.volume === 'same' && f.pagesOnNeither;
+  // one author).
+  const anotherIssueOfTheVolume = f.otherIssue && f.volume === 'same' && f.pagesOnNeither;
 
   // Rule A: same title (exact; or with typos / cut short when the locator also agrees).
-  if ((f.title === 'exact' || f.title === 'near' || f.title === 'prefix') && venueOk && pagesOk && !otherIssue) {
+  if ((f.title === 'exact' || f.title === 'near' || f.title === 'prefix') && venueOk && pagesOk && !anotherIssueOfTheVolume) {
     // Exact titles: same first author, or the printed place agrees. Typo/truncated titles: strong
     // author agreement, or (no authors) the full locator.
     const authorsOk =
@@ -480,13 +476,13 @@ function verdictOf(f: PairFeatures): { verdict: PairScore['verdict']; reason: st
     f.authors === 'strong' &&
     (f.venue === 'same' || f.venue === 'compatible') &&
     f.volume === 'same' &&
-    !otherIssue
+    !anotherIssueOfTheVolume
   ) {
     return { verdict: 'duplicate', reason: 'rule B: long identical title, same authors, journal and volume; pages differ' };
   }
 
   // Rule C: reworded or translated title, confirmed by journal, volume and a full page range.
-  if ((f.title === 'similar' || f.title === 'prefix' || f.title === 'near') && rangeLocator(f) && f.firstAuthor) {
+  if ((f.title === 'similar' || f.title === 'prefix' || f.title === 'near') && fullLocator(f) && f.sameRange && f.firstAuthor) {
     return { verdict: 'duplicate', reason: `rule C: ${f.title} title confirmed by journal, volume and page range` };
   }
 
