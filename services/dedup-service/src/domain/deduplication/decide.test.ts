@@ -22,7 +22,7 @@ describe('isSearchable', () => {
 describe('decideDuplicate', () => {
   it('when exactly one candidate is a duplicate, then the record is its duplicate', () => {
     const canonical = record();
-    const other = record({ title: 'An unrelated study of platelet counts in dialysis' });
+    const other = record({ title: 'An unrelated study of platelet counts in dialysis', pages: '36-44' });
     const decision = decideDuplicate(record(), [other, canonical]);
     expect(decision).toMatchObject({ determination: 'duplicate', canonicalId: canonical.id, candidateIds: [canonical.id] });
     expect(decision.detail).toMatch(/rule A/);
@@ -48,7 +48,7 @@ describe('decideDuplicate', () => {
   });
 
   it('when no candidate is a duplicate, then the searchable record is canonical', () => {
-    const decision = decideDuplicate(record(), [record({ title: 'An unrelated study of platelet counts in dialysis' })]);
+    const decision = decideDuplicate(record(), [record({ title: 'An unrelated study of platelet counts in dialysis', pages: '36-44' })]);
     expect(decision).toMatchObject({ determination: 'canonical', canonicalId: null, candidateIds: [] });
   });
 
@@ -76,7 +76,7 @@ describe('decideDuplicate', () => {
 
   it('when the candidates come in another order, then the decision is the same', () => {
     const a = record();
-    const b = record({ title: 'An unrelated study of platelet counts in dialysis' });
+    const b = record({ title: 'An unrelated study of platelet counts in dialysis', pages: '36-44' });
     const c = record();
     const subject = record();
     expect(decideDuplicate(subject, [a, b, c])).toEqual(decideDuplicate(subject, [c, b, a]));

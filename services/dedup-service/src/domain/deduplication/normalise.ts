@@ -431,6 +431,11 @@ const MEETING_WORDS = new Set(['conference', 'symposium', 'convention', 'congres
 const EDITION_WORDS = new Set(['proceedings', 'proc', 'annual', 'ieee', 'acm', 'vols', 'vol', 'volume']);
 const ORDINAL = /^(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|(?:thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twentie|thirtie|fortie|fiftie)th|twenty|thirty|forty|fifty)$/;
 
+/** The venue is a conference's proceedings ("… Conference on …", "Symposium on …"), not a journal. */
+export function isProceedings(venue: NormalisedVenue | null): boolean {
+  return venue !== null && venue.tokens.some((token) => MEETING_WORDS.has(token));
+}
+
 /**
  * One conference series named two ways: "Hawaii International Conference on System Sciences" and
  * "50th Annual Hawaii International Conference on System Sciences (HICSS 2017)". Edition numbers,

@@ -195,6 +195,24 @@ describe('scorePair rule C (reworded or translated title)', () => {
     expect(verdict({ ...editorial, issue: '2', year: 2000 }, { ...editorial, issue: '4', year: 2001 })).not.toBe('duplicate');
   });
 
+  it('when a reworded title appears in one conference\'s proceedings of one year over the same page range, then duplicate without a volume', () => {
+    const paper = { title: 'Moral hazards and effects of IT-enabled monitoring systems in online labor markets', authors: ['Liang, Chen', 'Hong, Yili'], year: 2017, venue: 'Hawaii International Conference on System Sciences', volume: null, issue: null, pages: '44-53' };
+    const reworded = { ...paper, title: 'Moral hazards and effects of enhanced monitoring systems in online labor markets', venue: '50th Annual Hawaii International Conference on System Sciences' };
+    expect(verdict(paper, reworded)).toBe('duplicate');
+    expect(verdict(paper, { ...reworded, year: 2018 })).not.toBe('duplicate');
+    expect(verdict(paper, { ...reworded, pages: '44-52' })).not.toBe('duplicate');
+    expect(verdict({ ...paper, venue: 'Journal of Management Information Systems' }, { ...reworded, venue: 'Journal of Management Information Systems' })).not.toBe('duplicate');
+  });
+
+  it('when a title shares no words (a translation) but journal, volume, issue, page range and authors all agree, then duplicate', () => {
+    const english = { title: 'Platform economy and crowdworking as challenges for the German model of industrial relations', authors: ['Greef, S.', 'Schroeder, W.', 'Sperling, H. J.'], venue: 'Industrielle Beziehungen', volume: '27', issue: '2', pages: '205-226' };
+    const german = { ...english, title: 'Plattformokonomie und Crowdworking als Herausforderungen fur das deutsche Modell der Arbeitsbeziehungen', authors: ['Greef, Samuel', 'Schroeder, Wolfgang', 'Sperling, Hans Joachim'] };
+    expect(verdict(english, german)).toBe('duplicate');
+    expect(verdict(english, { ...german, issue: null })).not.toBe('duplicate');
+    expect(verdict(english, { ...german, pages: '205' })).not.toBe('duplicate');
+    expect(verdict(english, { ...german, authors: ['Greef, Samuel', 'Muller, A.', 'Weber, B.'] })).not.toBe('duplicate');
+  });
+
   it('when a reworded title agrees on journal and volume but the pages are a single shared page, then not duplicate', () => {
     expect(verdict({ title: 'Complement factor H and aHUS outcomes in children', pages: '945' }, { title: 'Complement factor H and aHUS outcomes: reply to children', pages: '945' })).not.toBe('duplicate');
   });

@@ -9,6 +9,7 @@ import {
   compareVenues,
   comparePages,
   editDistance,
+  isProceedings,
   normaliseAuthor,
   normaliseNumbering,
   normaliseVolume,
@@ -195,6 +196,8 @@ export interface PairFeatures {
   sameRange: boolean;
   /** Neither record gives pages. */
   pagesOnNeither: boolean;
+  /** Both venues are conference proceedings. */
+  proceedings: boolean;
   /**
    * Both give plain issue numbers (one or two digits) and they differ. Other differing values are
    * how exports write one issue ("S2" / "2") or their own record numbers in the field (3(656) /
@@ -314,6 +317,7 @@ export function pairFeatures(a: Prepared, b: Prepared): PairFeatures {
     pages,
     sameRange: pages === 'same' && placeA.pages?.last != null && placeA.pages.last === placeB.pages?.last,
     pagesOnNeither: placeA.pages === null && placeB.pages === null,
+    proceedings: isProceedings(a.venue) && isProceedings(b.venue),
     otherIssue: /^\d{1,2}$/.test(placeA.issue ?? '') && /^\d{1,2}$/.test(placeB.issue ?? '') && placeA.issue !== placeB.issue,
     singlePageAfterRange: singlePageAfterRange(placeA.pages, placeB.pages) || singlePageAfterRange(placeB.pages, placeA.pages),
     crossReference,
@@ -481,9 +485,17 @@ function verdictOf(f: PairFeatures): { verdict: PairScore['verdict']; reason: st
     return { verdict: 'duplicate', reason: 'rule B: long identical title, same authors, journal and volume; pages differ' };
   }
 
-  // Rule C: reworded or translated title, confirmed by journal, volume and a full page range.
-  if ((f.title === 'similar' || f.title === 'prefix' || f.title === 'near') && fullLocator(f) && f.sameRange && f.firstAuthor) {
+  // Rule C: reworded or translated title, confirmed by journal, volume and a full page range; for
+  // conference proceedings, which number no volumes, by the conference, its year and the range.
+  const proceedingsRange = f.proceedings && (f.venue === 'same' || f.venue === 'compatible') && f.year === 'same' && f.volume !== 'conflict' && f.sameRange;
+  if ((f.title === 'similar' || f.title === 'prefix' || f.title === 'near') && ((fullLocator(f) && f.sameRange) || proceedingsRange) && f.firstAuthor) {
     return { verdict: 'duplicate', reason: `rule C: ${f.title} title confirmed by journal, volume and page range` };
+  }
+
+  // A title in another language (no words shared): the whole printed place must agree, issue
+  // included, with the same authors.
+  if (f.title === 'different' && fullLocator(f) && f.issue === 'same' && f.sameRange && f.authors === 'strong') {
+    return { verdict: 'duplicate', reason: 'rule C: different title (a translation?) confirmed by journal, volume, issue, page range and authors' };
   }
 
   if ((f.title === 'exact' || f.title === 'near') && (f.authors === 'strong' || f.authors === 'partial')) {
