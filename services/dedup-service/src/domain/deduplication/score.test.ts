@@ -243,6 +243,12 @@ describe('scorePair rule D (generic and short titles)', () => {
     expect(verdict({ title: 'Editorial.', authors: [], venue: 'Blood', volume: '112', pages: '1-2' }, { title: 'EDITORIAL', authors: [], venue: 'Blood', volume: '112', pages: '1-2' })).toBe('duplicate');
   });
 
+  it('when a short title sits on the same page range of one conference\'s proceedings of one year, then duplicate without a volume', () => {
+    const paper = { title: 'Subcontracting microwork', authors: ['Morris, M. R.', 'Bigham, J. P.'], year: 2017, venue: 'Proceedings of the 2017 CHI Conference on Human Factors in Computing Systems', volume: null, issue: null, pages: '1867-1876' };
+    expect(verdict(paper, { ...paper, venue: 'ACM Conference on Human Factors in Computing Systems', volume: '2017-May' })).toBe('duplicate');
+    expect(verdict({ ...paper, venue: 'Human Factors' }, { ...paper, venue: 'Human Factors' })).not.toBe('duplicate');
+  });
+
   it('when two "Letter" records share the printed place but have different first authors, then not duplicate', () => {
     expect(verdict({ title: 'Letter', authors: ['Smith, A.', 'Jones, B.'], pages: '945' }, { title: 'Letter', authors: ['Jones, B.', 'Smith, A.'], pages: '945' })).not.toBe('duplicate');
   });

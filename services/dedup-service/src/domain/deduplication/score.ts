@@ -410,6 +410,14 @@ function authorsMisexported(f: PairFeatures): boolean {
   );
 }
 
+/**
+ * Conference proceedings number no volumes (or each export its own): the same conference, the same
+ * year and the same multi-page range place a paper. Proceedings do not start each issue at page one.
+ */
+function proceedingsRange(f: PairFeatures): boolean {
+  return f.proceedings && (f.venue === 'same' || f.venue === 'compatible') && f.year === 'same' && f.volume !== 'conflict' && f.sameRange;
+}
+
 function verdictOf(f: PairFeatures): { verdict: PairScore['verdict']; reason: string } {
   // Vetoes: any one of them means two different works.
   if (f.identifiers === 'conflict') return { verdict: 'distinct', reason: `veto: different ${f.conflictingIdentifier} identifiers` };
@@ -436,7 +444,7 @@ function verdictOf(f: PairFeatures): { verdict: PairScore['verdict']; reason: st
   if (f.weakTitle) {
     // Rule D: generic or very short titles identify nothing; the printed locator must, and where
     // both list authors the first authors must match.
-    if ((f.title === 'exact' || f.title === 'near') && fullLocator(f) && (f.authors === 'missing' || f.firstAuthor)) {
+    if ((f.title === 'exact' || f.title === 'near') && (fullLocator(f) || proceedingsRange(f)) && (f.authors === 'missing' || f.firstAuthor)) {
       return { verdict: 'duplicate', reason: 'rule D: generic/short title with identical journal, volume and pages' };
     }
     return f.title === 'exact' && f.authors === 'strong'
@@ -486,9 +494,8 @@ function verdictOf(f: PairFeatures): { verdict: PairScore['verdict']; reason: st
   }
 
   // Rule C: reworded or translated title, confirmed by journal, volume and a full page range; for
-  // conference proceedings, which number no volumes, by the conference, its year and the range.
-  const proceedingsRange = f.proceedings && (f.venue === 'same' || f.venue === 'compatible') && f.year === 'same' && f.volume !== 'conflict' && f.sameRange;
-  if ((f.title === 'similar' || f.title === 'prefix' || f.title === 'near') && ((fullLocator(f) && f.sameRange) || proceedingsRange) && f.firstAuthor) {
+  // conference proceedings, by the conference, its year and the range.
+  if ((f.title === 'similar' || f.title === 'prefix' || f.title === 'near') && ((fullLocator(f) && f.sameRange) || proceedingsRange(f)) && f.firstAuthor) {
     return { verdict: 'duplicate', reason: `rule C: ${f.title} title confirmed by journal, volume and page range` };
   }
 
