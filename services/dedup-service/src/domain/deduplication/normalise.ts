@@ -458,7 +458,9 @@ export function normaliseNumbering(raw: string | null | undefined): string | nul
     .toLowerCase()
     .replace(/\b(?:vol(?:ume)?|no|num(?:ber)?|issue|n)\b\.?/g, '')
     .replace(/supplement|suppl\.?|supp\.?/g, 'suppl')
-    .replace(/[^a-z0-9]+/g, '');
+    .replace(/[^a-z0-9]+/g, '')
+    // "S2" is how some exports write supplement 2.
+    .replace(/^s(\d+)$/, 'suppl$1');
   return text === '' ? null : text;
 }
 

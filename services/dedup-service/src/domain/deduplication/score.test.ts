@@ -190,6 +190,12 @@ describe('scorePair rule C (reworded or translated title)', () => {
     expect(verdict({ ...editorial, issue: '825' }, { ...editorial, issue: '826' })).toBe('duplicate');
   });
 
+  it('when a generic title sits on page 1 of an issue and on page S1 of a supplement of the same volume, then they are different items', () => {
+    const editorial = { title: 'Editorial', authors: ['Smith, J.'], venue: 'Journal of Affective Disorders', volume: '30' };
+    expect(verdict({ ...editorial, issue: '2', pages: '1' }, { ...editorial, issue: 'S2', pages: 'S1' })).not.toBe('duplicate');
+    expect(verdict({ ...editorial, issue: 'S2', pages: 'S1' }, { ...editorial, issue: 'Suppl 2', pages: 'S1' })).toBe('duplicate');
+  });
+
   it('when a generic title sits on the same pages of different issues of one volume, then they are different items', () => {
     const editorial = { title: 'Editorial Introduction', authors: ['Zwass, Vladimir'], venue: 'Journal of Management Information Systems', volume: '17', pages: '3-4' };
     expect(verdict({ ...editorial, issue: '2', year: 2000 }, { ...editorial, issue: '4', year: 2001 })).not.toBe('duplicate');

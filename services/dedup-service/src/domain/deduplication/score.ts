@@ -205,6 +205,11 @@ export interface PairFeatures {
    */
   otherIssue: boolean;
   /**
+   * The issues differ but both are numbers and one has three digits or more: how exports that
+   * number their records put that number in the issue field (3(656) / 3(657)).
+   */
+  recordNumberIssues: boolean;
+  /**
    * One is a single page printed after the first page of the other's multi-page range, in the same
    * volume: the position of an erratum notice or a comment on that article.
    */
@@ -319,6 +324,8 @@ export function pairFeatures(a: Prepared, b: Prepared): PairFeatures {
     pagesOnNeither: placeA.pages === null && placeB.pages === null,
     proceedings: isProceedings(a.venue) && isProceedings(b.venue),
     otherIssue: /^\d{1,2}$/.test(placeA.issue ?? '') && /^\d{1,2}$/.test(placeB.issue ?? '') && placeA.issue !== placeB.issue,
+    recordNumberIssues:
+      /^\d+$/.test(placeA.issue ?? '') && /^\d+$/.test(placeB.issue ?? '') && placeA.issue !== placeB.issue && Math.max(placeA.issue?.length ?? 0, placeB.issue?.length ?? 0) >= 3,
     singlePageAfterRange: singlePageAfterRange(placeA.pages, placeB.pages) || singlePageAfterRange(placeB.pages, placeA.pages),
     crossReference,
     erratumAndArticleOnOnePage:
@@ -365,12 +372,13 @@ function nearSupport(f: PairFeatures): boolean {
 }
 
 /**
- * Journal, volume and pages present and equal on both sides, in the same issue where both give a
- * plain issue number: some journals paginate each issue anew (an "Editorial Introduction" on pages
- * 3–4 of every issue).
+ * Journal, volume and pages present and equal on both sides, and no other issue: some journals
+ * paginate each issue anew (an "Editorial Introduction" on pages 3–4 of every issue), supplements
+ * too (page S1 of supplement 2 against page 1 of issue 2). Issue fields holding an export's record
+ * numbers do not count.
  */
 function fullLocator(f: PairFeatures): boolean {
-  return (f.venue === 'same' || f.venue === 'compatible') && f.volume === 'same' && (f.pages === 'same' || f.pages === 'end') && !f.otherIssue;
+  return (f.venue === 'same' || f.venue === 'compatible') && f.volume === 'same' && (f.pages === 'same' || f.pages === 'end') && (f.issue !== 'conflict' || f.recordNumberIssues);
 }
 
 /**
