@@ -496,7 +496,6 @@ export interface PageRange {
   electronic?: boolean;
 }
 
-/** Parses "23-35", "376 -- 383", "e1234", "23-5" (= 23-25), "532, 534-536" (532 to 536). */
 /**
  * A page range a spreadsheet read as a date on the way through an export: "10-7" shown as
  * "10-Jul", "11-19" as "Nov-19". Read back as the two numbers it was.
@@ -509,6 +508,7 @@ function undoSpreadsheetDate(pages: string): string {
   return pages;
 }
 
+/** Parses "23-35", "376 -- 383", "e1234", "23-5" (= 23-25), "532, 534-536" (532 to 536). */
 export function parsePages(raw: string | null | undefined): PageRange | null {
   if (raw === null || raw === undefined) return null;
   const text = undoSpreadsheetDate(foldToAscii(String(raw)).toLowerCase());

@@ -2,7 +2,8 @@
 // the positive rules A–D); the score is a field-agreement summary used to rank candidates and to
 // explain a decision. False merges are the costly error, so every positive rule asks for
 // independent agreement beyond the title, and every conflict on a field that identifies a
-// publication (DOI, year, volume, pages, authors, item kind, part number) forbids a merge.
+// publication (DOI, year, volume, pages, authors, item kind, part number) forbids a merge, except
+// a volume or author list the rest of the record shows an export garbled.
 
 import { type DedupRecord } from './record';
 import {
@@ -199,9 +200,9 @@ export interface PairFeatures {
   /** Both venues are conference proceedings. */
   proceedings: boolean;
   /**
-   * Both give plain issue numbers (one or two digits) and they differ. Other differing values are
-   * how exports write one issue ("S2" / "2") or their own record numbers in the field (3(656) /
-   * 3(657)), and do not count against a pair.
+   * Both give plain issue numbers (one or two digits) and they differ: where neither has pages,
+   * that alone tells two items of one volume apart. Other differing values may be how exports write
+   * one issue, or an article number shifted into the field.
    */
   otherIssue: boolean;
   /**
