@@ -137,10 +137,11 @@ export async function startRobotBroker(env: NodeJS.ProcessEnv = process.env, ove
         prepareAheadMs: config.ROBOT_PREPARE_AHEAD_SECONDS * 1000,
         logger,
       });
+      const requests = createEnhancementRequestUsecases({ db, pending, references, workArrived: (robotIds) => batchUsecases.workArrived(robotIds) });
       registerRobotBrokerGrpc(grpc, {
         robots: createRobotUsecases({ db, cipher }),
         signatures: createVerifyRobotSignature({ db, cipher }),
-        requests: createEnhancementRequestUsecases({ db, pending, references, workArrived: (robotIds) => batchUsecases.workArrived(robotIds) }),
+        requests,
         batches: batchUsecases,
         singles: createSingleRequestUsecases({
           db,
@@ -162,7 +163,7 @@ export async function startRobotBroker(env: NodeJS.ProcessEnv = process.env, ove
         afterChunk: afterImportChunk });
       const importConsumer = await startRobotResultImportConsumer(bus, importer, logger, 2000);
       const indexedConsumer = await startReferencesIndexedConsumer(bus, { indexed, pending }, logger);
-      const automationConsumer = await startAutomationMatchedConsumer(bus, pending, logger, (robotIds) => batchUsecases.workArrived(robotIds));
+      const automationConsumer = await startAutomationMatchedConsumer(bus, requests.createPendingRows, logger);
       let sweeping: Promise<unknown> = Promise.resolve();
       const sweep = setInterval(() => {
         const now = new Date();

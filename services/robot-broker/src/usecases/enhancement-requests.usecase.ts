@@ -50,6 +50,9 @@ export function createEnhancementRequestUsecases(deps: {
   }
 
   return {
+    /** Pending enhancements already keyed by their caller (an automation match's event id, say). */
+    createPendingRows: createRows,
+
     async create(json: string): Promise<EnhancementRequestRead> {
       let value: unknown;
       try {
