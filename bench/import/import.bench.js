@@ -59,11 +59,18 @@ async function startCommandCounter(targetUrl) {
   const counts = new Map();
   // Request id -> counted row, so a reply's bytes (what the driver decodes) go to its command.
   const awaiting = new Map();
+  // Cursor id -> the find that opened it.
+  const cursorRows = new Map();
   const countReply = (message) => {
     const row = awaiting.get(message.readInt32LE(8));
     if (!row) return;
     awaiting.delete(message.readInt32LE(8));
     row.replyBytes += message.length;
+    if (row.kind === 'find' && message.readInt32LE(12) === 2013 && message[20] === 0) {
+      const reply = BSON.deserialize(message.subarray(21), { promoteLongs: false });
+      const cursorId = reply.cursor?.id?.toString();
+      if (cursorId && cursorId !== '0') cursorRows.set(cursorId, row);
+    }
   };
   const count = (message) => {
     if (message.readInt32LE(12) !== 2013) return;
@@ -90,10 +97,18 @@ async function startCommandCounter(targetUrl) {
     if (!body) return;
     const command = Object.keys(body)[0];
     if (['hello', 'isMaster', 'ismaster', 'ping', 'endSessions'].includes(command)) return;
-    const collection = typeof body[command] === 'string' ? body[command] : '';
+    // getMore names its collection in a field of its own.
+    const collection = typeof body[command] === 'string' ? body[command] : typeof body.collection === 'string' ? body.collection : '';
     for (const field of ['documents', 'updates', 'deletes']) if (Array.isArray(body[field])) statements += body[field].length;
-    const key = `${command} ${collection}`;
-    const row = counts.get(key) ?? { commands: 0, statements: 0, bytes: 0, replyBytes: 0 };
+    // A find is told apart by its filter's fields, and its getMores count with it.
+    const key = command === 'find' ? `find ${collection} ${Object.keys(body.filter ?? {}).join(',')}` : `${command} ${collection}`;
+    const continued = command === 'getMore' ? cursorRows.get(body.getMore.toString()) : undefined;
+    if (continued) {
+      continued.getMores += 1;
+      awaiting.set(message.readInt32LE(4), continued);
+      return;
+    }
+    const row = counts.get(key) ?? { kind: command, commands: 0, statements: 0, bytes: 0, replyBytes: 0, getMores: 0 };
     row.commands += 1;
     row.statements += statements;
     row.bytes += message.length;
@@ -301,9 +316,9 @@ async function main() {
   if (counter) {
     console.log(`MongoDB commands per reference from the services (command collection: commands, statements, request KB, reply KB):`);
     const rows = [...counter.counts].sort((a, b) => b[1].bytes - a[1].bytes);
-    for (const [key, row] of rows) console.log(`  ${key.padEnd(40)} ${(row.commands / total).toFixed(3).padStart(7)} ${(row.statements / total).toFixed(2).padStart(6)} ${(row.bytes / total / 1024).toFixed(2).padStart(7)} ${(row.replyBytes / total / 1024).toFixed(2).padStart(7)}`);
+    for (const [key, row] of rows) console.log(`  ${key.padEnd(70)} ${(row.commands / total).toFixed(3).padStart(7)} ${(row.statements / total).toFixed(2).padStart(6)} ${(row.bytes / total / 1024).toFixed(2).padStart(7)} ${(row.replyBytes / total / 1024).toFixed(2).padStart(7)}`);
     const sum = rows.reduce((acc, [, row]) => ({ commands: acc.commands + row.commands, statements: acc.statements + row.statements, bytes: acc.bytes + row.bytes, replyBytes: acc.replyBytes + row.replyBytes }), { commands: 0, statements: 0, bytes: 0, replyBytes: 0 });
-    console.log(`  ${'total'.padEnd(40)} ${(sum.commands / total).toFixed(3).padStart(7)} ${(sum.statements / total).toFixed(2).padStart(6)} ${(sum.bytes / total / 1024).toFixed(2).padStart(7)} ${(sum.replyBytes / total / 1024).toFixed(2).padStart(7)}`);
+    console.log(`  ${'total'.padEnd(70)} ${(sum.commands / total).toFixed(3).padStart(7)} ${(sum.statements / total).toFixed(2).padStart(6)} ${(sum.bytes / total / 1024).toFixed(2).padStart(7)} ${(sum.replyBytes / total / 1024).toFixed(2).padStart(7)}`);
   }
   const t = timing.totals;
   const share = (ms) => `${Math.round(ms)} ms (${Math.round((ms / totalMs) * 100)}% of wall time)`;

@@ -66,13 +66,14 @@ export async function startDedupService(env: NodeJS.ProcessEnv = process.env, ov
         inBackgroundTurn: (step) => readsFirst.inBackgroundTurn(step),
       });
       const onEvents = () => relay.notify();
-      const ingest = createIngestReferences({ db, references, decisions, bus, logger, exclusive: inReferenceLane, onEvents });
-      const processDeduplication = createProcessDeduplication({ references, decisions, blocking, engine, trustedTypes: new Set(config.DEDUP_TRUSTED_IDENTIFIER_TYPES), exclusive: inDecisionLane, onEvents, logger });
+      const trustedTypes = new Set(config.DEDUP_TRUSTED_IDENTIFIER_TYPES);
+      const ingest = createIngestReferences({ db, references, decisions, blocking, engine, trustedTypes, bus, logger, exclusive: inReferenceLane, onEvents });
+      const processDeduplication = createProcessDeduplication({ references, decisions, blocking, engine, trustedTypes, exclusive: inDecisionLane, onEvents, logger });
       registerDedupGrpc(grpc, {
         ingest,
         reads: createReferenceReads({ references }),
         decisions: createDuplicateDecisionUsecases({ references, decisions, blocking, engine, bus, exclusive: inDecisionLane, onEvents }),
-        addEnhancements: createAddEnhancements({ references, exclusive: inReferenceLane, onEvents }),
+        addEnhancements: createAddEnhancements({ references, blocking, engine, trustedTypes, exclusive: inReferenceLane, onEvents }),
         references,
         readsFirst,
       });

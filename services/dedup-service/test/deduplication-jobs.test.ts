@@ -47,7 +47,7 @@ describe('deduplication jobs on MongoDB', () => {
 
   /** Ingests each chunk as import-service would, one IngestReferences call per chunk; answers the chunks' jobs in order. */
   async function ingestChunks(chunks: Array<Array<{ identifier: Record<string, unknown>; title: string; authors: string[] }>>): Promise<DeduplicationJob[]> {
-    const ingest = createIngestReferences({ db, ...repositories(), bus, logger, exclusive: run, onEvents: () => undefined });
+    const ingest = createIngestReferences({ db, ...repositories(), engine, trustedTypes: new Set(['doi']), bus, logger, exclusive: run, onEvents: () => undefined });
     let line = 0;
     for (const chunk of chunks) {
       const lines = chunk.map((item) => ({
@@ -140,5 +140,30 @@ describe('deduplication jobs on MongoDB', () => {
     await Promise.all([process(job2), process(job3)]);
     expect(await pendingCount()).toBe(0);
     expect(await decisionOf(job3.reference_ids[0])).toMatchObject({ duplicate_determination: 'duplicate', canonical_reference_id: job1.reference_ids[0] });
+  });
+
+  it('when a candidate the pass only compared against changes before the pass writes, then the pass fails (to be delivered again) and writes nothing', async () => {
+    const [job1, job2] = await ingestChunks([[first], [copyOf(first, 1001)]]);
+    const process = createProcessDeduplication({ ...repositories(), engine, trustedTypes: new Set(['doi']), exclusive: run, onEvents: () => undefined, logger });
+    await process(job1);
+    const [firstId] = job1.reference_ids;
+    const [copyId] = job2.reference_ids;
+    // Another writer (the ingest lane, say) enhances the canonical right after the pass read its summary.
+    const references = createReferenceRepository(db);
+    const racing = {
+      ...references,
+      async summariesHeld(ids: readonly string[]) {
+        const rows = await references.summariesHeld(ids);
+        await db.collection(COLLECTIONS.references).updateOne({ _id: firstId as never }, { $inc: { version: 1 } });
+        return rows;
+      },
+    };
+    const raced = createProcessDeduplication({ ...repositories(), references: racing, engine, trustedTypes: new Set(['doi']), exclusive: run, onEvents: () => undefined, logger });
+    await expect(raced(job2)).rejects.toThrow(`reference ${firstId} changed concurrently`);
+    expect(await pendingCount()).toBe(1);
+    expect(await db.collection(COLLECTIONS.references).findOne({ _id: copyId as never })).toMatchObject({ active_decision: null });
+
+    await process(job2);
+    expect(await decisionOf(copyId)).toMatchObject({ duplicate_determination: 'duplicate', canonical_reference_id: firstId });
   });
 });

@@ -12,6 +12,8 @@ export type RuleOutcome = DecisionRuleOutcome;
 
 export interface DeduplicationEnginePort {
   toDedupRecord(view: { id: string; identifiers: unknown[]; enhancements: unknown[] }): DedupRecord;
+  /** Changes whenever `toDedupRecord` reads a reference differently: records kept in another format are computed again. */
+  readonly recordFormat: number;
   blockingKeys(record: DedupRecord): string[];
   isSearchable(record: DedupRecord): boolean;
   decideDuplicate(record: DedupRecord, candidates: ReadonlyArray<DedupRecord | GroupCandidate>): EngineDecision;

@@ -5,6 +5,7 @@ import {
   type ExternalIdentifier,
   type ReferenceDoc,
 } from '@destiny/contracts';
+import type { DedupRecord } from './deduplication-engine.port';
 
 // How dedup-service stores references and builds the views of §6.9 and the ReferenceDoc of §13.2.
 
@@ -46,7 +47,22 @@ export interface ReferenceDocument {
   /** The pending decision created with it on import (inserted again, idempotently, by a retried chunk). */
   import_decision_id: string | null;
   created_at: Date;
+  /**
+   * The engine's comparison record of its current content, written with every content change, so
+   * a decision reads candidates' records and group state without their whole documents. Absent on
+   * references stored before it existed.
+   */
+  dedup_record?: StoredDedupRecord | null;
 }
+
+/** A comparison record as kept on its reference, tagged with the engine's record format. */
+export interface StoredDedupRecord {
+  format: number;
+  record: DedupRecord;
+}
+
+/** What a decision needs of a reference it only compares against: group state, version and record. */
+export type ReferenceSummary = Pick<ReferenceDocument, '_id' | 'active_decision' | 'version' | 'dedup_record'>;
 
 /** A reference's content: what its views and changesets are built from. */
 export type ReferenceContent = Pick<ReferenceDocument, '_id' | 'visibility' | 'identifiers' | 'enhancements'>;

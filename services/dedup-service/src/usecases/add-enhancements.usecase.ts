@@ -4,6 +4,9 @@ import { ServiceError } from '@destiny/platform';
 import { ConcurrentChangeError, WRITE_ROUNDS, type ReferenceRepository } from '../data-access/reference.repository';
 import { enhancementChangeset, isCanonicalLike, type ReferenceDocument, type StoredEnhancement } from '../domain/reference.model';
 import { compactEnhancedEntry, referenceChangedEntry } from '../domain/reference-changed.event-builder';
+import { comparisonUpdate } from '../domain/dedup-record';
+import type { BlockingKeyRepository } from '../data-access/blocking-key.repository';
+import type { DeduplicationEnginePort } from '../domain/deduplication-engine.port';
 import { createRefreshCanonicalViews, type SearchEntry } from './refresh-canonical-views';
 
 export type { AddEnhancementOutcome };
@@ -63,7 +66,14 @@ function findCurrent(enhancements: readonly StoredEnhancement[], fingerprint: st
  * searchable, and the outcome names it. An exact duplicate of a current enhancement is discarded; a
  * `derived_from` id that is neither on the reference nor on one of its duplicates fails the item.
  */
-export function createAddEnhancements(deps: { references: ReferenceRepository; exclusive<T>(work: () => Promise<T>): Promise<T>; onEvents(): void }) {
+export function createAddEnhancements(deps: {
+  references: ReferenceRepository;
+  blocking: BlockingKeyRepository;
+  engine: DeduplicationEnginePort;
+  trustedTypes: ReadonlySet<string>;
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
+  onEvents(): void;
+}) {
   const refreshCanonicals = createRefreshCanonicalViews(deps);
   return async (request: AddEnhancementsRequest): Promise<AddEnhancementOutcome[]> => {
     const parsed = parseRequest(request);
@@ -151,16 +161,22 @@ export function createAddEnhancements(deps: { references: ReferenceRepository; e
     }
     const writes = [...added].map(([id, enhancements]) => {
       const reference = references.get(id) as ReferenceDocument;
-      const after = { ...reference, enhancements: [...reference.enhancements, ...enhancements], version: reference.version + 1 };
+      const after: ReferenceDocument = { ...reference, enhancements: [...reference.enhancements, ...enhancements], version: reference.version + 1 };
+      // A bibliographic enhancement may change what deduplication compares.
+      const comparison = comparisonUpdate(deps.engine, deps.trustedTypes, reference, after);
+      const dedupRecord = comparison?.dedupRecord;
+      if (dedupRecord) after.dedup_record = dedupRecord;
       const duplicates = isCanonicalLike(after) ? (groups.get(id) ?? []) : [];
       // Without duplicates the view and changeset are the document's own content: the relay rebuilds them.
       const event =
         duplicates.length === 0
           ? compactEnhancedEntry({ reference: after, addedFrom: reference.enhancements.length, origin, now })
           : referenceChangedEntry({ kind: 'enhanced', reference: after, duplicates, changeset: enhancementChangeset(enhancements), origin, now });
-      return { id, expectedVersion: reference.version, set: { version: after.version }, events: [event], push: { enhancements: { $each: enhancements } }, marker: enhancements[0].id, after };
+      return { id, expectedVersion: reference.version, set: { version: after.version, ...(dedupRecord ? { dedup_record: dedupRecord } : {}) }, events: [event], push: { enhancements: { $each: enhancements } }, marker: enhancements[0].id, after, blockingKeys: comparison?.blockingKeys };
     });
     if (writes.length === 0) return [];
+    // The new content's blocking keys go first: a key without its content yet only adds a candidate.
+    await deps.blocking.addMany(writes.flatMap((write) => (write.blockingKeys ? [{ referenceId: write.id, keys: write.blockingKeys }] : [])), now);
     const conflicts = await deps.references.updateVersionedMany(writes);
     const conflicted = new Set(conflicts);
     deps.references.rememberDecided(writes.filter((write) => !conflicted.has(write.id)).map((write) => write.after));

@@ -2,8 +2,9 @@ import { uuidv7 } from '@destiny/contracts';
 import { OUTBOX_PENDING_FIELD, pushToOutbox, ServiceError, type OutboxEntry } from '@destiny/platform';
 import type { AnyBulkWriteOperation, Document } from 'mongodb';
 import type { DecisionDocument, DecisionRepository } from '../data-access/decision.repository';
-import type { ReferenceRepository } from '../data-access/reference.repository';
-import type { ActiveRuleDecision, DeduplicationEnginePort, RuleOutcome } from '../domain/deduplication-engine.port';
+import { ConcurrentChangeError, type ReferenceRepository } from '../data-access/reference.repository';
+import { dedupRecordOf, keptDedupRecord } from '../domain/dedup-record';
+import type { ActiveRuleDecision, DedupRecord, DeduplicationEnginePort, RuleOutcome } from '../domain/deduplication-engine.port';
 import { compactOwnChangeEntry, referenceChangedEntry } from '../domain/reference-changed.event-builder';
 import { referenceDoc, type ActiveDecision, type ReferenceDocument, type TerminalDetermination } from '../domain/reference.model';
 
@@ -31,8 +32,18 @@ interface WorkingReference {
   decisionChanged: boolean;
 }
 
+/** A reference the session only compares against: its group state, version and comparison record. */
+interface ComparedReference {
+  _id: string;
+  active_decision: ActiveDecision | null;
+  version: number;
+  record: DedupRecord;
+}
+
 export class DecisionSession {
   private readonly working = new Map<string, WorkingReference>();
+  private readonly compared = new Map<string, ComparedReference>();
+  private readonly records = new Map<string, DedupRecord>();
   /** Active duplicates per canonical as the session sees them (loaded state plus changes). */
   private readonly members = new Map<string, Set<string>>();
   private readonly memberDocs = new Map<string, ReferenceDocument>();
@@ -52,20 +63,66 @@ export class DecisionSession {
     const missing = [...new Set(ids)].filter((id) => !this.working.has(id));
     if (missing.length === 0) return;
     const rows = await this.deps.references.getManyHeld(missing);
-    // Only `active_decision` is ever replaced on `after`, so a shallow copy keeps `before` intact.
-    for (const row of rows) this.working.set(row._id, { before: row, after: { ...row }, decisionChanged: false });
+    for (const row of rows) {
+      // A decision may already rest on the state compared earlier in this session.
+      if (this.compared.has(row._id) && this.compared.get(row._id)?.version !== row.version) throw new ConcurrentChangeError(row._id);
+      // Only `active_decision` is ever replaced on `after`, so a shallow copy keeps `before` intact.
+      this.working.set(row._id, { before: row, after: { ...row }, decisionChanged: false });
+    }
     // Only a decided reference can have duplicates (a duplicate's target must be canonical), so
     // the references a job has just ingested are not looked up.
     const groups = await this.deps.references.duplicatesOf(rows.filter((row) => row.active_decision).map((row) => row._id));
     for (const row of rows) {
       const duplicates = groups.get(row._id) ?? [];
-      this.members.set(row._id, new Set(duplicates.map((item) => item._id)));
+      const members = new Set(duplicates.map((item) => item._id));
+      // A group read after decisions moved references in or out of it (a canonical only compared
+      // against until the commit): the session's decisions win over the stored ones.
+      for (const mover of this.groupChanges.get(row._id) ?? []) {
+        const decision = this.working.get(mover)?.after.active_decision;
+        if (decision?.duplicate_determination === 'duplicate' && decision.canonical_reference_id === row._id) members.add(mover);
+        else members.delete(mover);
+      }
+      this.members.set(row._id, members);
       for (const duplicate of duplicates) this.memberDocs.set(duplicate._id, duplicate);
     }
   }
 
+  /**
+   * Reads references a decision only compares against (blocking candidates and their canonicals):
+   * their kept comparison records and group state, not their whole documents. A reference without
+   * a current kept record is loaded whole.
+   */
+  async loadCompared(ids: readonly string[]): Promise<void> {
+    const missing = [...new Set(ids)].filter((id) => !this.working.has(id) && !this.compared.has(id));
+    if (missing.length === 0) return;
+    const whole: string[] = [];
+    for (const row of await this.deps.references.summariesHeld(missing)) {
+      const record = keptDedupRecord(this.deps.engine, row);
+      if (record) this.compared.set(row._id, { _id: row._id, active_decision: row.active_decision, version: row.version, record });
+      else whole.push(row._id);
+    }
+    await this.load(whole);
+  }
+
   get(id: string): ReferenceDocument | undefined {
     return this.working.get(id)?.after;
+  }
+
+  /** The group state of a reference the session read, whole or compared. */
+  state(id: string): Pick<ReferenceDocument, '_id' | 'active_decision'> | undefined {
+    return this.working.get(id)?.after ?? this.compared.get(id);
+  }
+
+  /** The comparison record of a reference the session read (content never changes in a session). */
+  recordOf(id: string): DedupRecord | undefined {
+    const working = this.working.get(id);
+    if (!working) return this.compared.get(id)?.record;
+    let record = this.records.get(id);
+    if (!record) {
+      record = dedupRecordOf(this.deps.engine, working.after);
+      this.records.set(id, record);
+    }
+    return record;
   }
 
   hasDuplicates(id: string): boolean {
@@ -83,7 +140,7 @@ export class DecisionSession {
     let outcome: RuleOutcome;
     if (proposed.determination === 'decoupled') outcome = { outcome: 'decoupled', changed: false };
     else {
-      const target = proposed.canonicalId ? this.get(proposed.canonicalId) : undefined;
+      const target = proposed.canonicalId ? this.state(proposed.canonicalId) : undefined;
       if (proposed.canonicalId && !target) throw ServiceError.unprocessable(`Reference with id ${proposed.canonicalId} does not exist.`);
       const toRule = (decision: ActiveDecision | null): ActiveRuleDecision | null =>
         decision ? { determination: decision.duplicate_determination, canonicalId: decision.canonical_reference_id, authority: decision.decision_authority } : null;

@@ -13,10 +13,10 @@ import { ServiceError, type MessageBus } from '@destiny/platform';
 import type { BlockingKeyRepository } from '../data-access/blocking-key.repository';
 import { pendingDecision, type DecisionRepository } from '../data-access/decision.repository';
 import type { ReferenceRepository } from '../data-access/reference.repository';
+import { dedupRecordOf } from '../domain/dedup-record';
 import { groupCanonicalId } from '../domain/reference.model';
 import type { DeduplicationEnginePort } from '../domain/deduplication-engine.port';
 import { DecisionSession } from './decision.session';
-import { dedupRecordOf } from './process-deduplication.usecase';
 
 interface Deps {
   references: ReferenceRepository;

@@ -8,6 +8,9 @@ import { ConcurrentChangeError, insertIgnoringDuplicates, type IdentifierClaim, 
 import { planIngest, type IncomingReference, type IngestStrategy } from '../domain/ingest.planner';
 import { enhancementChangeset, identityKeys, isCanonicalLike, type ReferenceDocument } from '../domain/reference.model';
 import { referenceChangedEntry } from '../domain/reference-changed.event-builder';
+import { comparisonUpdate, storedDedupRecord } from '../domain/dedup-record';
+import type { BlockingKeyRepository } from '../data-access/blocking-key.repository';
+import type { DeduplicationEnginePort } from '../domain/deduplication-engine.port';
 import { ServiceError } from '@destiny/platform';
 import { createRefreshCanonicalViews } from './refresh-canonical-views';
 
@@ -47,7 +50,18 @@ function asRetryable(error: unknown): unknown {
 
 const STRATEGIES = new Set<IngestStrategy>(['discard', 'fail', 'merge_defensive', 'merge_aggressive', 'append']);
 
-export function createIngestReferences(deps: { db: Db; references: ReferenceRepository; decisions: DecisionRepository; bus: MessageBus; logger: Logger; exclusive<T>(work: () => Promise<T>): Promise<T>; onEvents(): void }) {
+export function createIngestReferences(deps: {
+  db: Db;
+  references: ReferenceRepository;
+  decisions: DecisionRepository;
+  blocking: BlockingKeyRepository;
+  engine: DeduplicationEnginePort;
+  trustedTypes: ReadonlySet<string>;
+  bus: MessageBus;
+  logger: Logger;
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
+  onEvents(): void;
+}) {
   const outcomes = deps.db.collection<OutcomeDocument>(COLLECTIONS.ingestOutcomes);
   const refreshCanonicals = createRefreshCanonicalViews(deps);
 
@@ -133,6 +147,7 @@ export function createIngestReferences(deps: { db: Db; references: ReferenceRepo
       });
       switch (plan.kind) {
         case 'create':
+          plan.reference.dedup_record = storedDedupRecord(deps.engine, plan.reference);
           known.set(plan.reference._id, plan.reference);
           claimAll(plan.reference._id, plan.reference.identifiers);
           created.push(plan.reference);
@@ -174,12 +189,16 @@ export function createIngestReferences(deps: { db: Db; references: ReferenceRepo
     // its identifier claims and pending decision, and the outcome last.
     await deps.references.insertNew(created.filter((reference) => !earlier.has(reference.import_result_id as string)));
     const groups = await deps.references.duplicatesOf([...merged.values()].filter((change) => isCanonicalLike(change.before)).map((change) => change.before._id));
+    // The new content's blocking keys go first: a key without its content yet only adds a candidate.
+    const comparisons = new Map([...merged].map(([id, change]) => [id, comparisonUpdate(deps.engine, deps.trustedTypes, change.before, change.after)]));
+    await deps.blocking.addMany([...comparisons].flatMap(([referenceId, update]) => (update ? [{ referenceId, keys: update.blockingKeys }] : [])), now);
     for (const [id, change] of merged) {
       const events = change.added.length > 0 ? [referenceChangedEntry({ kind: 'enhanced', reference: { ...change.after, version: change.before.version + 1 }, duplicates: groups.get(id) ?? [], changeset: enhancementChangeset(change.added), now })] : [];
+      const dedupRecord = comparisons.get(id)?.dedupRecord;
       await deps.references.update(
         id,
         change.before.version,
-        { identifiers: change.after.identifiers, enhancements: change.after.enhancements, version: change.before.version + (events.length > 0 ? 1 : 0) },
+        { identifiers: change.after.identifiers, enhancements: change.after.enhancements, version: change.before.version + (events.length > 0 ? 1 : 0), ...(dedupRecord ? { dedup_record: dedupRecord } : {}) },
         events,
         { $addToSet: { merged_import_results: { $each: change.resultIds } } },
       );

@@ -4,7 +4,7 @@ import type { BlockingKeyRepository } from '../data-access/blocking-key.reposito
 import type { DecisionRepository } from '../data-access/decision.repository';
 import type { ReferenceRepository } from '../data-access/reference.repository';
 import type { DedupRecord, DeduplicationEnginePort, GroupCandidate } from '../domain/deduplication-engine.port';
-import { groupCanonicalId, storedView, type ReferenceDocument } from '../domain/reference.model';
+import { groupCanonicalId, type ReferenceDocument } from '../domain/reference.model';
 import { trustedKeys } from '../domain/trusted-identifiers';
 import { DecisionSession, type ProposedDecision } from './decision.session';
 
@@ -17,11 +17,6 @@ export interface DeduplicationDeps {
   exclusive<T>(work: () => Promise<T>): Promise<T>;
   onEvents(): void;
   logger: Logger;
-}
-
-export function dedupRecordOf(engine: DeduplicationEnginePort, reference: ReferenceDocument): DedupRecord {
-  const view = storedView(reference);
-  return engine.toDedupRecord({ id: reference._id, identifiers: view.identifiers ?? [], enhancements: view.enhancements ?? [] });
 }
 
 /** Decisions of waiting jobs decided together in one pass at most (four import chunks of 500). */
@@ -72,27 +67,22 @@ export function createProcessDeduplication(deps: DeduplicationDeps, options: { m
     if (decisions.length === 0) return;
     const session = new DecisionSession(deps);
     await session.load(decisions.map((decision) => decision.reference_id));
-    const records = new Map<string, DedupRecord>();
-    const recordOf = (reference: ReferenceDocument) => {
-      let record = records.get(reference._id);
-      if (!record) {
-        record = dedupRecordOf(deps.engine, reference);
-        records.set(reference._id, record);
-      }
-      return record;
-    };
     const keysOf = new Map<string, { trusted: string[]; blocking: string[] }>();
     for (const decision of decisions) {
       const reference = session.get(decision.reference_id);
       if (!reference) continue;
-      keysOf.set(reference._id, { trusted: trustedKeys(reference.identifiers, deps.trustedTypes), blocking: deps.engine.blockingKeys(recordOf(reference)) });
+      keysOf.set(reference._id, { trusted: trustedKeys(reference.identifiers, deps.trustedTypes), blocking: deps.engine.blockingKeys(session.recordOf(reference._id) as DedupRecord) });
     }
-    const allKeys = [...keysOf.values()].flatMap((keys) => [...keys.trusted, ...keys.blocking]);
-    const index = await deps.blocking.lookup(allKeys);
+    const trustedKeyList = [...keysOf.values()].flatMap((keys) => keys.trusted);
+    const index = await deps.blocking.lookup([...trustedKeyList, ...[...keysOf.values()].flatMap((keys) => keys.blocking)]);
+    // The trusted-identifier shortcut may group the references it finds, so those are read whole;
+    // the engine's candidates are only compared against, so their kept records and state suffice.
+    const sharingTrusted = [...new Set(trustedKeyList.flatMap((key) => index.get(key) ?? []))];
+    if (sharingTrusted.length > 0) await session.load(sharingTrusted);
     const found = [...new Set([...index.values()].flat())];
-    await session.load(found);
+    await session.loadCompared(found);
     // A duplicate found by a key speaks for its group, so its canonical is read too.
-    await session.load(found.map((id) => groupCanonicalId(session.get(id))).filter((id): id is string => id !== null));
+    await session.loadCompared(found.map((id) => groupCanonicalId(session.state(id))).filter((id): id is string => id !== null));
     const addToIndex = (referenceId: string, keys: string[]) => {
       for (const key of keys) index.set(key, [referenceId, ...(index.get(key) ?? [])]);
     };
@@ -101,7 +91,7 @@ export function createProcessDeduplication(deps: DeduplicationDeps, options: { m
       const reference = session.get(decision.reference_id);
       const keys = keysOf.get(decision.reference_id);
       if (!reference || !keys) continue;
-      const proposed = shortcut(session, reference, keys.trusted, index) ?? engineDecision(session, reference, keys.blocking, index, recordOf);
+      const proposed = shortcut(session, reference, keys.trusted, index) ?? engineDecision(session, reference, keys.blocking, index);
       let applied;
       try {
         applied = session.apply(reference._id, { ...proposed.decision, trigger: decision.decision_trigger }, { pendingDecisionId: decision._id, manual: false });
@@ -165,19 +155,19 @@ export function createProcessDeduplication(deps: DeduplicationDeps, options: { m
     reference: ReferenceDocument,
     keys: string[],
     index: Map<string, string[]>,
-    recordOf: (reference: ReferenceDocument) => DedupRecord,
   ): { decision: Omit<ProposedDecision, 'trigger'>; ungrouped: string[] } {
-    const record = recordOf(reference);
     const candidates: GroupCandidate[] = [];
     for (const id of new Set(keys.flatMap((key) => index.get(key) ?? []))) {
-      const member = session.get(id);
+      const member = session.state(id);
       const canonicalId = groupCanonicalId(member);
-      const canonical = canonicalId === null ? undefined : session.get(canonicalId);
+      const canonical = canonicalId === null ? undefined : session.state(canonicalId);
+      const memberRecord = session.recordOf(id);
+      const canonicalRecord = canonicalId === null ? undefined : session.recordOf(canonicalId);
       // Only members of a live group: a canonical, or a duplicate whose canonical still is one.
-      if (id === reference._id || !member || !canonical || canonical.active_decision?.duplicate_determination !== 'canonical') continue;
-      candidates.push({ record: recordOf(member), canonical: recordOf(canonical) });
+      if (id === reference._id || !memberRecord || !canonicalRecord || canonical?.active_decision?.duplicate_determination !== 'canonical') continue;
+      candidates.push({ record: memberRecord, canonical: canonicalRecord });
     }
-    const decided = deps.engine.decideDuplicate(record, candidates);
+    const decided = deps.engine.decideDuplicate(session.recordOf(reference._id) as DedupRecord, candidates);
     return {
       decision: { determination: decided.determination, canonicalId: decided.determination === 'duplicate' ? decided.canonicalId : null, authority: 'system', detail: decided.detail, candidateIds: decided.candidateIds },
       ungrouped: [],

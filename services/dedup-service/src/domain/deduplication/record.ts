@@ -104,6 +104,12 @@ function firstValue<T>(contents: Json[], field: Field<T>): T | null {
   return null;
 }
 
+/**
+ * The version of what `toDedupRecord` extracts. References keep their record (dedup-service's
+ * `dedup_record`); one kept in another format is computed again from the reference.
+ */
+export const recordFormat = 1;
+
 /** From a deduplicated-view-shaped reference ({id, identifiers, enhancements} per contract §6). Uses
  *  the newest non-superseded bibliographic enhancement fields, falling back across enhancements. */
 export function toDedupRecord(view: { id: string; identifiers: unknown[]; enhancements: unknown[] }): DedupRecord {
