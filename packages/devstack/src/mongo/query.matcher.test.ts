@@ -32,6 +32,22 @@ describe('query matcher', () => {
     expect(matches({ s: { $regex: 'a # comment\n b', $options: 'x' } }, { s: 'ab' })).toBe(true);
   });
 
+  test('when $in and $nin mix strings, numbers, regexes and null, then each value matches as MongoDB compares it', () => {
+    const list = ['k1', 'k2', 2, /^pre/, null];
+    expect(matches({ a: { $in: list } }, { a: 'k2' })).toBe(true);
+    expect(matches({ a: { $in: list } }, { a: ['x', 'k1'] })).toBe(true);
+    expect(matches({ a: { $in: list } }, { a: 'prefix' })).toBe(true);
+    expect(matches({ a: { $in: list } }, { a: 2.0 })).toBe(true);
+    expect(matches({ a: { $in: list } }, { a: Long.fromNumber(2) })).toBe(true);
+    expect(matches({ a: { $in: list } }, { b: 1 })).toBe(true);
+    expect(matches({ a: { $in: list } }, { a: 'K1' })).toBe(false);
+    expect(matches({ a: { $in: list } }, { a: '2' })).toBe(false);
+    expect(matches({ a: { $in: ['1'] } }, { a: 1 })).toBe(false);
+    expect(matches({ a: { $nin: list } }, { a: ['x', 'k1'] })).toBe(false);
+    expect(matches({ a: { $nin: list } }, { a: 'k3' })).toBe(true);
+    expect(matches({ a: { $in: [['k1', 'k2']] } }, { a: ['k1', 'k2'] })).toBe(true);
+  });
+
   test('when an operator is unknown or malformed, then MongoDB errors are thrown', () => {
     expect(() => compileFilter({ a: { $nope: 1 } })).toThrow(new MongoCommandError(2, 'unknown operator: $nope'));
     expect(() => compileFilter({ a: { $in: 5 } })).toThrow('$in needs an array');

@@ -241,11 +241,18 @@ export function compileFieldOperators(operators: Document): (values: unknown[]) 
       }
       case '$in':
       case '$nin': {
-        const candidates = requireArray(operator, argument).map((candidate) => {
-          if (isOperatorObject(candidate)) throw badValue('cannot nest $ under $in');
-          return equalsTest(candidate);
-        });
-        const test: ValueTest = (value) => candidates.some((candidate) => candidate(value));
+        const list = requireArray(operator, argument);
+        for (const candidate of list) if (isOperatorObject(candidate)) throw badValue('cannot nest $ under $in');
+        // String candidates (ids, keys: the usual long lists) are one set lookup: a string equals
+        // only the same string. Other values, regexes included, are tested one by one.
+        const strings = new Set(list.filter((candidate): candidate is string => typeof candidate === 'string'));
+        const stringTests = list.filter((candidate) => typeof candidate === 'string').map(equalsTest);
+        const others = list.filter((candidate) => typeof candidate !== 'string').map(equalsTest);
+        const test: ValueTest = (value) => {
+          if (typeof value === 'string') return strings.has(value) || others.some((candidate) => candidate(value));
+          // A value of the string bracket that is no JS string (a BSON symbol) compares as one.
+          return others.some((candidate) => candidate(value)) || (strings.size > 0 && typeBracket(value) === TypeBracket.String && stringTests.some((candidate) => candidate(value)));
+        };
         tests.push(operator === '$in' ? (values) => anyValueOrElement(values, test) : (values) => !anyValueOrElement(values, test));
         break;
       }

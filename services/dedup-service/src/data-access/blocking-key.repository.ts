@@ -19,7 +19,11 @@ interface LegacyBlockingKeyRow {
 
 /** Candidates per key are capped: the most recent references win, so one common key cannot explode a lookup. */
 export const CANDIDATES_PER_KEY = 200;
-const LOOKUP_GROUP = 64;
+/**
+ * Keys per find: 64 made the 100k import bench send 14,400 finds, whose per-command cost outweighed
+ * their matching (512: ~3 % faster end to end; 4,096 no faster still). A command stays ~20 KB.
+ */
+const LOOKUP_GROUP = 512;
 
 function groupsOf(keys: readonly string[]): string[][] {
   const unique = [...new Set(keys)];
@@ -58,7 +62,6 @@ export function createBlockingKeyRepository(db: Db) {
         map.set(key, list);
       };
       const groups = groupsOf(keys);
-      // Small `$in` lists: a matcher tests every examined document against the whole list.
       const found = await Promise.all(
         groups.map((group) =>
           sets
