@@ -1,6 +1,6 @@
 import { type DedupRecord } from './record';
 import { dedupRecord } from './record.fixture';
-import { prepare, scorePair } from './score';
+import { scorePair } from './score';
 
 const record = dedupRecord;
 
@@ -350,27 +350,5 @@ describe('scorePair score', () => {
     const a = record({ pages: '1875', issue: '9', volume: '25' });
     const b = record({ pages: '2539-2542', issue: '12', volume: '25', authors: ['Zuber, J.', 'Le Quintrec, M.'] });
     expect(scorePair(a, b)).toEqual(scorePair(b, a));
-  });
-});
-
-describe('prepare', () => {
-  it('when a record with the same id and content comes again as a new object, then its normalisation is reused', () => {
-    const first = prepare(record({ id: 'prepared-again', title: 'Anticoagulation after cardioversion: a registry study' }));
-    const again = prepare(record({ id: 'prepared-again', title: 'Anticoagulation after cardioversion: a registry study' }));
-    expect(again).toBe(first);
-  });
-
-  it('when a record with the same id comes with other content, then the new content is normalised', () => {
-    const before = prepare(record({ id: 'prepared-changed', title: 'Anticoagulation after cardioversion: a registry study', volume: '12' }));
-    const retitled = prepare(record({ id: 'prepared-changed', title: 'Bleeding after cardioversion: a registry study', volume: '12' }));
-    const renumbered = prepare(record({ id: 'prepared-changed', title: 'Bleeding after cardioversion: a registry study', volume: '13' }));
-    const reidentified = prepare(record({ id: 'prepared-changed', title: 'Bleeding after cardioversion: a registry study', volume: '13', identifiers: [{ type: 'doi', value: '10.1000/changed', name: null }] }));
-    expect(retitled.title?.contentWords).toContain('bleeding');
-    expect(before.title?.contentWords).not.toContain('bleeding');
-    expect([before.volume, renumbered.volume]).toEqual(['12', '13']);
-    const otherDoi = prepare(record({ id: 'prepared-changed', title: 'Bleeding after cardioversion: a registry study', volume: '13', identifiers: [{ type: 'doi', value: '10.1000/other', name: null }] }));
-    expect(reidentified.uniqueIds.get('doi')).toBe('10.1000/changed');
-    expect(otherDoi.uniqueIds.get('doi')).toBe('10.1000/other');
-    expect(renumbered.uniqueIds.size).toBe(0);
   });
 });

@@ -65,36 +65,9 @@ export interface Prepared {
 
 const preparedCache = new WeakMap<DedupRecord, Prepared>();
 
-/**
- * Prepared records by reference id, most recently used last. A reference found by blocking keys
- * comes back pass after pass as a new record object (read from the store each time); while its
- * content is the same it is normalised once.
- */
-const preparedById = new Map<string, Prepared>();
-export const PREPARED_BY_ID_LIMIT = 20000;
-
-function sameStrings(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
-  return true;
-}
-
-function sameRecord(a: DedupRecord, b: DedupRecord): boolean {
-  if (a.title !== b.title || a.year !== b.year || a.venue !== b.venue || a.volume !== b.volume || a.issue !== b.issue || a.pages !== b.pages || a.doi !== b.doi) return false;
-  if (!sameStrings(a.authors, b.authors) || a.identifiers.length !== b.identifiers.length) return false;
-  return a.identifiers.every((identifier, index) => identifier.type === b.identifiers[index].type && identifier.value === b.identifiers[index].value && identifier.name === b.identifiers[index].name);
-}
-
 export function prepare(record: DedupRecord): Prepared {
   const cached = preparedCache.get(record);
   if (cached) return cached;
-  const known = preparedById.get(record.id);
-  if (known && sameRecord(known.record, record)) {
-    preparedById.delete(record.id);
-    preparedById.set(record.id, known);
-    preparedCache.set(record, known);
-    return known;
-  }
   const uniqueIds = new Map<string, string>();
   for (const identifier of record.identifiers) {
     if ((UNIQUE_IDENTIFIER_TYPES as readonly string[]).includes(identifier.type) && !uniqueIds.has(identifier.type)) {
@@ -113,17 +86,6 @@ export function prepare(record: DedupRecord): Prepared {
     uniqueIds,
   };
   preparedCache.set(record, prepared);
-  preparedById.delete(record.id);
-  preparedById.set(record.id, prepared);
-  // Evicted a tenth at a time: a Map iterates past the slots of deleted keys until it is rebuilt,
-  // so removing one oldest entry per call would walk them all every time.
-  if (preparedById.size > PREPARED_BY_ID_LIMIT * 1.1) {
-    let excess = preparedById.size - PREPARED_BY_ID_LIMIT;
-    for (const id of preparedById.keys()) {
-      if (excess-- <= 0) break;
-      preparedById.delete(id);
-    }
-  }
   return prepared;
 }
 
