@@ -2,7 +2,7 @@ import { uuidv7 } from '@destiny/contracts';
 import type { RunningBackendService } from '@destiny/platform';
 import { MongoClient, type Db } from 'mongodb';
 import { COLLECTIONS } from '../src/data-access/collections';
-import { recordFormat } from '../src/domain/deduplication';
+import { recordFormat, type DedupRecord } from '../src/domain/deduplication';
 import type { ReferenceDocument } from '../src/domain/reference.model';
 import { startDedupService } from '../src/index';
 import { bibliographic, call, dedupClient, observeReferenceChanged, startInfrastructure, waitFor, type DedupClient } from './dedup-helpers';
@@ -108,7 +108,7 @@ describe('dedup-service comparison records kept on references', () => {
     client.close();
     const references = db.collection<ReferenceDocument>(COLLECTIONS.references);
     await references.updateOne({ _id: without }, { $unset: { dedup_record: '' } });
-    const kept = (await stored(otherFormat))?.dedup_record?.record;
+    const kept = (await stored(otherFormat))?.dedup_record?.record as DedupRecord;
     await references.updateOne({ _id: otherFormat }, { $set: { dedup_record: { format: recordFormat - 1, record: { ...kept, title: 'A record read under rules that no longer apply', volume: '7', pages: '1-3', authors: ['Nobody, N.'] } } } });
     service = await startDedupService(infrastructure.env);
     client = dedupClient(service.grpcPort);
