@@ -14,6 +14,8 @@ export interface DeduplicationEnginePort {
   toDedupRecord(view: { id: string; identifiers: unknown[]; enhancements: unknown[] }): DedupRecord;
   /** Changes whenever `toDedupRecord` reads a reference differently: records kept in another format are computed again. */
   readonly recordFormat: number;
+  /** The enhancement types `toDedupRecord` reads (others never change a record). */
+  readonly recordEnhancementTypes: readonly string[];
   blockingKeys(record: DedupRecord): string[];
   isSearchable(record: DedupRecord): boolean;
   decideDuplicate(record: DedupRecord, candidates: ReadonlyArray<DedupRecord | GroupCandidate>): EngineDecision;

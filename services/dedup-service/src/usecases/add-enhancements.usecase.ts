@@ -162,8 +162,9 @@ export function createAddEnhancements(deps: {
     const writes = [...added].map(([id, enhancements]) => {
       const reference = references.get(id) as ReferenceDocument;
       const after: ReferenceDocument = { ...reference, enhancements: [...reference.enhancements, ...enhancements], version: reference.version + 1 };
-      // A bibliographic enhancement may change what deduplication compares.
-      const comparison = comparisonUpdate(deps.engine, deps.trustedTypes, reference, after);
+      // Only an enhancement of a type the engine reads (a bibliographic one) may change what deduplication compares.
+      const readByEngine = enhancements.some((enhancement) => deps.engine.recordEnhancementTypes.includes(String(enhancement.content.enhancement_type)));
+      const comparison = readByEngine ? comparisonUpdate(deps.engine, deps.trustedTypes, reference, after) : undefined;
       const dedupRecord = comparison?.dedupRecord;
       if (dedupRecord) after.dedup_record = dedupRecord;
       const duplicates = isCanonicalLike(after) ? (groups.get(id) ?? []) : [];

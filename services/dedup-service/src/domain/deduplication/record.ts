@@ -76,7 +76,7 @@ const FIELDS = {
 function bibliographicContents(enhancements: unknown[]): Json[] {
   const bibliographic = enhancements
     .map((enhancement, index) => ({ enhancement, index }))
-    .filter((entry): entry is { enhancement: Json; index: number } => isObject(entry.enhancement) && isObject(entry.enhancement.content) && entry.enhancement.content.enhancement_type === 'bibliographic');
+    .filter((entry): entry is { enhancement: Json; index: number } => isObject(entry.enhancement) && isObject(entry.enhancement.content) && recordEnhancementTypes.includes(String(entry.enhancement.content.enhancement_type)));
   const derivedFrom = new Set<string>();
   for (const { enhancement } of bibliographic) {
     if (Array.isArray(enhancement.derived_from)) for (const parent of enhancement.derived_from) if (typeof parent === 'string') derivedFrom.add(parent);
@@ -109,6 +109,9 @@ function firstValue<T>(contents: Json[], field: Field<T>): T | null {
  * `dedup_record`); one kept in another format is computed again from the reference.
  */
 export const recordFormat = 1;
+
+/** The enhancement types `toDedupRecord` reads: adding one of another type leaves a record as it was. */
+export const recordEnhancementTypes: readonly string[] = ['bibliographic'];
 
 /** From a deduplicated-view-shaped reference ({id, identifiers, enhancements} per contract §6). Uses
  *  the newest non-superseded bibliographic enhancement fields, falling back across enhancements. */
