@@ -143,7 +143,7 @@ export function createReferenceRepository(db: Db, fence?: WriteFence) {
       const missing: string[] = [];
       for (const id of ids) {
         const entry = tenure === undefined ? undefined : recentlyStored.get(id);
-        if (entry?.tenure === tenure && entry) found.push(entry.document);
+        if (entry && entry.tenure === tenure) found.push(entry.document);
         else missing.push(id);
       }
       if (missing.length === 0) return found;
