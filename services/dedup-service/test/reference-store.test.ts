@@ -100,6 +100,30 @@ describe('dedup-service reference store through gRPC', () => {
     ]);
   });
 
+  it('when candidates are asked for several references at once, then each gets the canonicals its own keys find, in request order', async () => {
+    const catalogue = (value: string) => ({ identifier: value, identifier_type: 'other', other_identifier_name: 'catalogue' });
+    const trial = bibliographic('Intermittent preventive treatment of malaria in schoolchildren: a cluster randomised trial', ['Clarke, S.', 'Jukes, M.'], 2008, 'The Lancet', { pagination: { volume: '372', first_page: '127', last_page: '138' } });
+    const review = bibliographic('Iron supplementation and cognitive development in infancy: a systematic review', ['Sachdev, H.', 'Gera, T.'], 2005, 'Public Health Nutrition', { pagination: { volume: '8', first_page: '117', last_page: '132' } });
+    const [first] = await ingest('fail', [{ identifiers: [catalogue('batch-trial')], enhancements: [trial] }]);
+    const [other] = await ingest('fail', [{ identifiers: [catalogue('batch-review')], enhancements: [review] }]);
+    await decided(first.reference_id);
+    await decided(other.reference_id);
+    const [copy] = await ingest('fail', [{ identifiers: [catalogue('batch-trial-copy')], enhancements: [trial] }]);
+    expect(await decided(copy.reference_id)).toEqual({ duplicate_determination: 'duplicate', canonical_reference_id: first.reference_id });
+    const [untitled] = await ingest('fail', [{ identifiers: [catalogue('batch-untitled')] }]);
+    await decided(untitled.reference_id);
+
+    const ask = [copy.reference_id, other.reference_id, untitled.reference_id, first.reference_id];
+    const candidates = (await call<{ json: string[] }>(client, 'EvaluateDeduplicationCandidates', { json: JSON.stringify({ reference_ids: ask }) })).json.map((item) => JSON.parse(item));
+    expect(candidates).toEqual([
+      { reference_id: copy.reference_id, searchable: true, candidate_canonical_ids: [first.reference_id] },
+      { reference_id: other.reference_id, searchable: true, candidate_canonical_ids: [] },
+      { reference_id: untitled.reference_id, searchable: false, candidate_canonical_ids: [] },
+      // Its own duplicate leads back to itself, which is no candidate.
+      { reference_id: first.reference_id, searchable: true, candidate_canonical_ids: [] },
+    ]);
+  });
+
   it('when a DOI differs only in case, then the trusted-identifier shortcut makes it a duplicate', async () => {
     const [first] = await ingest('fail', [{ identifiers: [doi('10.1000/Gamma.X')] }]);
     await decided(first.reference_id);

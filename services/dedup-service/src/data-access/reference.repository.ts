@@ -146,9 +146,12 @@ export function createReferenceRepository(db: Db, fence?: WriteFence) {
         if (entry && entry.tenure === tenure) found.push(entry.document);
         else missing.push(id);
       }
-      if (missing.length === 0) return found;
-      const rows = (await references.find({ _id: { $in: missing } }, { projection: summaryProjection }).toArray()) as ReferenceSummary[];
-      return [...found, ...rows];
+      return missing.length === 0 ? found : [...found, ...(await this.summaries(missing))];
+    },
+    /** `summariesHeld` for reads outside the writer lease: always from the store. */
+    async summaries(ids: readonly string[]): Promise<ReferenceSummary[]> {
+      if (ids.length === 0) return [];
+      return (await references.find({ _id: { $in: [...ids] } }, { projection: summaryProjection }).toArray()) as ReferenceSummary[];
     },
     async createdByResults(resultIds: readonly string[]): Promise<ReferenceDocument[]> {
       if (resultIds.length === 0) return [];

@@ -89,27 +89,31 @@ export function createDuplicateDecisionUsecases(deps: Deps) {
     await deps.bus.sendToQueue(QUEUES.dedupServiceDeduplication, job, { messageId: job.job_id });
   }
 
-  /** Read-only: whether each reference is searchable and which groups' canonicals blocking finds for it. */
+  /**
+   * Read-only: whether each reference is searchable and which groups' canonicals blocking finds for
+   * it, for all the references at once (one blocking lookup, candidates read by their summaries).
+   */
   async function candidates(body: unknown): Promise<DeduplicationCandidates[]> {
     const parsed = validate(DeduplicationCandidatesIn, body, 'body');
     if (!parsed.ok) throw ServiceError.unprocessable(parsed.errors);
-    const rows = await deps.references.getMany(parsed.value.reference_ids);
-    const byId = new Map(rows.map((row) => [row._id, row]));
-    missingReferences(parsed.value.reference_ids, new Set(byId.keys()));
-    const out: DeduplicationCandidates[] = [];
-    for (const id of parsed.value.reference_ids) {
-      const record = dedupRecordOf(deps.engine, byId.get(id) as NonNullable<ReturnType<typeof byId.get>>);
-      const searchable = deps.engine.isSearchable(record);
-      const index = await deps.blocking.lookup(deps.engine.blockingKeys(record));
-      const candidateIds = [...new Set([...index.values()].flat())].filter((candidate) => candidate !== id);
-      // A duplicate found by a key stands for its group's canonical, as in the decision itself.
-      const found = await deps.references.getMany(candidateIds);
-      const heads = new Set(found.map(groupCanonicalId).filter((head): head is string => head !== null && head !== id));
-      const unread = [...heads].filter((head) => !found.some((row) => row._id === head));
-      const canonical = [...found, ...(await deps.references.getMany(unread))].filter((row) => heads.has(row._id) && row.active_decision?.duplicate_determination === 'canonical').map((row) => row._id);
-      out.push({ reference_id: id, searchable, candidate_canonical_ids: searchable ? canonical : [] });
-    }
-    return out;
+    const ids = parsed.value.reference_ids;
+    const byId = new Map((await deps.references.getMany(ids)).map((row) => [row._id, row]));
+    missingReferences(ids, new Set(byId.keys()));
+    const asked = new Map([...byId].map(([id, reference]) => {
+      const record = dedupRecordOf(deps.engine, reference);
+      return [id, { searchable: deps.engine.isSearchable(record), keys: deps.engine.blockingKeys(record) }];
+    }));
+    const index = await deps.blocking.lookup([...asked.values()].flatMap((item) => item.keys));
+    const states = new Map((await deps.references.summaries([...new Set([...index.values()].flat())])).map((row) => [row._id, row]));
+    // A duplicate found by a key stands for its group's canonical, as in the decision itself.
+    const unread = [...states.values()].map(groupCanonicalId).filter((head): head is string => head !== null && !states.has(head));
+    for (const row of await deps.references.summaries([...new Set(unread)])) states.set(row._id, row);
+    return ids.map((id) => {
+      const { searchable, keys } = asked.get(id) as { searchable: boolean; keys: string[] };
+      const heads = new Set(keys.flatMap((key) => index.get(key) ?? []).filter((candidate) => candidate !== id).map((candidate) => groupCanonicalId(states.get(candidate))));
+      const canonical = [...heads].filter((head): head is string => head !== null && head !== id && states.get(head)?.active_decision?.duplicate_determination === 'canonical').sort();
+      return { reference_id: id, searchable, candidate_canonical_ids: searchable ? canonical : [] };
+    });
   }
 
   return { makeDecisions, invoke, candidates };
