@@ -184,6 +184,15 @@ describe('venue comparison', () => {
     expect(compareVenues(normaliseVenue('Symposium on Usable Privacy and Security, SOUPS'), normaliseVenue('PROCEEDINGS OF THE SIXTEENTH SYMPOSIUM ON USABLE PRIVACY AND SECURITY (SOUPS )'))).toBe('compatible');
   });
 
+  it('when a conference is named by its acronym and by its full name, then compatible; a word that spells other initials is not', () => {
+    expect(compareVenues(normaliseVenue('ICIS : Transforming Society with Digital Innovation'), normaliseVenue('International Conference on Information Systems'))).toBe('compatible');
+    expect(compareVenues(normaliseVenue('Proceedings of the 51st Hawaii International Conference on System Sciences'), normaliseVenue('HICSS 2018'))).toBe('compatible');
+    expect(compareVenues(normaliseVenue('ICIST 2019'), normaliseVenue('International Conference on Information Systems'))).toBe('different');
+    expect(compareVenues(normaliseVenue('ECIS 2019'), normaliseVenue('International Conference on Information Systems'))).toBe('different');
+    // Journals are not matched by acronym: their initials are too short and too common.
+    expect(compareVenues(normaliseVenue('JAMA'), normaliseVenue('Journal of the American Medical Association'))).toBe('different');
+  });
+
   it('when a French name keeps or loses its elided article, then it still abbreviates word by word', () => {
     expect(compareVenues(normaliseVenue('Ann Fr Anesth Reanim'), normaliseVenue("Annales françaises d'anesthésie et de réanimation"))).toBe('compatible');
     expect(compareVenues(normaliseVenue('Ann Fr Anesth Reanim'), normaliseVenue('Annales Francaises d Anesthesie et de Reanimation'))).toBe('compatible');

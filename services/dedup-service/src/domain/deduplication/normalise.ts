@@ -424,7 +424,7 @@ export function compareVenues(a: NormalisedVenue | null, b: NormalisedVenue | nu
     // Abbreviation may sit on either side, word by word.
     if (short.every((token, i) => abbreviates(token, long[i]) || abbreviates(long[i], token))) return 'compatible';
   }
-  return sameProceedings(a.tokens, b.tokens) ? 'compatible' : 'different';
+  return sameProceedings(a.tokens, b.tokens) || namesByAcronym(a.tokens, b.tokens) || namesByAcronym(b.tokens, a.tokens) ? 'compatible' : 'different';
 }
 
 const MEETING_WORDS = new Set(['conference', 'symposium', 'convention', 'congress', 'workshop', 'meeting', 'colloquium']);
@@ -449,6 +449,19 @@ function sameProceedings(a: readonly string[], b: readonly string[]): boolean {
   if (small.size < 3 || ![...small].some((token) => MEETING_WORDS.has(token))) return false;
   for (const token of small) if (!large.has(token)) return false;
   return true;
+}
+
+/**
+ * One conference named by its acronym ("ICIS: Transforming Society with Digital Innovation") and by
+ * its full name ("International Conference on Information Systems"): a word of the first spells the
+ * initials of every word of the second, a meeting's name of three words or more (stop words,
+ * editions and years aside).
+ */
+function namesByAcronym(acronymSide: readonly string[], fullSide: readonly string[]): boolean {
+  const words = fullSide.filter((token) => !EDITION_WORDS.has(token) && !ORDINAL.test(token) && !/^\d+$/.test(token));
+  if (words.length < 3 || !words.some((token) => MEETING_WORDS.has(token))) return false;
+  const initials = words.map((token) => token[0]).join('');
+  return acronymSide.includes(initials);
 }
 
 /** Volume or issue as comparable text: "Vol. 26" → "26", "Suppl. 2" → "suppl2". */

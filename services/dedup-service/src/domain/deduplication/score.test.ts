@@ -123,6 +123,22 @@ describe('scorePair rule A (same title)', () => {
     expect(verdict({ title: 'Atypical hemolytic uremic syndrome' }, { title: 'Atypical hemolytic-uremic syndrome.' })).toBe('duplicate');
   });
 
+  it('when a short title by the same authors is a paper at one conference in one year, then a listing without pages is that paper', () => {
+    const paper = { title: 'Role of communication in online platforms', authors: ['Hong, Yili', 'Peng, Jing', 'Burtch, Gordon'], year: 2018, venue: 'Americas Conference on Information Systems', volume: null, issue: null, pages: '1-10' };
+    const listing = { ...paper, venue: 'Americas Conference on Information Systems : Digital Disruption, AMCIS', pages: null };
+    expect(verdict(paper, listing)).toBe('duplicate');
+    // Limits: another year, a journal, or only some of the authors still need the printed place.
+    expect(verdict(paper, { ...listing, year: 2019 })).not.toBe('duplicate');
+    expect(verdict({ ...paper, venue: 'Information Systems Research' }, { ...listing, venue: 'Information Systems Research' })).not.toBe('duplicate');
+    expect(verdict(paper, { ...listing, authors: ['Hong, Yili', 'Zheng, Alvin', 'Smith, Jane'] })).not.toBe('duplicate');
+  });
+
+  it('when a conference is named by its full name on one record and by its acronym on the other, then the same long title and authors are one paper', () => {
+    const paper = { title: 'Call for bids to improve matching efficiency: evidence from online labor markets', authors: ['Guo, Xue', 'Gong, Jing', 'Pavlou, Paul A.'], year: 2017, venue: 'International Conference on Information Systems', volume: null, issue: null, pages: '1-12' };
+    expect(verdict(paper, { ...paper, year: 2018, venue: 'ICIS : Transforming Society with Digital Innovation', pages: null })).toBe('duplicate');
+    expect(verdict(paper, { ...paper, year: 2018, venue: 'ECIS : Transforming Society with Digital Innovation', pages: null })).not.toBe('duplicate');
+  });
+
   it('when only co-authors match (first authors differ) and nothing printed agrees, then not duplicate', () => {
     const bare = { venue: null, volume: null, issue: null, pages: null };
     expect(verdict({ ...bare, authors: ['Melgar, A.', 'Melgosa, M.', 'Alonso, A.'] }, { ...bare, authors: ['Alonso, A.', 'Melgosa, M.', 'Melgar, A.'] })).not.toBe('duplicate');
