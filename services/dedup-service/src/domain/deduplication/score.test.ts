@@ -123,13 +123,15 @@ describe('scorePair rule A (same title)', () => {
     expect(verdict({ title: 'Atypical hemolytic uremic syndrome' }, { title: 'Atypical hemolytic-uremic syndrome.' })).toBe('duplicate');
   });
 
-  it('when a short title by the same authors is a paper at one conference in one year, then a listing without pages is that paper', () => {
+  it('when a short title by the same authors appears in one venue in one year, then a listing without pages is that item', () => {
     const paper = { title: 'Role of communication in online platforms', authors: ['Hong, Yili', 'Peng, Jing', 'Burtch, Gordon'], year: 2018, venue: 'Americas Conference on Information Systems', volume: null, issue: null, pages: '1-10' };
     const listing = { ...paper, venue: 'Americas Conference on Information Systems : Digital Disruption, AMCIS', pages: null };
     expect(verdict(paper, listing)).toBe('duplicate');
-    // Limits: another year, a journal, or only some of the authors still need the printed place.
+    const review = { title: 'Corticosteroids for tuberculous pleurisy', authors: ['Engel, M. E.', 'Matchaba, P. T.', 'Volmink, J.'], year: 2007, venue: 'Cochrane Database of Systematic Reviews', volume: null, issue: '346', pages: 'CD001876' };
+    expect(verdict(review, { ...review, issue: '347', pages: null })).toBe('duplicate');
+    // Limits: another year, another venue, or only some of the authors still need the printed place.
     expect(verdict(paper, { ...listing, year: 2019 })).not.toBe('duplicate');
-    expect(verdict({ ...paper, venue: 'Information Systems Research' }, { ...listing, venue: 'Information Systems Research' })).not.toBe('duplicate');
+    expect(verdict(paper, { ...listing, venue: 'Information Systems Research' })).not.toBe('duplicate');
     expect(verdict(paper, { ...listing, authors: ['Hong, Yili', 'Zheng, Alvin', 'Smith, Jane'] })).not.toBe('duplicate');
   });
 

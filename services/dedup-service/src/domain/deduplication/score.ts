@@ -478,9 +478,10 @@ function verdictOf(f: PairFeatures): { verdict: PairScore['verdict']; reason: st
         ? f.authors === 'strong' || (f.authors === 'partial' && f.firstAuthor) || locatorSupport(f)
         : f.authors === 'strong' || (f.authors === 'missing' && fullLocator(f));
     // Titles of three or four content words recur across a career: the printed place must agree,
-    // or, for a conference paper, the conference and its year (a paper is presented once there).
-    const sameConferenceYear = f.title === 'exact' && f.authors === 'strong' && f.proceedings && (f.venue === 'same' || f.venue === 'compatible') && f.year === 'same';
-    const lengthOk = f.minContentWords >= SHORT_TITLE_CONTENT_WORDS || locatorSupport(f) || sameConferenceYear;
+    // or the venue and its year, with the same authors (one conference paper or review a year
+    // under one title; a column printed in every issue is told apart by its issues above).
+    const sameVenueYear = f.title === 'exact' && f.authors === 'strong' && (f.venue === 'same' || f.venue === 'compatible') && f.year === 'same';
+    const lengthOk = f.minContentWords >= SHORT_TITLE_CONTENT_WORDS || locatorSupport(f) || sameVenueYear;
     // A typo-level difference can also be a real one (hypo-/hyper-): the printed place must agree.
     const supportOk = f.title === 'exact' || (f.title === 'near' ? nearSupport(f) : locatorSupport(f));
     if (authorsOk && supportOk && lengthOk) return { verdict: 'duplicate', reason: `rule A: ${f.title} title, ${f.authors} authors, no conflicting field` };
