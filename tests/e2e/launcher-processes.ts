@@ -1,19 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
+import { freePort } from '@destiny/devstack/testing';
 
 export const root = path.resolve(__dirname, '..', '..');
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** DESTINY_* variables giving every listener of the launcher its own free port and data folder. */
 export async function launcherEnvironment(dataDir: string, amqpNamespace: string): Promise<Record<string, string>> {

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import { type AddressInfo } from 'node:net';
 import { loadDestinyProtos } from '@destiny/contracts/grpc/proto-files';
 import { callUnary, createGrpcClient } from '@destiny/platform';
 
@@ -73,13 +73,4 @@ export function slowFileRoute(lines: readonly string[]): { route: Route; request
 
 export { waitFor } from '@destiny/devstack/testing';
 
-/** A port nobody listens on right now (to start a service on, or to point a client at nothing). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '@destiny/devstack/testing';

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { REPOSITORY_CLIENT_ID, startIdentityProcess, type RunningIdentityProcess } from '@destiny/devstack/identity';
+import { freePort } from '@destiny/devstack/testing';
 import { ensureDevstackBuilt, TOKEN_CLI } from './devstack.build';
 import { verifyWithJwks } from './token.verification';
 
@@ -66,12 +66,7 @@ test('when no URL is set but the launcher left a discovery file in DESTINY_DATA_
 });
 
 test('when the identity server is not reachable, then nothing goes to stdout, stderr explains, and the exit code is not zero', async () => {
-  const closedPort = await new Promise<number>((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
+  const closedPort = await freePort();
   const result = await runTokenCli([], { DESTINY_IDENTITY_URL: `http://127.0.0.1:${closedPort}` });
   expect(result.code).not.toBe(0);
   expect(result.stdout).toBe('');
