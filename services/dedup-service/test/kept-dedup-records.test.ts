@@ -67,6 +67,13 @@ describe('dedup-service comparison records kept on references', () => {
   const bibliographicOf = (work: keyof typeof works, title: string, corrected = false) => bibliographic(title, works[work].authors, 2015, 'Journal of Clinical Epidemiology', placeOf(work, corrected));
   const article = (work: keyof typeof works, identifier: string, title: string, corrected = false) => ({ identifiers: [catalogue(identifier)], enhancements: [bibliographicOf(work, title, corrected)] });
 
+  /** The kept record is the corrected one, and a copy of the correction joins the reference. */
+  async function expectCorrectionFollowed(work: keyof typeof works, referenceId: string, newTitle: string) {
+    expect((await stored(referenceId))?.dedup_record?.record).toMatchObject({ title: newTitle, volume: '42' });
+    const copy = await ingest('fail', article(work, `${work}-copy`, newTitle, true));
+    expect(await decided(copy)).toEqual({ duplicate_determination: 'duplicate', canonical_reference_id: referenceId });
+  }
+
   it('when a robot adds a newer bibliographic record, then the kept record follows it and a copy of the new record joins that reference', async () => {
     const oldTitle = 'Screening adults for latent tuberculosis before biologic therapy: a survey of practice';
     const newTitle = 'Interferon-gamma release assays against skin tests for latent tuberculosis before biologic therapy';
@@ -78,10 +85,7 @@ describe('dedup-service comparison records kept on references', () => {
     const abstract = { reference_id: first, source: 'abstract-robot', visibility: 'public', content: { enhancement_type: 'abstract', process: 'other', abstract: 'Background: a survey.' } };
     const outcomes = (await call<{ outcomes: Array<{ status: string }> }>(client, 'AddEnhancements', { enhancements_json: [JSON.stringify(robotRecord), JSON.stringify(abstract)], enhancement_ids: [], robot_id: '', robot_enhancement_batch_id: uuidv7(), enhancement_request_id: '' })).outcomes;
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['stored', 'stored']);
-    expect((await stored(first))?.dedup_record?.record).toMatchObject({ title: newTitle, volume: '42' });
-
-    const copy = await ingest('fail', article('robot', 'robot-copy', newTitle, true));
-    expect(await decided(copy)).toEqual({ duplicate_determination: 'duplicate', canonical_reference_id: first });
+    await expectCorrectionFollowed('robot', first, newTitle);
   });
 
   it('when an import merges a newer version of the bibliographic record, then the kept record follows it and a copy of the new version joins that reference', async () => {
@@ -90,10 +94,7 @@ describe('dedup-service comparison records kept on references', () => {
     const first = await ingest('fail', article('merge', 'merge-first', oldTitle));
     await decided(first);
     expect(await ingest('merge_aggressive', article('merge', 'merge-first', newTitle, true))).toBe(first);
-    expect((await stored(first))?.dedup_record?.record).toMatchObject({ title: newTitle, volume: '42' });
-
-    const copy = await ingest('fail', article('merge', 'merge-copy', newTitle, true));
-    expect(await decided(copy)).toEqual({ duplicate_determination: 'duplicate', canonical_reference_id: first });
+    await expectCorrectionFollowed('merge', first, newTitle);
   });
 
   it('when stored references keep no record or one in another format, then copies are still compared with their content', async () => {

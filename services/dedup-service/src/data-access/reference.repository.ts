@@ -103,6 +103,20 @@ export function createReferenceRepository(db: Db, fence?: WriteFence) {
     keepNewest(recentlyStored, RECENTLY_STORED_LIMIT);
   };
 
+  /** What this replica holds of `ids` in the current lease tenure, and `read` for the rest. */
+  const heldOr = async <T>(ids: readonly string[], read: (missing: string[]) => Promise<T[]>): Promise<Array<T | ReferenceDocument>> => {
+    if (!fence || recentlyStored.size === 0) return read([...ids]);
+    const tenure = fence.tenure();
+    const found: ReferenceDocument[] = [];
+    const missing: string[] = [];
+    for (const id of ids) {
+      const entry = recentlyStored.get(id);
+      if (entry?.tenure === tenure) found.push(entry.document);
+      else missing.push(id);
+    }
+    return missing.length === 0 ? found : [...found, ...(await read(missing))];
+  };
+
   return {
     references,
     identifiers,
@@ -120,16 +134,7 @@ export function createReferenceRepository(db: Db, fence?: WriteFence) {
      * the rest from the store.
      */
     async getManyHeld(ids: readonly string[]): Promise<ReferenceDocument[]> {
-      if (!fence || recentlyStored.size === 0) return this.getMany(ids);
-      const tenure = fence.tenure();
-      const found: ReferenceDocument[] = [];
-      const missing: string[] = [];
-      for (const id of ids) {
-        const entry = recentlyStored.get(id);
-        if (entry?.tenure === tenure) found.push(entry.document);
-        else missing.push(id);
-      }
-      return missing.length === 0 ? found : [...found, ...(await this.getMany(missing))];
+      return heldOr(ids, (missing) => this.getMany(missing));
     },
     /**
      * Group state, version and comparison record of references a decision only compares against:
@@ -137,16 +142,7 @@ export function createReferenceRepository(db: Db, fence?: WriteFence) {
      * document with its enhancements).
      */
     async summariesHeld(ids: readonly string[]): Promise<ReferenceSummary[]> {
-      if (ids.length === 0) return [];
-      const tenure = fence && recentlyStored.size > 0 ? fence.tenure() : undefined;
-      const found: ReferenceSummary[] = [];
-      const missing: string[] = [];
-      for (const id of ids) {
-        const entry = tenure === undefined ? undefined : recentlyStored.get(id);
-        if (entry && entry.tenure === tenure) found.push(entry.document);
-        else missing.push(id);
-      }
-      return missing.length === 0 ? found : [...found, ...(await this.summaries(missing))];
+      return heldOr<ReferenceSummary>(ids, (missing) => this.summaries(missing));
     },
     /** `summariesHeld` for reads outside the writer lease: always from the store. */
     async summaries(ids: readonly string[]): Promise<ReferenceSummary[]> {
