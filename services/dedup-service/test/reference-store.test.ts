@@ -171,10 +171,10 @@ describe('dedup-service reference store through gRPC', () => {
     expect(other.status).toBe('completed');
   });
 
-  it('when a line is an exact subset of a stored reference, then nothing is stored and its minted id resolves to no reference', async () => {
+  it('when a line under a merge strategy is an exact subset of a stored reference, then nothing is stored and its minted id resolves to no reference', async () => {
     const reference = { identifiers: [doi('10.1000/epsilon.1')], enhancements: [{ source: 's1', visibility: 'public', content: { enhancement_type: 'abstract', process: 'other', abstract: 'same' } }] };
     const [created] = await ingest('fail', [reference]);
-    const [again] = await ingest('fail', [reference]);
+    const [again] = await ingest('merge_defensive', [reference]);
     expect(again.status).toBe('completed');
     expect(again.reference_id).not.toBe(created.reference_id);
     await expect(getReference(again.reference_id)).rejects.toMatchObject({ httpStatus: 404, detail: `Reference with id ${again.reference_id} does not exist.` });
@@ -217,6 +217,42 @@ describe('dedup-service reference store through gRPC', () => {
     expect((await getReference(b.reference_id)).duplicate_decision).toEqual({ duplicate_determination: 'duplicate', canonical_reference_id: a.reference_id });
     expect(eventsFor(b.reference_id).length).toBe(before);
     await expect(call(client, 'InvokeDeduplication', { ids: [uuidv7()] })).rejects.toMatchObject({ httpStatus: 422 });
+  });
+
+  it('when two duplicates join one canonical in one request and one later leaves, then each join is its own event and the leave re-indexes without a decision to percolate', async () => {
+    const [canonical] = await ingest('fail', [{ visibility: 'public', identifiers: [doi('10.1000/iota.c')] }]);
+    const [restricted] = await ingest('fail', [{ visibility: 'restricted', identifiers: [doi('10.1000/iota.r')] }]);
+    const [open] = await ingest('fail', [{ visibility: 'public', identifiers: [doi('10.1000/iota.o')] }]);
+    for (const outcome of [canonical, restricted, open]) await decided(outcome.reference_id);
+    const joins = (
+      await call<{ json: string[] }>(client, 'MakeDuplicateDecisions', {
+        json: JSON.stringify([restricted, open].map((duplicate) => ({ reference_id: duplicate.reference_id, duplicate_determination: 'duplicate', canonical_reference_id: canonical.reference_id }))),
+      })
+    ).json.map((item) => JSON.parse(item) as { id: string; reference_id: string });
+    const groupEvents = () => eventsFor(canonical.reference_id).filter((event) => event.changeset.duplicate_determination === 'duplicate');
+    const joined = await waitFor(() => groupEvents().length >= 2 && groupEvents(), 'one event per join');
+    expect(joined.map((event) => event.duplicate_decision_id)).toEqual(joins.map((result) => result.id));
+    expect(joined.map((event) => event.changeset)).toEqual([
+      { visibility: 'restricted', identifiers: [{ reference_id: restricted.reference_id, identifier: '10.1000/iota.r', identifier_type: 'doi' }], duplicate_determination: 'duplicate' },
+      { visibility: 'public', identifiers: [{ reference_id: open.reference_id, identifier: '10.1000/iota.o', identifier_type: 'doi' }], duplicate_determination: 'duplicate' },
+    ]);
+    expect(joined[0].version).toBeLessThan(joined[1].version);
+
+    const seen = eventsFor(canonical.reference_id).length;
+    await call(client, 'MakeDuplicateDecisions', { json: JSON.stringify([{ reference_id: open.reference_id, duplicate_determination: 'canonical', canonical_reference_id: null }]) });
+    const [left] = await waitFor(() => eventsFor(canonical.reference_id).length > seen && eventsFor(canonical.reference_id).slice(seen), 'the old canonical re-indexed');
+    expect(left.changeset).toEqual({ visibility: 'public' });
+    expect(left.duplicate_decision_id).toBeUndefined();
+    expect(left.reference.identifiers.map((identifier) => identifier.identifier)).toEqual(['10.1000/iota.c', '10.1000/iota.r']);
+  });
+
+  it('when the same line is imported again under the default strategy, then it is reported as a collision rather than accepted under an id that resolves to nothing', async () => {
+    const line = { identifiers: [doi('10.1000/kappa.1')], enhancements: [bibliographic('Kappa trial of sleep hygiene in shift workers', ['Ada Lovelace'], 2021)] };
+    const [first] = await ingest('fail', [line]);
+    const [again] = await ingest('fail', [line]);
+    expect(first.status).toBe('completed');
+    expect(again.status).toBe('failed');
+    expect(again.failure_details).toBe(`Entry ${again.line_number}:\n\nIdentifier(s) are already mapped on an existing reference:\nidentifier_type=doi, identifier=10.1000/kappa.1`);
   });
 
   it('when enhancements are added, then new ones are stored with an enhanced event carrying the origin and exact repeats are discarded', async () => {

@@ -72,7 +72,7 @@ describe('two dedup-service replicas on one MongoDB and one broker', () => {
 
   it('when both replicas import the same DOIs, decide and group duplicates concurrently, then identifiers have one owner, every reference is decided once and no event is lost', async () => {
     // Wave 1: every work once, and every third work a second time through the other replica with an
-    // abstract: whichever comes second collides (fails) or, being a subset, is an exact duplicate.
+    // abstract: whichever comes second collides and fails under the default strategy.
     const secondCopy = (n: number) => {
       const copy = work(n);
       return { ...copy, enhancements: [...copy.enhancements, { source: 'importer', visibility: 'public', content: { enhancement_type: 'abstract', process: 'other', abstract: `Second copy of work ${n}.` } }] };

@@ -102,17 +102,19 @@ export function planIngest(input: PlanInput): IngestPlan {
   }
   const existingIds = [...colliding.keys()];
   if (input.strategy === 'discard') return { kind: 'discard' };
+  // The strategy's own outcomes pre-empt the head's exact-duplicate path (§8.5): under `fail` a
+  // line sent twice is reported as a collision, not accepted under an id that resolves to nothing.
+  if (existingIds.length > 1) return { kind: 'fail', detail: `Entry ${input.lineNumber}:\n\n${MORE_THAN_ONE_COLLISION}` };
+  if (input.strategy === 'fail') {
+    const identifiers = colliding.get(existingIds[0]) ?? [];
+    return { kind: 'fail', detail: `Entry ${input.lineNumber}:\n\nIdentifier(s) are already mapped on an existing reference:\n${identifiers.map(describeIdentifier).join('\n')}` };
+  }
   const candidates = existingIds.map((id) => input.referenceById(id)).filter((item): item is ReferenceDocument => item !== undefined);
   const provisional = incoming.enhancements.map((enhancement) => toStoredEnhancement(enhancement, '', '', input.now));
   const hasNonOther = incoming.identifiers.some((identifier) => identifier.identifier_type !== 'other');
   if (hasNonOther) {
     const superset = candidates.find((candidate) => isExactSubset(provisional, incoming, candidate));
     if (superset) return { kind: 'exact_duplicate', mintedId: input.newId(), of: superset._id };
-  }
-  if (existingIds.length > 1) return { kind: 'fail', detail: `Entry ${input.lineNumber}:\n\n${MORE_THAN_ONE_COLLISION}` };
-  if (input.strategy === 'fail') {
-    const identifiers = colliding.get(existingIds[0]) ?? [];
-    return { kind: 'fail', detail: `Entry ${input.lineNumber}:\n\nIdentifier(s) are already mapped on an existing reference:\n${identifiers.map(describeIdentifier).join('\n')}` };
   }
   const existing = candidates[0];
   if (!existing) return { kind: 'fail', detail: `Entry ${input.lineNumber}:\n\nUncaught exception at the repository.` };

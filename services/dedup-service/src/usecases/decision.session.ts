@@ -237,13 +237,22 @@ export class DecisionSession {
         }
       }
       if (groupChanged && determination !== 'duplicate') {
-        version += 1;
-        const reference = { ...working.after, version };
         const movers = [...(this.groupChanges.get(id) ?? [])].map((mover) => this.working.get(mover)?.after).filter((item): item is ReferenceDocument => item !== undefined);
-        const changeset = referenceDoc(movers.map((mover) => ({ reference: mover })), reference.visibility, 'duplicate');
-        // One event for the whole group change: it reports the latest mover's decision.
-        const duplicateDecisionId = movers.at(-1)?.active_decision?.decision_id;
-        entries.push(referenceChangedEntry({ kind: 'duplicate_decision_changed', reference, duplicates: this.duplicatesFor(id), changeset, duplicateDecisionId, now: this.now }));
+        const joined = movers.filter((mover) => mover.active_decision?.duplicate_determination === 'duplicate' && mover.active_decision.canonical_reference_id === id);
+        const duplicates = this.duplicatesFor(id);
+        // §13.2: each duplicate that joined is its own trigger (its decision, its stored self as the
+        // changeset); a group that only lost members is re-indexed without percolating, since the
+        // canonical's own decision did not change (a changeset without a determination says so).
+        for (const mover of joined) {
+          version += 1;
+          const changeset = referenceDoc([{ reference: mover }], mover.visibility, 'duplicate');
+          entries.push(referenceChangedEntry({ kind: 'duplicate_decision_changed', reference: { ...working.after, version }, duplicates, changeset, duplicateDecisionId: mover.active_decision?.decision_id, now: this.now }));
+        }
+        if (joined.length === 0) {
+          version += 1;
+          const reference = { ...working.after, version };
+          entries.push(referenceChangedEntry({ kind: 'duplicate_decision_changed', reference, duplicates, changeset: referenceDoc([], reference.visibility, null), now: this.now }));
+        }
       }
       events += entries.length;
       // Every write moves the version, even one without an event (another decision id, same
