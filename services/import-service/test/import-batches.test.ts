@@ -147,6 +147,14 @@ describe('import-service batch processing with dedup-service', () => {
     expect(await results(record.id, batch.id, 'partially_failed')).toHaveLength(100);
   });
 
+  it('when a colliding line with an invalid enhancement is discarded, then its result is completed with no reference and no failure details', async () => {
+    const record = await createRecord();
+    const line = JSON.stringify({ identifiers: [doi('10.5555/seed.2')], enhancements: [{ source: 'x' }, abstract('never stored')] });
+    const batch = await register(record.id, { storage_url: files.serve('/discard-partial.jsonl', line), collision_strategy: 'discard' });
+    expect(await finished(record.id, batch.id)).toMatchObject({ import_batch_status: 'completed', failure_details: [] });
+    expect(await results(record.id, batch.id)).toEqual([expect.objectContaining({ status: 'completed', reference_id: null, failure_details: null })]);
+  });
+
   it('when merges ran, then the seed keeps every version: aggressive superseded the same source, append added alongside', async () => {
     const view = JSON.parse((await dedupCall<{ json: string }>(references, 'GetReference', { id: seeds.get(1) })).json) as { enhancements: Array<{ content: { abstract: string } }> };
     expect(view.enhancements.map((enhancement) => enhancement.content.abstract)).toEqual(['merged from merge_aggressive', 'merged from append']);
@@ -227,6 +235,12 @@ describe('import-service batch processing with dedup-service', () => {
     });
     await expect(register(record.id, { storage_url: `${url}?v=2`, collision_strategy: 'overwrite' })).rejects.toMatchObject({ httpStatus: 422, detail: 'overwrite is not supported: the store is append-only.' });
     await expect(register(record.id, { storage_url: 'ftp://example.org/x' })).rejects.toMatchObject({ httpStatus: 422 });
+    const other = await createRecord();
+    await expect(register(record.id, { storage_url: `${url}?v=3`, import_record_id: other.id })).rejects.toMatchObject({
+      httpStatus: 422,
+      detail: 'import_record_id in the body must equal the import record id in the path.',
+    });
+    expect((await register(record.id, { storage_url: `${url}?v=4`, import_record_id: record.id.toUpperCase() })).import_record_id).toBe(record.id);
     const missing = '01890a5d-ac96-774b-bcce-b302099a8057';
     await expect(register(missing, { storage_url: url })).rejects.toMatchObject({ httpStatus: 404, detail: `ImportRecord with id ${missing} does not exist.` });
     await expect(call(client, 'GetImportRecord', { id: missing })).rejects.toMatchObject({ httpStatus: 404 });

@@ -37,7 +37,7 @@ export const ImportBatchIn = Type.Object(
     storage_url: HttpUrl(),
     callback_url: Type.Optional(Nullable(HttpUrl(), { default: null })),
     collision_strategy: Type.Optional(withDefault(CollisionStrategy, 'fail')),
-    // D27: accepted; must equal the path id (checked by the gateway).
+    // D27: accepted; must equal the path id (checked by import-service at registration).
     import_record_id: Type.Optional(Uuid()),
   },
   { $id: 'ImportBatchIn' },
@@ -46,6 +46,8 @@ export type ImportBatchIn = Static<typeof ImportBatchIn>;
 
 /** The 422 detail for a batch registered with `overwrite` (§8.6 decision). */
 export const OVERWRITE_REFUSED_DETAIL = 'overwrite is not supported: the store is append-only.';
+/** D27: a body `import_record_id` naming another record than the path. */
+export const IMPORT_RECORD_MISMATCH_DETAIL = 'import_record_id in the body must equal the import record id in the path.';
 
 const importRecordProperties = {
   search_string: Nullable(Type.String()),

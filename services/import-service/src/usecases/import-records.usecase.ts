@@ -4,6 +4,7 @@ import {
   IMPORT_RESULT_STATUSES,
   ImportResultStatus,
   normaliseHttpUrl,
+  IMPORT_RECORD_MISMATCH_DETAIL,
   OVERWRITE_REFUSED_DETAIL,
   QUEUES,
   toUtcTimestamp,
@@ -141,6 +142,7 @@ export function createImportRecordUsecases(deps: Deps) {
       const parsed = validate(ImportBatchIn, parseBody(json), 'body');
       if (!parsed.ok) throw ServiceError.unprocessable(parsed.errors);
       const body = parsed.value;
+      if (body.import_record_id !== undefined && body.import_record_id !== recordId) throw ServiceError.unprocessable(IMPORT_RECORD_MISMATCH_DETAIL);
       if (body.collision_strategy === 'overwrite') throw ServiceError.unprocessable(OVERWRITE_REFUSED_DETAIL);
       const storageUrl = normaliseHttpUrl(body.storage_url);
       const host = new URL(storageUrl).hostname;

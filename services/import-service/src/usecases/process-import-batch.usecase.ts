@@ -147,7 +147,9 @@ export function createProcessImportBatch(deps: {
         const outcome = byLine.get(item.line.number);
         if (!outcome) settled.set(item.line.number, { status: 'failed', reference_id: null, failure_details: UNCAUGHT });
         else if (outcome.status === 'failed') settled.set(item.line.number, { status: 'failed', reference_id: null, failure_details: outcome.failure_details || UNCAUGHT });
-        else settled.set(item.line.number, { status: item.partial ? 'partially_failed' : 'completed', reference_id: outcome.reference_id || null, failure_details: item.partial });
+        // §8.6 `discard`: the line is ignored entirely, its invalid parts included.
+        else if (!outcome.reference_id) settled.set(item.line.number, { status: 'completed', reference_id: null, failure_details: null });
+        else settled.set(item.line.number, { status: item.partial ? 'partially_failed' : 'completed', reference_id: outcome.reference_id, failure_details: item.partial });
       }
       return;
     }
