@@ -10,6 +10,11 @@ export const dedupServiceConfig = defineConfig({
     default: ['doi', 'pm_id', 'open_alex'],
     description: 'identifier types of the trusted-identifier deduplication shortcut (empty turns it off)',
   },
+  DEDUP_CANONICAL_CANDIDATE_SEARCH: {
+    kind: 'boolean',
+    default: true,
+    description: 'the `enable_canonical_candidate_search` feature flag: when false, a reference the trusted-identifier shortcut does not decide is `unsearchable`',
+  },
   DEDUP_PENDING_REQUEUE_MS: {
     kind: 'integer',
     default: 120_000,

@@ -68,7 +68,7 @@ export async function startDedupService(env: NodeJS.ProcessEnv = process.env, ov
       const onEvents = () => relay.notify();
       const trustedTypes = new Set(config.DEDUP_TRUSTED_IDENTIFIER_TYPES);
       const ingest = createIngestReferences({ db, references, decisions, blocking, engine, trustedTypes, bus, logger, exclusive: inReferenceLane, onEvents });
-      const processDeduplication = createProcessDeduplication({ references, decisions, blocking, engine, trustedTypes, exclusive: inDecisionLane, onEvents, logger });
+      const processDeduplication = createProcessDeduplication({ references, decisions, blocking, engine, trustedTypes, candidateSearch: config.DEDUP_CANONICAL_CANDIDATE_SEARCH, exclusive: inDecisionLane, onEvents, logger });
       registerDedupGrpc(grpc, {
         ingest,
         reads: createReferenceReads({ references }),

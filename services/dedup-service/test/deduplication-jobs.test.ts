@@ -7,7 +7,7 @@ import { createDecisionRepository, type DecisionDocument } from '../src/data-acc
 import { createReferenceRepository } from '../src/data-access/reference.repository';
 import * as engine from '../src/domain/deduplication';
 import { createIngestReferences } from '../src/usecases/ingest-references.usecase';
-import { createProcessDeduplication } from '../src/usecases/process-deduplication.usecase';
+import { CANDIDATE_SEARCH_DISABLED_DETAIL, createProcessDeduplication, TRUSTED_IDENTIFIERS_UNMATCHED_DETAIL } from '../src/usecases/process-deduplication.usecase';
 import { bibliographic, startInfrastructure, waitFor } from './dedup-helpers';
 
 // Deduplication jobs that wait while one is being decided are decided together in one pass.
@@ -102,6 +102,34 @@ describe('deduplication jobs on MongoDB', () => {
     // Decided in the same pass as its canonical, after it: the pass sees what it decided before.
     expect(await decisionOf(copyOfSecondId)).toMatchObject({ duplicate_determination: 'duplicate', canonical_reference_id: secondId });
     expect(await decisionOf(thirdId)).toMatchObject({ duplicate_determination: 'canonical' });
+  });
+
+  /** One IngestReferences chunk of whole reference lines; answers its job. */
+  async function ingestLines(references: unknown[]): Promise<DeduplicationJob> {
+    const ingest = createIngestReferences({ db, ...repositories(), engine, trustedTypes: new Set(['doi', 'pm_id']), bus, logger, exclusive: run, onEvents: () => undefined });
+    await ingest({ import_batch_id: uuidv7(), collision_strategy: 'fail', lines: references.map((reference, index) => ({ line_number: index + 1, import_result_id: uuidv7(), reference_json: JSON.stringify(reference) })) });
+    await waitFor(async () => jobs.length === 1, 'the chunk\'s deduplication job', 10_000);
+    return jobs[0];
+  }
+  const withBibliographic = (identifier: Record<string, unknown>, item: typeof first) => ({ identifiers: [identifier], enhancements: [bibliographic(item.title, item.authors, 2020)] });
+  const abstractOnly = { source: 'importer', visibility: 'public', content: { enhancement_type: 'abstract', process: 'other', abstract: 'An abstract and nothing else to match on.' } };
+
+  it('when a reference\'s trusted identifiers match no other reference, then it is canonical with the contract\'s detail unless its metadata finds a duplicate', async () => {
+    const job = await ingestLines([{ identifiers: [{ identifier_type: 'pm_id', identifier: 4242 }], enhancements: [abstractOnly] }, withBibliographic(first.identifier, first), withBibliographic({ identifier_type: 'pm_id', identifier: 1001 }, first)]);
+    await createProcessDeduplication({ ...repositories(), engine, trustedTypes: new Set(['doi', 'pm_id']), exclusive: run, onEvents: () => undefined, logger })(job);
+    const [abstractOnlyId, firstId, copyId] = job.reference_ids;
+    expect(await decisionOf(abstractOnlyId)).toMatchObject({ duplicate_determination: 'canonical', detail: TRUSTED_IDENTIFIERS_UNMATCHED_DETAIL });
+    expect(await decisionOf(firstId)).toMatchObject({ duplicate_determination: 'canonical', detail: TRUSTED_IDENTIFIERS_UNMATCHED_DETAIL });
+    expect(await decisionOf(copyId)).toMatchObject({ duplicate_determination: 'duplicate', canonical_reference_id: firstId });
+  });
+
+  it('when canonical candidate search is off, then only the trusted-identifier shortcut decides and everything else is unsearchable', async () => {
+    const job = await ingestLines([withBibliographic(first.identifier, first), withBibliographic({ identifier_type: 'other', identifier: 'x-1', other_identifier_name: 'local' }, first), withBibliographic({ identifier_type: 'pm_id', identifier: 1001 }, first)]);
+    await createProcessDeduplication({ ...repositories(), engine, trustedTypes: new Set(['doi', 'pm_id']), candidateSearch: false, exclusive: run, onEvents: () => undefined, logger })(job);
+    const [doiId, otherId, pubmedId] = job.reference_ids;
+    expect(await decisionOf(doiId)).toMatchObject({ duplicate_determination: 'canonical', detail: TRUSTED_IDENTIFIERS_UNMATCHED_DETAIL });
+    expect(await decisionOf(otherId)).toMatchObject({ duplicate_determination: 'unsearchable', detail: CANDIDATE_SEARCH_DISABLED_DETAIL });
+    expect(await decisionOf(pubmedId)).toMatchObject({ duplicate_determination: 'canonical', detail: TRUSTED_IDENTIFIERS_UNMATCHED_DETAIL });
   });
 
   it('when the waiting jobs exceed the pass size, then a pass takes whole jobs up to it', async () => {

@@ -26,7 +26,7 @@ describe('MakeDuplicateDecision (§15.7)', () => {
   ])('when %s is sent, then the iff rule fails for that item', (_case, item) => {
     const result = validate(MakeDuplicateDecisionsIn, [item], 'body');
     expect(!result.ok && result.errors).toEqual([
-      expect.objectContaining({ type: 'value_error', loc: ['body', 0], msg: 'Value error, canonical_reference_id must be populated iff duplicate_determination is duplicate' }),
+      expect.objectContaining({ type: 'value_error', loc: ['body', 0], msg: 'Value error, canonical_reference_id must be populated if and only if duplicate_determination is DUPLICATE' }),
     ]);
   });
 

@@ -5,7 +5,7 @@ import { DecisionAuthority, DecisionTrigger, DuplicateDecisionOutcome } from './
 
 // Manual and invoked deduplication (§15.6, §15.7).
 
-export const CANONICAL_IFF_DUPLICATE_MESSAGE = 'canonical_reference_id must be populated iff duplicate_determination is duplicate';
+export const CANONICAL_IFF_DUPLICATE_MESSAGE = 'canonical_reference_id must be populated if and only if duplicate_determination is DUPLICATE';
 
 /** `canonical_reference_id` is set if and only if the determination is `duplicate`. */
 export function checkCanonicalIffDuplicate(value: unknown): RuleIssue[] {

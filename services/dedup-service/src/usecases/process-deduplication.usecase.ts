@@ -14,10 +14,15 @@ export interface DeduplicationDeps {
   blocking: BlockingKeyRepository;
   engine: DeduplicationEnginePort;
   trustedTypes: ReadonlySet<string>;
+  /** The `enable_canonical_candidate_search` flag (§15.3 step 2); off leaves only the shortcut. */
+  candidateSearch?: boolean;
   exclusive<T>(work: () => Promise<T>): Promise<T>;
   onEvents(): void;
   logger: Logger;
 }
+
+export const CANDIDATE_SEARCH_DISABLED_DETAIL = 'Canonical candidate search is disabled.';
+export const TRUSTED_IDENTIFIERS_UNMATCHED_DETAIL = 'New reference with trusted identifier(s), no existing matches';
 
 /** Decisions of waiting jobs decided together in one pass at most (four import chunks of 500). */
 export const MAX_COALESCED_DECISIONS = 2000;
@@ -91,7 +96,7 @@ export function createProcessDeduplication(deps: DeduplicationDeps, options: { m
       const reference = session.get(decision.reference_id);
       const keys = keysOf.get(decision.reference_id);
       if (!reference || !keys) continue;
-      const proposed = shortcut(session, reference, keys.trusted, index) ?? engineDecision(session, reference, keys.blocking, index);
+      const proposed = shortcut(session, reference, keys.trusted, index) ?? withoutTrustedMatch(keys.trusted.length > 0, engineDecision(session, reference, keys.blocking, index));
       let applied;
       try {
         applied = session.apply(reference._id, { ...proposed.decision, trigger: decision.decision_trigger }, { pendingDecisionId: decision._id, manual: false });
@@ -150,12 +155,26 @@ export function createProcessDeduplication(deps: DeduplicationDeps, options: { m
     return { decision: { determination: 'duplicate', canonicalId: list[0], authority: 'system', detail: 'Trusted identifier match', candidateIds: list }, ungrouped };
   }
 
+  /**
+   * §15.3 step 1: a reference whose trusted identifiers no other reference shares is canonical.
+   * The engine has still compared its metadata first, so a copy stored under another identifier
+   * (or none) is found as its duplicate rather than left beside it.
+   */
+  function withoutTrustedMatch(hasTrusted: boolean, proposed: { decision: Omit<ProposedDecision, 'trigger'>; ungrouped: string[] }) {
+    const { determination } = proposed.decision;
+    if (!hasTrusted || (determination !== 'canonical' && determination !== 'unsearchable')) return proposed;
+    return { decision: { ...proposed.decision, determination: 'canonical' as const, detail: TRUSTED_IDENTIFIERS_UNMATCHED_DETAIL }, ungrouped: [] };
+  }
+
   function engineDecision(
     session: DecisionSession,
     reference: ReferenceDocument,
     keys: string[],
     index: Map<string, string[]>,
   ): { decision: Omit<ProposedDecision, 'trigger'>; ungrouped: string[] } {
+    if (deps.candidateSearch === false) {
+      return { decision: { determination: 'unsearchable', canonicalId: null, authority: 'system', detail: CANDIDATE_SEARCH_DISABLED_DETAIL, candidateIds: [] }, ungrouped: [] };
+    }
     const candidates: GroupCandidate[] = [];
     for (const id of new Set(keys.flatMap((key) => index.get(key) ?? []))) {
       const member = session.state(id);
