@@ -196,6 +196,28 @@ describe('import-service batch processing with dedup-service', () => {
     expect(summary.results).toMatchObject({ completed: 300, failed: 0 });
   });
 
+  it('when the file is still being read and no chunk is recorded yet, then the batch is started, and completed once read', async () => {
+    const record = await createRecord();
+    let finish = () => undefined as void;
+    const held = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    files.routes.set('/held.jsonl', (_request, response) => {
+      response.writeHead(200);
+      response.write(`${JSON.stringify({ identifiers: [doi('10.5555/held.1')] })}\n`);
+      void held.then(() => response.end(`${JSON.stringify({ identifiers: [doi('10.5555/held.2')] })}\n`));
+    });
+    const batch = await register(record.id, { storage_url: `${files.base}/held.jsonl` });
+    expect(batch.status).toBe('created');
+    const reading = await waitFor(async () => {
+      const summary = await summaryOf(record.id, batch.id);
+      return summary.import_batch_status !== 'created' && summary;
+    }, 'the worker to pick the batch up');
+    expect(reading).toMatchObject({ import_batch_status: 'started', results: { completed: 0, failed: 0 } });
+    finish();
+    expect(await finished(record.id, batch.id)).toMatchObject({ import_batch_status: 'completed', results: { completed: 2 } });
+  });
+
   it('when a line or the file is too large, then the line fails clearly and the oversize file fails the batch saying so', async () => {
     const record = await createRecord();
     const long = JSON.stringify({ identifiers: [doi('10.5555/long.1')], enhancements: [abstract('x'.repeat(6000))] });

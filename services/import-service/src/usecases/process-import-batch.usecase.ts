@@ -279,6 +279,10 @@ export function createProcessImportBatch(deps: {
     const batch = await repository.batches.findOne({ _id: batchId });
     if (!batch) return;
     if (batch.file_state === 'pending') {
+      await repository.setBatch(batch._id, { file_state: 'reading' });
+      batch.file_state = 'reading';
+    }
+    if (batch.file_state === 'reading') {
       for (let attempt = 1; ; attempt += 1) {
         try {
           await readOnce(batch);
