@@ -4,39 +4,7 @@ import { startDedupService } from '../../dedup-service/src/index';
 import { call as dedupCall, dedupClient, startInfrastructure, type DedupClient } from '../../dedup-service/test/dedup-helpers';
 import { startImportService } from '../src/index';
 import { call, importClient, startFileServer, waitFor, type ImportClient } from './import-helpers';
-
-const doi = (value: string) => ({ identifier: value, identifier_type: 'doi' });
-const abstract = (text: string) => ({ source: 'importer', visibility: 'public', content: { enhancement_type: 'abstract', process: 'other', abstract: text } });
-
-/** 1,000 lines: every tenth line malformed, blank, unparseable, partly invalid, colliding or with an unknown key. */
-function mixedFile(tag: string): string {
-  const lines: string[] = [];
-  for (let i = 1; i <= 1000; i += 1) {
-    switch (i % 10) {
-      case 0:
-        lines.push('{"identifiers": [');
-        break;
-      case 1:
-        lines.push('   ');
-        break;
-      case 2:
-        lines.push(JSON.stringify({ identifiers: [{ identifier: 'not-a-doi', identifier_type: 'doi' }] }));
-        break;
-      case 3:
-        lines.push(JSON.stringify({ identifiers: [doi(`10.5555/${tag}.${i}`), { identifier: 'bad', identifier_type: 'open_alex' }], enhancements: [{ source: 'x' }, abstract(`partial ${tag}`)] }));
-        break;
-      case 4:
-        lines.push(JSON.stringify({ identifiers: [doi(`10.5555/seed.${Math.floor(i / 10)}`)], enhancements: [abstract(`merged from ${tag}`)] }));
-        break;
-      case 5:
-        lines.push(JSON.stringify({ identifiers: [doi(`10.5555/${tag}.${i}`)], surprise: true }));
-        break;
-      default:
-        lines.push(JSON.stringify({ visibility: 'public', identifiers: [doi(`10.5555/${tag}.${i}`)], enhancements: [abstract(`good ${tag} ${i}`)] }));
-    }
-  }
-  return `${lines.join('\n')}\n`;
-}
+import { abstract, doi, expectMixedFileResults, MIXED_FILE_STRATEGIES, mixedFile, seedFile } from './mixed-import-file';
 
 describe('import-service batch processing with dedup-service', () => {
   let infrastructure: Awaited<ReturnType<typeof startInfrastructure>>;
@@ -96,8 +64,7 @@ describe('import-service batch processing with dedup-service', () => {
   it('when a seed file is imported, then every line completes and the batch summary counts them', async () => {
     const record = await createRecord();
     seedRecord = record.id;
-    const lines = Array.from({ length: 100 }, (_, k) => JSON.stringify({ identifiers: [doi(`10.5555/seed.${k}`)], enhancements: [abstract(`seed ${k}`)] }));
-    const batch = await register(record.id, { storage_url: files.serve('/seed.jsonl', lines.join('\n')) });
+    const batch = await register(record.id, { storage_url: files.serve('/seed.jsonl', seedFile()) });
     expect(batch.status).toBe('created');
     const summary = await finished(record.id, batch.id);
     expect(summary).toMatchObject({ import_batch_status: 'completed', results: { created: 0, started: 0, completed: 100, partially_failed: 0, failed: 0, retrying: 0 }, failure_details: [] });
@@ -106,43 +73,11 @@ describe('import-service batch processing with dedup-service', () => {
     expect(seeds.size).toBe(100);
   });
 
-  const expected: Record<string, { completed: number; failed: number }> = {
-    fail: { completed: 400, failed: 400 },
-    discard: { completed: 500, failed: 300 },
-    merge_defensive: { completed: 500, failed: 300 },
-    merge_aggressive: { completed: 500, failed: 300 },
-    append: { completed: 500, failed: 300 },
-  };
-
-  it.each(Object.keys(expected))('when a 1,000-line mixed file is imported with %s, then results, wording and summary counts follow the contract', async (strategy) => {
+  it.each(MIXED_FILE_STRATEGIES)('when a 1,000-line mixed file is imported with %s, then results, wording and summary counts follow the contract', async (strategy) => {
     const record = await createRecord();
     const batch = await register(record.id, { storage_url: files.serve(`/mixed-${strategy}.jsonl`, mixedFile(strategy)), collision_strategy: strategy });
     const summary = await finished(record.id, batch.id);
-    expect(summary.import_batch_status).toBe('partially_failed');
-    expect(summary.results).toEqual({ created: 0, started: 0, completed: expected[strategy].completed, partially_failed: 100, failed: expected[strategy].failed, retrying: 0 });
-    expect(summary.failure_details).toHaveLength(expected[strategy].failed + 100);
-
-    const all = await results(record.id, batch.id);
-    expect(all).toHaveLength(900);
-    const byLine = (line: number) => all[line - 2 - Math.floor((line - 1) / 10)];
-    expect(byLine(10).failure_details).toMatch(/^Entry 10:\n\nInvalid JSON: /);
-    expect(byLine(12)).toMatchObject({ status: 'failed', reference_id: null });
-    expect(byLine(12).failure_details).toMatch(/^Entry 12\n\nAll identifiers failed to parse\.\n\nIdentifier 1: .+/);
-    expect(byLine(13).status).toBe('partially_failed');
-    expect(byLine(13).reference_id).not.toBeNull();
-    expect(byLine(13).failure_details).toMatch(/^Entry ref 13:\n\nIdentifier 2: .+\n\nEnhancement 1: .+$/);
-    expect(byLine(15).failure_details).toMatch(/^Entry 15:\n\n/);
-    expect(byLine(16)).toMatchObject({ status: 'completed', failure_details: null });
-
-    const collided = byLine(14);
-    if (strategy === 'fail') {
-      expect(collided.status).toBe('failed');
-      expect(collided.failure_details).toBe('Entry 14:\n\nIdentifier(s) are already mapped on an existing reference:\nidentifier_type=doi, identifier=10.5555/seed.1');
-    } else if (strategy === 'discard') {
-      expect(collided).toMatchObject({ status: 'completed', reference_id: null });
-    } else {
-      expect(collided).toMatchObject({ status: 'completed', reference_id: seeds.get(1) });
-    }
+    expectMixedFileResults(strategy, summary, await results(record.id, batch.id), (k) => seeds.get(k));
     expect((await results(record.id, batch.id, 'partially_failed')).every((row) => row.status === 'partially_failed')).toBe(true);
     expect(await results(record.id, batch.id, 'partially_failed')).toHaveLength(100);
   });

@@ -26,6 +26,11 @@ export interface SystemUnderTestOptions {
    * or the api-gateway tests' issuer minting any roles (gives `issuer`).
    */
   auth?: 'identity' | 'test-issuer';
+  /**
+   * Services run elsewhere (e.g. a child process the test kills and restarts) by their gRPC
+   * address: the gateway and the services started here reach them there.
+   */
+  external?: Partial<Record<ServiceName, string>>;
 }
 
 /** A robot as registration returns it. */
@@ -42,6 +47,8 @@ export interface SignOptions {
 
 export interface SystemUnderTest {
   gateway: RunningApiGateway;
+  /** The stand-ins' and started services' variables, for a service the test runs as its own process. */
+  env: NodeJS.ProcessEnv;
   /** Only with `auth: 'identity'` (throws otherwise). */
   identity: RunningIdentityProcess;
   /** The admin's bearer header from the identity stand-in; only with `auth: 'identity'`. */
@@ -87,7 +94,7 @@ export async function startSystemUnderTest(options: SystemUnderTestOptions): Pro
   const auth = options.auth ?? 'identity';
   if (auth === 'identity') ensureDevstackBuilt();
   const started: RunningBackendService[] = [];
-  const addresses: Record<string, string> = {};
+  const addresses: Record<string, string> = Object.fromEntries(Object.entries(options.external ?? {}).map(([name, address]) => [ADDRESS_VARIABLE[name as ServiceName], address]));
   let infrastructure: TestInfrastructure | undefined;
   let identity: RunningIdentityProcess | undefined;
   let issuer: TestIssuer | undefined;
@@ -136,8 +143,10 @@ export async function startSystemUnderTest(options: SystemUnderTestOptions): Pro
     };
     const url = (route: string) => `${running.url}/v1${route}`;
     const bearer = (method: string, body?: unknown): RequestInit => ({ method, headers: { ...only(admin, 'admin'), 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const env = { ...infrastructure.env, ...addresses };
     return {
       gateway,
+      env,
       get identity() {
         return only(identity, 'identity');
       },
