@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Reference, validate } from '@destiny/contracts';
 import { requestDevelopmentToken } from '@destiny/devstack/identity';
 import { startTestIssuer, type TestIssuer } from '../../services/api-gateway/test/support/test-issuer';
 import { startSystemUnderTest, type SystemUnderTest } from './support/system-under-test';
@@ -11,9 +12,11 @@ import { startSystemUnderTest, type SystemUnderTest } from './support/system-und
 const DOI = `10.5555/gateway-${Date.now()}`;
 // The full text is served by the test's own file server: import-service downloads it.
 const fullText = (filesUrl: string) => ({ source: 'importer', visibility: 'public', content: { enhancement_type: 'full_text', file_url: `${filesUrl}/paper.pdf` } });
-const abstract = { source: 'importer', visibility: 'public', content: { enhancement_type: 'abstract', process: 'other', abstract: 'What the paper found.' } };
+const abstractContent = { enhancement_type: 'abstract', process: 'other', abstract: 'What the paper found.' };
+// Keys the contract does not declare, inside an identifier and an enhancement, are ignored (§1.4).
+const abstract = { source: 'importer', visibility: 'public', confidence: 0.5, content: { ...abstractContent, extra_key: 1 } };
 const batchFile = (filesUrl: string) =>
-  [JSON.stringify({ visibility: 'public', identifiers: [{ identifier_type: 'doi', identifier: DOI }], enhancements: [abstract, fullText(filesUrl)] }), '', '{"identifiers": "not a list"}'].join('\n');
+  [JSON.stringify({ visibility: 'public', identifiers: [{ identifier_type: 'doi', identifier: DOI, extra: true }], enhancements: [abstract, fullText(filesUrl)] }), '', '{"identifiers": "not a list"}'].join('\n');
 
 describe('api-gateway imports and reference reads end to end', () => {
   let system: SystemUnderTest;
@@ -110,12 +113,16 @@ describe('api-gateway imports and reference reads end to end', () => {
     const readerView = (await asReader.json()) as { id: string; identifiers: unknown[]; enhancements: Array<{ content: { enhancement_type: string } }> };
     expect(readerView).toMatchObject({ id: referenceId, identifiers: [{ identifier_type: 'doi', identifier: DOI }] });
     expect(readerView.enhancements.map((item) => item.content.enhancement_type)).toEqual(['abstract']);
+    expect(JSON.stringify(readerView.identifiers)).toBe(`[{"identifier":"${DOI}","identifier_type":"doi"}]`);
+    expect(readerView.enhancements[0].content).toEqual(abstractContent);
+    expect(readerView.enhancements[0]).not.toHaveProperty('confidence');
 
     const lookedUp = await fetch(url(`/references/?identifier=${encodeURIComponent(`doi:${DOI},${referenceId}`)}`), { headers: reader });
     expect(lookedUp.status).toBe(200);
     const found = (await lookedUp.json()) as Array<{ id: string; enhancements: Array<{ content: { enhancement_type: string } }> }>;
     expect(found.map((item) => item.id)).toEqual([referenceId]);
     expect(found[0].enhancements.map((item) => item.content.enhancement_type)).toEqual(['abstract']);
+    expect(JSON.stringify(found[0])).not.toMatch(/"extra"|extra_key|confidence/);
 
     const candidates = await fetch(url('/references/deduplication/candidates/'), json(admin, 'POST', { reference_ids: [referenceId] }));
     expect(candidates.status).toBe(200);
@@ -126,6 +133,16 @@ describe('api-gateway imports and reference reads end to end', () => {
     const decided = await fetch(url('/references/duplicate-decisions/'), json(admin, 'POST', [{ reference_id: referenceId, duplicate_determination: 'canonical' }]));
     expect(decided.status).toBe(201);
     expect(await decided.json()).toEqual([expect.objectContaining({ reference_id: referenceId, canonical_reference_id: null })]);
+    // The reference body carries the active decision as the OpenAPI document's Reference declares it.
+    let canonical: Record<string, unknown> = {};
+    for (let attempt = 0; attempt < 100; attempt += 1) {
+      canonical = (await (await fetch(url(`/references/${referenceId}/`), { headers: reader })).json()) as Record<string, unknown>;
+      if ((canonical.duplicate_decision as { duplicate_determination?: string } | null)?.duplicate_determination === 'canonical') break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(canonical.duplicate_decision).toEqual({ duplicate_determination: 'canonical', canonical_reference_id: null });
+    expect(Object.keys(canonical)).toEqual(Object.keys(Reference.properties));
+    expect(validate(Reference, canonical, 'body').ok).toBe(true);
 
     const invoked = await fetch(url('/references/duplicate-decisions/invoke/'), json(admin, 'POST', { reference_ids: [referenceId] }));
     expect(invoked.status).toBe(202);
@@ -136,6 +153,15 @@ describe('api-gateway imports and reference reads end to end', () => {
     expect(await finalised.text()).toBe('');
     expect((await fetch(url(`/imports/records/${record.id}/finalise/`), json(admin, 'POST'))).status).toBe(204);
     expect(await (await fetch(url(`/imports/records/${record.id}/`), { headers: admin })).json()).toMatchObject({ id: record.id, status: 'completed' });
+  });
+
+  it('when searched_at carries microseconds and an offset, then the record keeps the microseconds in UTC', async () => {
+    const created = await fetch(url('/imports/records/'), json(admin, 'POST', { processor_name: 'p', processor_version: '1', expected_reference_count: -1, source_name: 's', searched_at: '2026-01-31T14:00:00.123456+02:00' }));
+    expect(created.status).toBe(201);
+    const record = (await created.json()) as { id: string; searched_at: string };
+    expect(record.searched_at).toBe('2026-01-31T12:00:00.123456Z');
+    const fetched = (await (await fetch(url(`/imports/records/${record.id}/`), { headers: admin })).json()) as { searched_at: string };
+    expect(fetched.searched_at).toBe('2026-01-31T12:00:00.123456Z');
   });
 
   it('when ids in the path do not exist, then 404 with the contract detail from the service', async () => {

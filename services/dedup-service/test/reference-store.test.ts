@@ -243,7 +243,7 @@ describe('dedup-service reference store through gRPC', () => {
     const [left] = await waitFor(() => eventsFor(canonical.reference_id).length > seen && eventsFor(canonical.reference_id).slice(seen), 'the old canonical re-indexed');
     expect(left.changeset).toEqual({ visibility: 'public' });
     expect(left.duplicate_decision_id).toBeUndefined();
-    expect(left.reference.identifiers.map((identifier) => identifier.identifier)).toEqual(['10.1000/iota.c', '10.1000/iota.r']);
+    expect((left.reference.identifiers ?? []).map((identifier) => identifier.identifier)).toEqual(['10.1000/iota.c', '10.1000/iota.r']);
   });
 
   it('when the same line is imported again under the default strategy, then it is reported as a collision rather than accepted under an id that resolves to nothing', async () => {

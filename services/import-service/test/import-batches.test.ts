@@ -45,7 +45,7 @@ describe('import-service batch processing with dedup-service', () => {
   const createRecord = async () =>
     JSON.parse((await call<{ json: string }>(client, 'CreateImportRecord', { json: JSON.stringify({ processor_name: 'test', processor_version: '1', expected_reference_count: -1, source_name: 'tests' }) })).json) as { id: string; status: string };
   const register = async (recordId: string, batch: Record<string, unknown>, on: ImportClient = client) =>
-    JSON.parse((await call<{ json: string }>(on, 'RegisterImportBatch', { import_record_id: recordId, batch_json: JSON.stringify(batch) })).json) as { id: string; status: string };
+    JSON.parse((await call<{ json: string }>(on, 'RegisterImportBatch', { import_record_id: recordId, batch_json: JSON.stringify(batch) })).json) as { id: string; status: string; import_record_id: string };
   const summaryOf = async (recordId: string, batchId: string) =>
     JSON.parse((await call<{ json: string }>(client, 'GetImportBatchSummary', { import_record_id: recordId, import_batch_id: batchId })).json) as ImportBatchSummary;
   const finished = (recordId: string, batchId: string) =>
@@ -88,6 +88,43 @@ describe('import-service batch processing with dedup-service', () => {
     const batch = await register(record.id, { storage_url: files.serve('/discard-partial.jsonl', line), collision_strategy: 'discard' });
     expect(await finished(record.id, batch.id)).toMatchObject({ import_batch_status: 'completed', failure_details: [] });
     expect(await results(record.id, batch.id)).toEqual([expect.objectContaining({ status: 'completed', reference_id: null, failure_details: null })]);
+  });
+
+  it('when identifiers and enhancements carry unknown keys, then the stored reference keeps none of them, identifier keys come in the §6.3 order and an unknown top-level key still fails its line', async () => {
+    const record = await createRecord();
+    const eric = `ED${Date.now()}`;
+    const free = { any: { nested: [1, { key: 'kept' }] } };
+    const line = JSON.stringify({
+      identifiers: [
+        { identifier_type: 'eric', identifier: eric, other_identifier_name: 'bogus', extra: true },
+        { other_identifier_name: 'isbn', note: 1, identifier_type: 'other', identifier: `978-${eric}` },
+      ],
+      enhancements: [
+        { source: 'importer', visibility: 'public', extra: 1, content: { enhancement_type: 'abstract', process: 'other', abstract: 'A', extra_key: 1 } },
+        {
+          source: 'importer',
+          visibility: 'public',
+          content: { enhancement_type: 'bibliographic', title: 'T', extra_key: 1, authorship: [{ display_name: 'Ada', position: 'first', affiliation: 'x' }], publication_venue: { display_name: 'J', impact: 2 }, pagination: { volume: '1', chapter: '2' } },
+        },
+        { source: 'importer', visibility: 'public', content: { enhancement_type: 'raw', source_export_date: '2026-01-31T12:00:00', description: 'd', metadata: free, data: free, extra_key: 1 } },
+      ],
+    });
+    const strict = JSON.stringify({ identifiers: [doi(`10.5555/unknown-keys.${eric}`)], extra: true });
+    const batch = await register(record.id, { storage_url: files.serve('/unknown-keys.jsonl', `${line}\n${strict}\n`) });
+    expect(await finished(record.id, batch.id)).toMatchObject({ import_batch_status: 'partially_failed', results: { completed: 1, failed: 1 } });
+    const [stored, refused] = await results(record.id, batch.id);
+    expect(stored).toMatchObject({ status: 'completed', failure_details: null });
+    expect(refused).toMatchObject({ status: 'failed', reference_id: null, failure_details: 'Entry 2:\n\nextra: Extra inputs are not permitted' });
+
+    const text = (await dedupCall<{ json: string }>(references, 'GetReference', { id: stored.reference_id })).json;
+    const view = JSON.parse(text) as { identifiers: unknown[]; enhancements: Array<{ content: Record<string, unknown> }> };
+    expect(JSON.stringify(view.identifiers)).toBe(`[{"identifier":"${eric}","identifier_type":"eric"},{"identifier":"978-${eric}","identifier_type":"other","other_identifier_name":"isbn"}]`);
+    expect(text).not.toMatch(/bogus|"extra"|"note"|extra_key|affiliation|impact|chapter/);
+    expect(view.enhancements.map((enhancement) => enhancement.content)).toEqual([
+      { enhancement_type: 'abstract', process: 'other', abstract: 'A' },
+      expect.objectContaining({ enhancement_type: 'bibliographic', title: 'T', authorship: [{ display_name: 'Ada', orcid: null, position: 'first' }], publication_venue: expect.objectContaining({ display_name: 'J' }), pagination: expect.objectContaining({ volume: '1' }) }),
+      { enhancement_type: 'raw', source_export_date: '2026-01-31T12:00:00', description: 'd', metadata: free, data: free },
+    ]);
   });
 
   it('when merges ran, then the seed keeps every version: aggressive superseded the same source, append added alongside', async () => {

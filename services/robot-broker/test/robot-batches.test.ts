@@ -219,6 +219,44 @@ describe('robot-broker enhancement requests and robot batches', () => {
     expect((await download(batch.reference_storage_url)).map((line) => line.id).sort()).toEqual([ref, marker].sort());
   });
 
+  it('when a result line carries keys the contract does not declare, then the stored enhancement and the next reference file keep none of them', async () => {
+    const [ref] = await ingestReferences(references, 1, 'unknown-keys');
+    const robot = await newRobot('unknown-keys-bot');
+    await request(robot.id, [ref]);
+    const batch = (await poll(robot.id))!;
+    const free = { any: { nested: [1, { key: 'kept' }] } };
+    const line = {
+      reference_id: ref,
+      source: 'annotating-bot',
+      visibility: 'public',
+      confidence: 0.9,
+      content: {
+        enhancement_type: 'annotation',
+        extra_key: 1,
+        annotations: [{ annotation_type: 'boolean', scheme: 'inclusion:destiny', label: 'relevant', value: true, note: 'x', data: free }],
+      },
+    };
+    await upload(batch.result_storage_url, [JSON.stringify(line)]);
+    await submit(batch.id);
+    const validationUrl = await waitFor(async () => (await json<Batch>('GetRobotEnhancementBatch', { id: batch.id })).validation_result_url, 'the import');
+    expect(await download(validationUrl)).toEqual([{ reference_id: ref }]);
+    const expectedContent = { enhancement_type: 'annotation', annotations: [{ annotation_type: 'boolean', scheme: 'inclusion:destiny', label: 'relevant', value: true, score: null, data: free }] };
+    const [view] = await views([ref]);
+    const stored = view.enhancements.filter((enhancement) => enhancement.source === 'annotating-bot');
+    expect(stored.map((enhancement) => [Object.keys(enhancement).sort(), enhancement.content])).toEqual([
+      [['content', 'created_at', 'derived_from', 'id', 'reference_id', 'robot_version', 'source', 'visibility'], expectedContent],
+    ]);
+
+    const reader = await newRobot('unknown-keys-reader');
+    await request(reader.id, [ref]);
+    const [fileLine] = await download((await poll(reader.id))!.reference_storage_url);
+    const inFile = (fileLine.enhancements as Array<{ source: string; content: unknown }>).filter((enhancement) => enhancement.source === 'annotating-bot');
+    // Reference files omit null keys (§1.4).
+    const { score: _score, ...inFileAnnotation } = expectedContent.annotations[0];
+    expect(inFile.map((enhancement) => enhancement.content)).toEqual([{ ...expectedContent, annotations: [inFileAnnotation] }]);
+    expect(JSON.stringify(fileLine)).not.toMatch(/confidence|extra_key|"note"/);
+  });
+
   it('when a reference carries a full-text enhancement, then only a caller with full_text sees it in the reference file', async () => {
     const [ref] = await ingestReferences(references, 1, 'full-text');
     const fullText = { reference_id: ref, source: 'pdf-bot', visibility: 'public', content: { enhancement_type: 'full_text', file_url: 'https://files.example/paper.pdf' } };

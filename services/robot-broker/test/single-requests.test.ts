@@ -152,6 +152,19 @@ describe('robot-broker single enhancement requests', () => {
     expect(change.origin).toEqual({ robot_id: robotId, enhancement_request_id: created.id });
   });
 
+  it('when the reported enhancement carries keys the contract does not declare, then the stored enhancement keeps none of them', async () => {
+    const [referenceId] = await ingestReferences(references, 1, 'single-unknown-keys');
+    const robotId = await newRobot('unknown-keys-single-bot', robot.url);
+    robot.behave({ status: 202 });
+    const created = await create({ reference_id: referenceId, robot_id: robotId });
+    const enhancement = { ...abstractFor(referenceId, 'Abstract with extras'), source: 'single-extras-bot', confidence: 0.9, content: { enhancement_type: 'abstract', process: 'other', abstract: 'Abstract with extras', extra_key: 1 } };
+    expect(await submit(created.id, { request_id: created.id, enhancement })).toMatchObject({ request_status: 'completed' });
+    const text = (await call<{ json: string }>(references, 'GetReference', { id: referenceId })).json;
+    const stored = (JSON.parse(text) as { enhancements: Array<Record<string, unknown> & { source: string }> }).enhancements.filter((item) => item.source === 'single-extras-bot');
+    expect(stored).toEqual([expect.objectContaining({ robot_version: '2.0', content: { enhancement_type: 'abstract', process: 'other', abstract: 'Abstract with extras' } })]);
+    expect(Object.keys(stored[0]).sort()).toEqual(['content', 'created_at', 'derived_from', 'id', 'reference_id', 'robot_version', 'source', 'visibility']);
+  });
+
   it('when the robot reports an error, then the request is failed with its message', async () => {
     const [referenceId] = await ingestReferences(references, 1, 'single-error-report');
     const robotId = await newRobot('error-report-bot', robot.url);

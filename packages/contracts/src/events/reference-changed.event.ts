@@ -1,7 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum, Uuid } from '../schemas/common.schema';
-import { TerminalDuplicateDetermination } from '../schemas/enums.schema';
-import { Reference } from '../schemas/reference.schema';
+import { ActiveDuplicateDecision, Reference } from '../schemas/reference.schema';
 import { ReferenceDoc } from '../schemas/percolation.schema';
 
 // `reference.changed` (producer dedup-service; consumers search-request-service, percolator).
@@ -13,13 +12,6 @@ import { ReferenceDoc } from '../schemas/percolation.schema';
 export const REFERENCE_CHANGE_KINDS = ['imported', 'duplicate_decision_changed', 'enhanced', 'duplicate_enhanced'] as const;
 export const ReferenceChangeKind = StringEnum(REFERENCE_CHANGE_KINDS, { $id: 'ReferenceChangeKind' });
 export type ReferenceChangeKind = Static<typeof ReferenceChangeKind>;
-
-/** The active duplicate decision of a reference. */
-export const ActiveDuplicateDecision = Type.Object(
-  { duplicate_determination: TerminalDuplicateDetermination, canonical_reference_id: Nullable(Uuid()) },
-  { $id: 'ActiveDuplicateDecision' },
-);
-export type ActiveDuplicateDecision = Static<typeof ActiveDuplicateDecision>;
 
 /** The deduplicated view of §6.9 plus its active decision (null before the first decision). */
 export const DeduplicatedReference = Type.Object(

@@ -156,3 +156,22 @@ describe('pagination normalisation', () => {
     });
   });
 });
+
+describe('unknown keys and key order (§1.4, §6.3)', () => {
+  it('when an identifier carries keys its type does not declare, then they are dropped', () => {
+    const parsed = parseExternalIdentifier({ identifier_type: 'eric', identifier: 'ED12345', other_identifier_name: 'bogus', extra: true });
+    expect(parsed).toEqual({ ok: true, identifier: { identifier: 'ED12345', identifier_type: 'eric' } });
+  });
+
+  it('when the keys come in another order, then they are emitted as identifier, identifier_type, other_identifier_name', () => {
+    const other = parseExternalIdentifier({ other_identifier_name: 'isbn', extra: 1, identifier_type: 'other', identifier: '978-3-16' });
+    expect(other.ok && JSON.stringify(other.identifier)).toBe('{"identifier":"978-3-16","identifier_type":"other","other_identifier_name":"isbn"}');
+    const doi = parseExternalIdentifier({ identifier_type: 'doi', identifier: 'doi:10.1234/abc' });
+    expect(doi.ok && JSON.stringify(doi.identifier)).toBe('{"identifier":"10.1234/abc","identifier_type":"doi"}');
+  });
+
+  it('when an identifier with unknown keys is invalid, then it still fails for its own reason', () => {
+    const parsed = parseExternalIdentifier({ identifier_type: 'other', identifier: 'x', extra: true });
+    expect(!parsed.ok && parsed.issues.map((issue) => issue.loc.join('.'))).toEqual(['line.other_identifier_name']);
+  });
+});

@@ -41,13 +41,43 @@ export function coercePmId(value: unknown): unknown {
   return value;
 }
 
+/** The key order identifiers are emitted in (§6.3). */
+export const IDENTIFIER_KEY_ORDER = ['identifier', 'identifier_type', 'other_identifier_name'] as const;
+
+/**
+ * Moves the identifier keys, in place, into the §6.3 order (the object stays the same one: Ajv
+ * goes on validating it). Other keys end up first; validation drops them.
+ */
+function orderIdentifierKeysInPlace(record: Record<string, unknown>): void {
+  let expected = 0;
+  let ordered = true;
+  for (const key in record) {
+    const position = (IDENTIFIER_KEY_ORDER as readonly string[]).indexOf(key);
+    if (position === -1) continue;
+    if (position < expected) {
+      ordered = false;
+      break;
+    }
+    expected = position;
+  }
+  if (ordered) return;
+  for (const key of IDENTIFIER_KEY_ORDER) {
+    if (!(key in record)) continue;
+    const value = record[key];
+    delete record[key];
+    record[key] = value;
+  }
+}
+
 /**
  * Normalises the `identifier` of an identifier object in place according to its
- * `identifier_type` and returns the object; non-objects and unknown types are returned unchanged.
+ * `identifier_type`, puts its keys in the §6.3 order and returns the object; non-objects are
+ * returned unchanged.
  */
 export function normaliseExternalIdentifierInPlace(raw: unknown): unknown {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;
   const record = raw as Record<string, unknown>;
+  orderIdentifierKeysInPlace(record);
   const value = record.identifier;
   switch (record.identifier_type) {
     case 'doi':

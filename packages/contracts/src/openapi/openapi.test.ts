@@ -64,6 +64,25 @@ describe('OpenAPI document', () => {
     expect(JSON.stringify(doc)).not.toContain('"$id"');
   });
 
+  it('when references are documented, then Reference carries duplicate_decision and search hits duplicate_determination, as sent', () => {
+    const reference = doc.components.schemas.Reference.properties as Record<string, unknown>;
+    expect(Object.keys(reference)).toEqual(['visibility', 'id', 'identifiers', 'enhancements', 'duplicate_decision']);
+    expect(reference.duplicate_decision).toEqual({ anyOf: [{ $ref: '#/components/schemas/ActiveDuplicateDecision' }, { type: 'null' }] });
+    expect(doc.components.schemas.ActiveDuplicateDecision).toMatchObject({
+      required: ['duplicate_determination', 'canonical_reference_id'],
+      properties: { duplicate_determination: { $ref: '#/components/schemas/TerminalDuplicateDetermination' } },
+    });
+    expect(doc.components.schemas.ReferenceSearchResult.properties).toMatchObject({ references: { items: { $ref: '#/components/schemas/SearchResultReference' } } });
+    expect(doc.components.schemas.SearchResultReference.properties).toMatchObject({ duplicate_determination: { $ref: '#/components/schemas/TerminalDuplicateDetermination' } });
+  });
+
+  it('when an input object ignores unknown keys, then the document marks it; robot models still forbid them', () => {
+    for (const name of ['DOIIdentifier', 'OtherIdentifier', 'Enhancement', 'AbstractContentEnhancement', 'Authorship', 'Pagination', 'Location']) {
+      expect(doc.components.schemas[name]['x-destiny-unknown-keys']).toBe('drop');
+    }
+    expect(doc.components.schemas.RobotIn['x-destiny-unknown-keys']).toBeUndefined();
+  });
+
   it('when the document refers to a component, then that component exists', () => {
     const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((match) => match[1]);
     for (const name of new Set(refs)) expect(doc.components.schemas[name]).toBeDefined();

@@ -60,6 +60,13 @@ export function IsoDuration(options: SchemaOptions = {}) {
   return Type.String({ format: 'iso-duration', ...options });
 }
 
+/**
+ * Options of an input object whose unknown keys are ignored (§1.4): validation drops every key
+ * the schema does not declare, so it is neither stored nor echoed. Objects that must reject
+ * unknown keys (robot models, strict top levels) say `additionalProperties: false` instead.
+ */
+export const DROP_UNKNOWN_KEYS = { 'x-destiny-unknown-keys': 'drop' } as const;
+
 /** Any JSON object. */
 export function JsonObject(options: SchemaOptions = {}) {
   return Type.Record(Type.String(), Type.Unknown(), options);

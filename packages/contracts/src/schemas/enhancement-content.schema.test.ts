@@ -184,3 +184,49 @@ describe('the enhancement_type discriminator', () => {
     });
   });
 });
+
+describe('unknown keys (§1.4)', () => {
+  it('when content and its nested objects carry keys the contract does not declare, then they are dropped', () => {
+    const bibliographic = check({
+      enhancement_type: 'bibliographic',
+      extra_key: 1,
+      authorship: [{ display_name: 'A', position: 'first', affiliation: 'x' }],
+      pagination: { volume: '1', chapter: '2' },
+      publication_venue: { display_name: 'J', impact: 9 },
+    });
+    expect(bibliographic.ok && bibliographic.value).toMatchObject({
+      authorship: [{ display_name: 'A', orcid: null, position: 'first' }],
+      pagination: { volume: '1', issue: null, first_page: null, last_page: null },
+      publication_venue: { display_name: 'J', venue_type: null, issn: null, issn_l: null, host_organization_name: null },
+    });
+    expect(JSON.stringify(bibliographic.ok && bibliographic.value)).not.toMatch(/extra_key|affiliation|chapter|impact/);
+
+    const abstract = check({ enhancement_type: 'abstract', process: 'other', abstract: 'a', extra_key: 1 });
+    expect(abstract.ok && abstract.value).toEqual({ enhancement_type: 'abstract', process: 'other', abstract: 'a' });
+
+    const annotation = check({ enhancement_type: 'annotation', annotations: [{ annotation_type: 'score', scheme: 's', label: 'l', score: 0.5, weight: 2 }], extra: 1 });
+    expect(annotation.ok && annotation.value).toEqual({ enhancement_type: 'annotation', annotations: [{ annotation_type: 'score', scheme: 's', label: 'l', score: 0.5, data: {} }] });
+
+    const location = check({ enhancement_type: 'location', locations: [{ is_oa: true, host: 'x' }] });
+    expect(location.ok && Object.keys(location.value.enhancement_type === 'location' ? location.value.locations[0] : {}).sort()).toEqual(
+      ['extra', 'is_oa', 'landing_page_url', 'license', 'pdf_url', 'version'],
+    );
+
+    const association = check({ enhancement_type: 'reference_association', association_type: 'cites', associated_reference_ids: [{ identifier_type: 'doi', identifier: '10.1234/a', note: 'n' }] });
+    expect(association.ok && JSON.stringify(association.value)).toBe(
+      '{"enhancement_type":"reference_association","association_type":"cites","associated_reference_ids":[{"identifier":"10.1234/a","identifier_type":"doi"}]}',
+    );
+  });
+
+  it('when a variant holds free-form JSON (raw data and metadata, linked_data data, annotation data, location extra), then it is kept whole', () => {
+    const nested = { anything: { deep: [1, { key: 'v' }] }, other: true };
+    const raw = check({ enhancement_type: 'raw', source_export_date: '2026-01-31T12:00:00', description: 'd', metadata: nested, data: nested });
+    expect(raw.ok && raw.value).toMatchObject({ metadata: nested, data: nested });
+    const linked = check({ enhancement_type: 'linked_data', vocabulary_uri: 'https://vocab.example/v', data: { '@context': 'https://vocab.example/ctx', ...nested } });
+    expect(linked.ok && linked.value).toMatchObject({ data: { '@context': 'https://vocab.example/ctx', ...nested } });
+    const annotation = check({ enhancement_type: 'annotation', annotations: [{ annotation_type: 'boolean', scheme: 's', label: 'l', value: true, data: nested }] });
+    expect(annotation.ok && annotation.value).toMatchObject({ annotations: [{ data: nested }] });
+    const location = check({ enhancement_type: 'location', locations: [{ extra: nested }] });
+    expect(location.ok && location.value).toMatchObject({ locations: [{ extra: nested }] });
+  });
+});

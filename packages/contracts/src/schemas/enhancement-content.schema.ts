@@ -6,6 +6,7 @@ import {
   DateOnly,
   DateTime,
   DiscriminatedUnion,
+  DROP_UNKNOWN_KEYS,
   HttpUrl,
   JsonObject,
   Nullable,
@@ -32,7 +33,7 @@ export const Authorship = Type.Object(
     orcid: OptionalNullable(Type.String()),
     position: AuthorPosition,
   },
-  { $id: 'Authorship' },
+  { $id: 'Authorship', ...DROP_UNKNOWN_KEYS },
 );
 export type Authorship = Static<typeof Authorship>;
 
@@ -46,7 +47,7 @@ export const Pagination = withNormaliser(
       first_page: OptionalNullable(Type.String()),
       last_page: OptionalNullable(Type.String()),
     },
-    { $id: 'Pagination' },
+    { $id: 'Pagination', ...DROP_UNKNOWN_KEYS },
   ),
   'pagination',
 );
@@ -60,7 +61,7 @@ export const PublicationVenue = Type.Object(
     issn_l: OptionalNullable(Type.String()),
     host_organization_name: OptionalNullable(Type.String()),
   },
-  { $id: 'PublicationVenue' },
+  { $id: 'PublicationVenue', ...DROP_UNKNOWN_KEYS },
 );
 export type PublicationVenue = Static<typeof PublicationVenue>;
 
@@ -78,7 +79,7 @@ export const BibliographicMetadataEnhancement = Type.Object(
     pagination: OptionalNullable(Pagination),
     publication_venue: OptionalNullable(PublicationVenue),
   },
-  { $id: 'BibliographicMetadataEnhancement' },
+  { $id: 'BibliographicMetadataEnhancement', ...DROP_UNKNOWN_KEYS },
 );
 export type BibliographicMetadataEnhancement = Static<typeof BibliographicMetadataEnhancement>;
 
@@ -88,7 +89,7 @@ export const AbstractContentEnhancement = Type.Object(
     process: AbstractProcessType,
     abstract: Type.String(),
   },
-  { $id: 'AbstractContentEnhancement' },
+  { $id: 'AbstractContentEnhancement', ...DROP_UNKNOWN_KEYS },
 );
 export type AbstractContentEnhancement = Static<typeof AbstractContentEnhancement>;
 
@@ -104,7 +105,7 @@ export const BooleanAnnotation = Type.Object(
     score: OptionalNullable(Type.Number()),
     data: Type.Optional(JsonObject({ default: {} })),
   },
-  { $id: 'BooleanAnnotation' },
+  { $id: 'BooleanAnnotation', ...DROP_UNKNOWN_KEYS },
 );
 export type BooleanAnnotation = Static<typeof BooleanAnnotation>;
 
@@ -116,7 +117,7 @@ export const ScoreAnnotation = Type.Object(
     score: Type.Number(),
     data: Type.Optional(JsonObject({ default: {} })),
   },
-  { $id: 'ScoreAnnotation' },
+  { $id: 'ScoreAnnotation', ...DROP_UNKNOWN_KEYS },
 );
 export type ScoreAnnotation = Static<typeof ScoreAnnotation>;
 
@@ -128,7 +129,7 @@ export const AnnotationEnhancement = Type.Object(
     enhancement_type: Type.Literal('annotation'),
     annotations: Type.Array(Annotation, { minItems: 1 }),
   },
-  { $id: 'AnnotationEnhancement' },
+  { $id: 'AnnotationEnhancement', ...DROP_UNKNOWN_KEYS },
 );
 export type AnnotationEnhancement = Static<typeof AnnotationEnhancement>;
 
@@ -141,7 +142,7 @@ export const Location = Type.Object(
     license: OptionalNullable(Type.String()),
     extra: OptionalNullable(JsonObject()),
   },
-  { $id: 'Location' },
+  { $id: 'Location', ...DROP_UNKNOWN_KEYS },
 );
 export type Location = Static<typeof Location>;
 
@@ -150,7 +151,7 @@ export const LocationEnhancement = Type.Object(
     enhancement_type: Type.Literal('location'),
     locations: Type.Array(Location, { minItems: 1 }),
   },
-  { $id: 'LocationEnhancement' },
+  { $id: 'LocationEnhancement', ...DROP_UNKNOWN_KEYS },
 );
 export type LocationEnhancement = Static<typeof LocationEnhancement>;
 
@@ -160,7 +161,7 @@ export const ReferenceAssociationEnhancement = Type.Object(
     associated_reference_ids: Type.Array(Identifier, { minItems: 1 }),
     association_type: ReferenceAssociationType,
   },
-  { $id: 'ReferenceAssociationEnhancement' },
+  { $id: 'ReferenceAssociationEnhancement', ...DROP_UNKNOWN_KEYS },
 );
 export type ReferenceAssociationEnhancement = Static<typeof ReferenceAssociationEnhancement>;
 
@@ -182,7 +183,7 @@ export const LinkedDataEnhancement = withCheck(
       vocabulary_uri: HttpUrl(),
       data: JsonObject(),
     },
-    { $id: 'LinkedDataEnhancement' },
+    { $id: 'LinkedDataEnhancement', ...DROP_UNKNOWN_KEYS },
   ),
   'linked-data-context',
 );
@@ -214,7 +215,7 @@ export const RawEnhancement = withCheck(
       metadata: Type.Optional(JsonObject({ default: {} })),
       data: Type.Unknown(),
     },
-    { $id: 'RawEnhancement' },
+    { $id: 'RawEnhancement', ...DROP_UNKNOWN_KEYS },
   ),
   'raw-data-truthy',
 );
@@ -234,7 +235,7 @@ export const FullTextEnhancement = Type.Object(
     source_url: OptionalNullable(HttpUrl()),
     retrieved_at: OptionalNullable(DateTime()),
   },
-  { $id: 'FullTextEnhancement' },
+  { $id: 'FullTextEnhancement', ...DROP_UNKNOWN_KEYS },
 );
 export type FullTextEnhancement = Static<typeof FullTextEnhancement>;
 

@@ -95,6 +95,11 @@ describe('single requests (§14)', () => {
     ]);
   });
 
+  it('when the reported enhancement carries unknown keys, then they are dropped before it goes on', () => {
+    const result = validate(SingleRobotResult, { request_id: B, enhancement: { ...enhancement, extra: 1, content: { ...enhancement.content, extra_key: 1 } } }, 'body');
+    expect(result.ok && result.value.enhancement).toEqual({ ...enhancement, id: null, robot_version: null, derived_from: null, created_at: null });
+  });
+
   it('when the error object lacks its message, then that is reported', () => {
     const result = validate(SingleRobotResult, { request_id: B, error: {} }, 'body');
     expect(!result.ok && result.errors[0]).toMatchObject({ type: 'missing', loc: ['body', 'error', 'message'] });

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { compileSchema } from '../validation/ajv';
 import { describeIssues, toValidationIssues } from '../validation/validation-issue';
-import { DateTime, Nullable, Uuid } from './common.schema';
+import { DateTime, DROP_UNKNOWN_KEYS, Nullable, Uuid } from './common.schema';
 import { EnhancementContent } from './enhancement-content.schema';
 import { Visibility } from './enums.schema';
 
@@ -18,7 +18,7 @@ export const Enhancement = Type.Object(
     content: EnhancementContent,
     created_at: Type.Optional(Nullable(DateTime(), { default: null })),
   },
-  { $id: 'Enhancement' },
+  { $id: 'Enhancement', ...DROP_UNKNOWN_KEYS },
 );
 export type Enhancement = Static<typeof Enhancement>;
 
@@ -35,7 +35,7 @@ export const EnhancementFileInput = Type.Object(
     derived_from: Type.Optional(Nullable(Type.Array(Uuid()), { default: null })),
     content: EnhancementContent,
   },
-  { $id: 'EnhancementFileInput' },
+  { $id: 'EnhancementFileInput', ...DROP_UNKNOWN_KEYS },
 );
 export type EnhancementFileInput = Static<typeof EnhancementFileInput>;
 

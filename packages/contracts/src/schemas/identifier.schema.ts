@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { normaliseExternalIdentifierInPlace } from '../identifiers/identifier.normaliser';
 import { registerSchemaNormaliser } from '../validation/schema-rules';
-import { DiscriminatedUnion, Uuid, withNormaliser } from './common.schema';
+import { DiscriminatedUnion, DROP_UNKNOWN_KEYS, Uuid, withNormaliser } from './common.schema';
 
 // External identifiers (§6.3). Patterns use `\p{Nd}` where the reference impl's `\d` is Unicode.
 export const DOI_PATTERN = '^10\\.\\p{Nd}{4,9}/\\S+$';
@@ -12,27 +12,27 @@ export const PRO_QUEST_PATTERN = '[0-9]+$';
 
 export const DoiIdentifier = Type.Object(
   { identifier: Type.String({ pattern: DOI_PATTERN }), identifier_type: Type.Literal('doi') },
-  { $id: 'DOIIdentifier' },
+  { $id: 'DOIIdentifier', ...DROP_UNKNOWN_KEYS },
 );
 export const PubMedIdentifier = Type.Object(
   { identifier: Type.Integer({ exclusiveMinimum: 0 }), identifier_type: Type.Literal('pm_id') },
-  { $id: 'PubMedIdentifier' },
+  { $id: 'PubMedIdentifier', ...DROP_UNKNOWN_KEYS },
 );
 export const OpenAlexIdentifier = Type.Object(
   { identifier: Type.String({ pattern: OPEN_ALEX_PATTERN }), identifier_type: Type.Literal('open_alex') },
-  { $id: 'OpenAlexIdentifier' },
+  { $id: 'OpenAlexIdentifier', ...DROP_UNKNOWN_KEYS },
 );
 export const EricIdentifier = Type.Object(
   { identifier: Type.String({ pattern: ERIC_PATTERN }), identifier_type: Type.Literal('eric') },
-  { $id: 'ERICIdentifier' },
+  { $id: 'ERICIdentifier', ...DROP_UNKNOWN_KEYS },
 );
 export const ProQuestIdentifier = Type.Object(
   { identifier: Type.String({ pattern: PRO_QUEST_PATTERN }), identifier_type: Type.Literal('pro_quest') },
-  { $id: 'ProQuestIdentifier' },
+  { $id: 'ProQuestIdentifier', ...DROP_UNKNOWN_KEYS },
 );
 export const OtherIdentifier = Type.Object(
   { identifier: Type.String(), identifier_type: Type.Literal('other'), other_identifier_name: Type.String() },
-  { $id: 'OtherIdentifier' },
+  { $id: 'OtherIdentifier', ...DROP_UNKNOWN_KEYS },
 );
 
 registerSchemaNormaliser('external-identifier', normaliseExternalIdentifierInPlace);

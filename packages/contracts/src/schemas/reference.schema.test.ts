@@ -45,6 +45,18 @@ describe('ReferenceFileInput (import-file line, §8.5)', () => {
     expect(!missing.ok && missing.errors[0]).toMatchObject({ type: 'missing', loc: ['line', 'identifiers'] });
   });
 
+  it('when identifiers and enhancements carry unknown keys, then they are dropped while the line itself stays valid', () => {
+    const line = {
+      identifiers: [{ identifier_type: 'eric', identifier: 'ED12345', other_identifier_name: 'bogus', extra: true }],
+      enhancements: [{ source: 's', visibility: 'public', extra: 1, content: { enhancement_type: 'abstract', process: 'other', abstract: 'a', extra_key: 1 } }],
+    };
+    const result = validate(ReferenceFileInput, line, 'line');
+    expect(result.ok && JSON.stringify(result.value.identifiers)).toBe('[{"identifier":"ED12345","identifier_type":"eric"}]');
+    expect(result.ok && result.value.enhancements).toEqual([
+      { source: 's', visibility: 'public', processor_version: null, robot_version: null, derived_from: null, content: { enhancement_type: 'abstract', process: 'other', abstract: 'a' } },
+    ]);
+  });
+
   it('when the envelope is used, then identifiers and enhancements stay unparsed for per-item reporting', () => {
     const result = validate(ReferenceFileInputEnvelope, { identifiers: [{ bogus: true }] }, 'line');
     expect(result.ok && result.value).toEqual({ visibility: 'public', identifiers: [{ bogus: true }], enhancements: [] });
@@ -98,6 +110,15 @@ describe('Reference (API body and robot reference-file line)', () => {
     ]);
   });
 
+  it('when the reference carries its active duplicate decision, then duplicate_decision is an object or null', () => {
+    const decided = { ...structuredClone(reference), duplicate_decision: { duplicate_determination: 'duplicate', canonical_reference_id: ENH } };
+    expect(validate(Reference, structuredClone(decided), 'body')).toEqual({ ok: true, value: decided });
+    expect(validate(Reference, { id: REF, duplicate_decision: null }, 'body').ok).toBe(true);
+    const bad = validate(Reference, { id: REF, duplicate_decision: 'canonical' }, 'body');
+    expect(!bad.ok && bad.errors[0].loc).toEqual(['body', 'duplicate_decision']);
+    expect(validate(Reference, { id: REF, duplicate_decision: { duplicate_determination: 'pending', canonical_reference_id: null } }, 'body').ok).toBe(false);
+  });
+
   it('when a top-level enhancement_type mirror is present on an enhancement, then it is ignored (D16)', () => {
     const mirrored = structuredClone(reference);
     (mirrored.enhancements[0] as Record<string, unknown>).enhancement_type = 'abstract';
@@ -115,6 +136,29 @@ describe('robot result-file lines (§12.4)', () => {
       content: { enhancement_type: 'abstract', process: 'other', abstract: '…' },
     });
     expect(parsed).toMatchObject({ kind: 'enhancement', enhancement: { reference_id: REF, id: null, derived_from: null, created_at: null } });
+  });
+
+  it('when an enhancement line carries keys the contract does not declare, then the enhancement keeps none of them', () => {
+    const parsed = parseRobotResultLine({
+      reference_id: REF,
+      source: 'abstract-bot',
+      visibility: 'public',
+      confidence: 0.9,
+      content: { enhancement_type: 'annotation', annotations: [{ annotation_type: 'boolean', scheme: 's', label: 'l', value: true, note: 'x', data: { kept: { nested: 1 } } }], extra_key: 1 },
+    });
+    expect(parsed).toEqual({
+      kind: 'enhancement',
+      enhancement: {
+        reference_id: REF,
+        source: 'abstract-bot',
+        visibility: 'public',
+        id: null,
+        robot_version: null,
+        derived_from: null,
+        created_at: null,
+        content: { enhancement_type: 'annotation', annotations: [{ annotation_type: 'boolean', scheme: 's', label: 'l', value: true, score: null, data: { kept: { nested: 1 } } }] },
+      },
+    });
   });
 
   it('when a line is a LinkedRobotError, then it is classified as an error', () => {
@@ -154,6 +198,12 @@ describe('search', () => {
   it('when repeatable filters are given once, then they become lists', () => {
     const result = validate(ReferenceSearchQuery, { q: 'x', annotation: 'inclusion:destiny@0.5', concept: ['a,b', 'c'], start_year: '2000' }, 'query');
     expect(result.ok && result.value).toMatchObject({ annotation: ['inclusion:destiny@0.5'], concept: ['a,b', 'c'], start_year: 2000 });
+  });
+
+  it('when a search hit carries its active determination, then it is the bare duplicate_determination (the index form)', () => {
+    const page = { total: { count: 1, is_lower_bound: false }, page: { count: 1, number: 1 } };
+    expect(validate(ReferenceSearchResult, { ...page, references: [{ id: REF, duplicate_determination: 'canonical' }] }, 'body').ok).toBe(true);
+    expect(validate(ReferenceSearchResult, { ...page, references: [{ id: REF, duplicate_determination: 'pending' }] }, 'body').ok).toBe(false);
   });
 
   it('when a search result is checked, then total carries count and is_lower_bound', () => {

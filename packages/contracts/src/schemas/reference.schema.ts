@@ -9,14 +9,22 @@ import { ExternalIdentifier } from './identifier.schema';
 
 const VisibilityDefaultPublic = Type.Optional(withDefault(Visibility, 'public'));
 
+/** The active duplicate decision of a reference (only terminal determinations can be active, §6.8). */
+export const ActiveDuplicateDecision = Type.Object(
+  { duplicate_determination: TerminalDuplicateDetermination, canonical_reference_id: Nullable(Uuid()) },
+  { $id: 'ActiveDuplicateDecision' },
+);
+export type ActiveDuplicateDecision = Static<typeof ActiveDuplicateDecision>;
+
 export const Reference = Type.Object(
   {
     visibility: VisibilityDefaultPublic,
     id: Uuid(),
     identifiers: Type.Optional(Nullable(Type.Array(ExternalIdentifier), { default: null })),
     enhancements: Type.Optional(Nullable(Type.Array(Enhancement), { default: null })),
-    // D15: an optional extension; the SDK ignores it.
-    duplicate_determination: Type.Optional(TerminalDuplicateDetermination),
+    // D15: an optional extension the SDK ignores; null before the first decision (and then left
+    // out of robot reference files, which omit null keys).
+    duplicate_decision: Type.Optional(Nullable(ActiveDuplicateDecision)),
   },
   { $id: 'Reference' },
 );
@@ -74,8 +82,24 @@ export type SearchResultTotal = Static<typeof SearchResultTotal>;
 export const SearchResultPage = Type.Object({ count: Type.Integer(), number: Type.Integer() }, { $id: 'SearchResultPage' });
 export type SearchResultPage = Static<typeof SearchResultPage>;
 
+/**
+ * A search hit: the deduplicated view as the search index keeps it, which carries the active
+ * determination as a bare `duplicate_determination` (D15; absent before any decision).
+ */
+export const SearchResultReference = Type.Object(
+  {
+    visibility: Reference.properties.visibility,
+    id: Reference.properties.id,
+    identifiers: Reference.properties.identifiers,
+    enhancements: Reference.properties.enhancements,
+    duplicate_determination: Type.Optional(TerminalDuplicateDetermination),
+  },
+  { $id: 'SearchResultReference' },
+);
+export type SearchResultReference = Static<typeof SearchResultReference>;
+
 export const ReferenceSearchResult = Type.Object(
-  { total: SearchResultTotal, page: SearchResultPage, references: Type.Array(Reference) },
+  { total: SearchResultTotal, page: SearchResultPage, references: Type.Array(SearchResultReference) },
   { $id: 'ReferenceSearchResult' },
 );
 export type ReferenceSearchResult = Static<typeof ReferenceSearchResult>;

@@ -1,4 +1,5 @@
-import Ajv, { type AnySchema, type ErrorObject, type ValidateFunction } from 'ajv';
+import Ajv, { _, type AnySchema, type ErrorObject, type KeywordCxt, type ValidateFunction } from 'ajv';
+import { not, or } from 'ajv/dist/compile/codegen';
 import { type DataValidationCxt } from 'ajv/dist/types';
 import addFormats from 'ajv-formats';
 import { isIsoDate, isIsoDateTime } from './date-formats';
@@ -71,6 +72,24 @@ ajv.addKeyword({
       (cxt.parentData as Record<string | number, unknown>)[cxt.parentDataProperty] = cap;
     }
     return true;
+  },
+});
+
+// `x-destiny-unknown-keys: "drop"` (DROP_UNKNOWN_KEYS): keys outside the object's `properties` are
+// deleted. Not Ajv's removeAdditional, which is instance-wide and would also strip the keys that
+// robot models and strict top levels must reject. Generated inline (as Ajv's own removal is), so
+// a validated object costs no call or context allocation.
+ajv.addKeyword({
+  keyword: 'x-destiny-unknown-keys',
+  type: 'object',
+  schemaType: 'string',
+  code(cxt: KeywordCxt) {
+    const { gen, data } = cxt;
+    const known = Object.keys((cxt.parentSchema.properties as object | undefined) ?? {});
+    gen.forIn('key', data, (key) => {
+      const isKnown = known.length === 0 ? _`false` : or(...known.map((name) => _`${key} === ${name}`));
+      gen.if(not(isKnown), () => gen.code(_`delete ${data}[${key}]`));
+    });
   },
 });
 

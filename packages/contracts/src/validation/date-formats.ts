@@ -30,17 +30,21 @@ export function isIsoDateTime(value: unknown): boolean {
 }
 
 /**
- * A column timestamp as UTC `Z` text (§1.3): offset-less input is UTC. Microsecond precision is
- * not representable in a JS Date, so fractions are kept to milliseconds.
+ * A column timestamp as UTC `Z` text (§1.3): offset-less input is UTC. Only the whole seconds go
+ * through a JS Date (offsets are whole minutes, so the fraction never carries); the fraction is
+ * kept as given up to microseconds, as the reference impl's datetimes hold, and dropped when zero.
  */
 export function toUtcTimestamp(value: string): string {
-  let text = value.replace(' ', 'T').replace(/z$/, 'Z');
-  if (/[+-]\d{4}$/.test(text)) text = `${text.slice(0, -2)}:${text.slice(-2)}`;
-  else if (/T[^+-]*[+-]\d{2}$/.test(text)) text = `${text}:00`;
-  else if (!/(?:Z|[+-]\d{2}:\d{2})$/.test(text)) text = `${text}Z`;
-  const parsed = new Date(text);
-  if (Number.isNaN(parsed.getTime())) throw new RangeError(`not an ISO 8601 datetime: ${value}`);
-  return parsed.toISOString().replace('.000Z', 'Z');
+  const match = DATE_TIME.exec(value);
+  if (match === null || !isIsoDateTime(value)) throw new RangeError(`not an ISO 8601 datetime: ${value}`);
+  const [, year, month, day, hour, minute, second = '00', fraction = '', offset = 'Z'] = match;
+  let zone = offset.toUpperCase();
+  if (zone.length === 3) zone = `${zone}:00`;
+  else if (zone.length === 5) zone = `${zone.slice(0, 3)}:${zone.slice(3)}`;
+  const instant = new Date(`${year}-${month}-${day}T${hour}:${minute}:${second}${zone}`);
+  if (Number.isNaN(instant.getTime())) throw new RangeError(`not an ISO 8601 datetime: ${value}`);
+  const microseconds = fraction.slice(0, 6);
+  return `${instant.toISOString().slice(0, 19)}${/^0*$/.test(microseconds) ? '' : `.${microseconds}`}Z`;
 }
 
 /**

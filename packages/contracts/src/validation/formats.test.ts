@@ -61,6 +61,21 @@ describe('dates and datetimes', () => {
     expect(toUtcTimestamp('2026-01-31 12:00:00z')).toBe('2026-01-31T12:00:00Z');
     expect(() => toUtcTimestamp('not a time')).toThrow(RangeError);
   });
+
+  it('when a column timestamp carries microseconds, then they are kept while the offset is converted to UTC', () => {
+    expect(toUtcTimestamp('2026-01-31T12:00:00.123456')).toBe('2026-01-31T12:00:00.123456Z');
+    expect(toUtcTimestamp('2026-01-31T14:00:00.123456+02:00')).toBe('2026-01-31T12:00:00.123456Z');
+    expect(toUtcTimestamp('2026-01-01T00:30:00,000001+01:00')).toBe('2025-12-31T23:30:00.000001Z');
+    expect(toUtcTimestamp('2026-01-31T12:00:00.000000')).toBe('2026-01-31T12:00:00Z');
+  });
+
+  it('when a column timestamp has more than six fractional digits, then it is cut to microseconds', () => {
+    expect(toUtcTimestamp('2026-01-31T12:00:00.123456789Z')).toBe('2026-01-31T12:00:00.123456Z');
+  });
+
+  it('when a column timestamp is not a calendar datetime, then it is refused', () => {
+    expect(() => toUtcTimestamp('2026-02-30T12:00:00')).toThrow(RangeError);
+  });
 });
 
 describe('http(s) URLs', () => {

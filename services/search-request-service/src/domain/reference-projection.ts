@@ -1,5 +1,5 @@
 // Projection of a deduplicated view (contract §6.9) to the reference search document (§13.5).
-import type { AbstractContentEnhancement, Annotation, AnnotationEnhancement, Authorship, BibliographicMetadataEnhancement, DeduplicatedReference, Enhancement, LinkedDataEnhancement, Reference } from '@destiny/contracts';
+import type { AbstractContentEnhancement, Annotation, AnnotationEnhancement, Authorship, BibliographicMetadataEnhancement, DeduplicatedReference, Enhancement, LinkedDataEnhancement, SearchResultReference } from '@destiny/contracts';
 
 export const INCLUSION_DESTINY_SCHEME = 'inclusion:destiny';
 
@@ -21,7 +21,7 @@ export interface ReferenceSearchDocument {
   linked_data_evaluated_properties?: string[];
   linked_data_countries?: string[];
   linked_data_country_wb_regions?: string[];
-  view: Reference;
+  view: SearchResultReference;
 }
 
 /**
@@ -190,8 +190,8 @@ function nonEmpty<T extends object>(document: T): T {
 }
 
 /** The API form of a deduplicated view (the active decision travels as `duplicate_determination`). */
-export function referenceOfView(view: DeduplicatedReference): Reference {
-  const reference: Reference = { visibility: view.visibility ?? 'public', id: view.id, identifiers: view.identifiers ?? [], enhancements: view.enhancements ?? [] };
+export function referenceOfView(view: DeduplicatedReference): SearchResultReference {
+  const reference: SearchResultReference = { visibility: view.visibility ?? 'public', id: view.id, identifiers: view.identifiers ?? [], enhancements: view.enhancements ?? [] };
   if (view.duplicate_decision) reference.duplicate_determination = view.duplicate_decision.duplicate_determination;
   return reference;
 }
