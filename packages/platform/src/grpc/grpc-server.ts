@@ -2,7 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
 import { ServiceError } from '../errors/service-error';
-import { toGrpcError } from './grpc-errors';
+import { sendableGrpcError } from './grpc-errors';
 
 /** An async unary handler: returns the response or throws a ServiceError. */
 export type UnaryHandler<Request, Response> = (request: Request, metadata: grpc.Metadata) => Promise<Response>;
@@ -43,7 +43,7 @@ export function createGrpcServer(options: { host: string; port: number; logger: 
               (response) => callback(null, response),
               (error: unknown) => {
                 report(method, error);
-                callback(toGrpcError(error));
+                callback(sendableGrpcError(error));
               },
             );
           }) as grpc.UntypedHandleCall;
@@ -58,7 +58,8 @@ export function createGrpcServer(options: { host: string; port: number; logger: 
               () => call.end(),
               (error: unknown) => {
                 report(method, error);
-                call.destroy(Object.assign(new Error(toGrpcError(error).details), toGrpcError(error)));
+                const payload = sendableGrpcError(error);
+                call.destroy(Object.assign(new Error(payload.details), payload));
               },
             );
           }) as grpc.UntypedHandleCall;

@@ -3,7 +3,7 @@ import { loadDestinyProtos } from '@destiny/contracts/grpc/proto-files';
 import type { PercolatorClient } from '@destiny/contracts/generated/grpc/destiny/percolator/Percolator';
 import type { JsonDocument__Output } from '@destiny/contracts/generated/grpc/destiny/common/JsonDocument';
 import pino from 'pino';
-import { ServiceError } from '../errors/service-error';
+import { ServiceError, type ErrorDetail } from '../errors/service-error';
 import { callUnary, checkGrpcHealth, createGrpcClient } from './grpc-client';
 import { createGrpcServer, type GrpcServer } from './grpc-server';
 
@@ -20,6 +20,11 @@ describe('gRPC server and client helpers', () => {
     server.addService(protos.destiny.percolator.Percolator.service, {
       CreateAutomation: async (request: { json: string }) => ({ json: JSON.stringify({ echoed: JSON.parse(request.json) }) }),
       GetAutomation: async (request: { id: string }) => {
+        // A JSON id names the error to raise: status and detail.
+        if (request.id.startsWith('{')) {
+          const { status, detail } = JSON.parse(request.id) as { status: number; detail: ErrorDetail };
+          throw new ServiceError(status, detail);
+        }
         throw ServiceError.notFound('RobotAutomation', request.id);
       },
       ListAutomations: async () => {
@@ -53,6 +58,26 @@ describe('gRPC server and client helpers', () => {
 
   it('when a handler throws a ServiceError, then the client gets the same status and detail', async () => {
     await expect(callUnary(client, client.GetAutomation, { id: 'abc' })).rejects.toMatchObject({ httpStatus: 404, detail: 'RobotAutomation with id abc does not exist.' });
+  });
+
+  const raise = (status: number, detail: ErrorDetail) => callUnary(client, client.GetAutomation, { id: JSON.stringify({ status, detail }) }, { deadlineMs: 5000 }).catch((caught: unknown) => caught as ServiceError);
+
+  it('when a detail holds non-ASCII text or a lone surrogate (echoed user input), then it arrives unchanged', async () => {
+    const detail = 'Robot with name Café ☕ 名前 \ud800 already exists.';
+    expect(await raise(409, detail)).toMatchObject({ httpStatus: 409, detail });
+  });
+
+  it('when a detail is larger than a trailer can carry, then a shortened one arrives with the status instead of no answer', async () => {
+    const long = await raise(409, `Robot with name ${'n'.repeat(100_000)} already exists.`);
+    expect(long).toMatchObject({ httpStatus: 409, detail: expect.stringMatching(/^Robot with name n+… \(truncated\)$/) });
+    const issues = Array.from({ length: 5000 }, (_, index) => ({ type: 'string_type', loc: ['body', index], msg: 'Input should be a valid string', input: { big: 'x'.repeat(index === 0 ? 100_000 : 10) } }));
+    const many = await raise(422, issues);
+    expect(many.httpStatus).toBe(422);
+    const received = many.detail as typeof issues;
+    expect(received.length).toBeGreaterThan(0);
+    expect(received.length).toBeLessThan(issues.length);
+    expect(received[0]).toMatchObject({ type: 'string_type', loc: ['body', 0], msg: 'Input should be a valid string', input: expect.stringMatching(/… \(truncated\)$/) });
+    expect(received[1]).toEqual(issues[1]);
   });
 
   it('when a handler fails unexpectedly, then the client gets a 500 without internals', async () => {
