@@ -197,6 +197,24 @@ describe('api-gateway HTTP surface: auth, validation, routing, errors', () => {
       expect(await response.json()).toMatchObject({ detail: [{ type: 'json_invalid', loc: ['body', expect.any(Number)], msg: 'JSON decode error' }] });
     });
 
+    it('when a body nests deeper than any contract body, then 422 json_invalid rather than a 500 from echoing or forwarding it', async () => {
+      const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+      const response = await fetch(url('/imports/records/'), { method: 'POST', headers: { ...bearer(['import.writer']), 'content-type': 'application/json' }, body: deep });
+      expect(response.status).toBe(422);
+      expect(await response.json()).toMatchObject({ detail: [{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error: nested deeper than 100 levels' }] });
+      const query = { robot_id: KNOWN_REFERENCE, query: JSON.parse(`${'{"bool":{"must":['.repeat(60)}{"match_all":{}}${']}}'.repeat(60)}`) as unknown };
+      const automation = await fetch(url('/enhancement-requests/automations/'), { method: 'POST', headers: { ...bearer(['enhancement_request.writer']), 'content-type': 'application/json' }, body: JSON.stringify(query) });
+      expect(automation.status).toBe(422);
+    });
+
+    it('when a path id is not valid percent-encoding, then 400 with a JSON detail', async () => {
+      for (const id of ['%E0%A4%A', '%ED%A0%80']) {
+        const response = await fetch(url(`/references/${id}/`), { headers: bearer(['reference.reader']) });
+        expect(response.status).toBe(400);
+        expect(await response.json()).toEqual({ detail: 'The request path is not valid percent-encoded UTF-8.' });
+      }
+    });
+
     it('when a body is required and none is sent, then 422 missing body', async () => {
       const response = await fetch(url('/imports/records/'), { method: 'POST', headers: { ...bearer(['import.writer']), 'content-type': 'application/json' } });
       expect(response.status).toBe(422);

@@ -29,9 +29,11 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       response.status(413).json({ detail: 'Request body is too large.' });
       return;
     }
-    // Other client errors raised by Express itself (e.g. an undecodable path parameter).
-    if (typeof bodyError.status === 'number' && bodyError.status >= 400 && bodyError.status < 500 && bodyError.expose) {
-      response.status(bodyError.status).json({ detail: bodyError.status === 400 ? 'Bad Request' : 'Request failed.' });
+    // Other client errors raised by Express itself: its router marks an undecodable path parameter
+    // (bad percent-encoding) 400 without `expose`, so the status alone decides.
+    if (typeof bodyError.status === 'number' && bodyError.status >= 400 && bodyError.status < 500) {
+      const undecodable = error instanceof URIError || /^Failed to decode param/.test((error as Error).message ?? '');
+      response.status(bodyError.status).json({ detail: undecodable ? 'The request path is not valid percent-encoded UTF-8.' : bodyError.status === 400 ? 'Bad Request' : 'Request failed.' });
       return;
     }
     logger.error({ err: error }, 'unhandled error in request');
