@@ -60,7 +60,13 @@ describe('gRPC server and client helpers', () => {
     await expect(callUnary(client, client.GetAutomation, { id: 'abc' })).rejects.toMatchObject({ httpStatus: 404, detail: 'RobotAutomation with id abc does not exist.' });
   });
 
-  const raise = (status: number, detail: ErrorDetail) => callUnary(client, client.GetAutomation, { id: JSON.stringify({ status, detail }) }, { deadlineMs: 5000 }).catch((caught: unknown) => caught as ServiceError);
+  const raise = (status: number, detail: ErrorDetail): Promise<ServiceError> =>
+    callUnary(client, client.GetAutomation, { id: JSON.stringify({ status, detail }) }, { deadlineMs: 5000 }).then(
+      () => {
+        throw new Error('the call was expected to fail');
+      },
+      (caught: unknown) => caught as ServiceError,
+    );
 
   it('when a detail holds non-ASCII text or a lone surrogate (echoed user input), then it arrives unchanged', async () => {
     const detail = 'Robot with name Café ☕ 名前 \ud800 already exists.';
