@@ -72,4 +72,12 @@ describe('api-gateway reference search end to end', () => {
     const page = await fetch(url('/references/search/?q=x&page=501'), { headers: bearer(['reference.reader']) });
     expect(page.status).toBe(422);
   });
+
+  it('when the query string nests groups 5000 deep, then 400 from the search service (not 503) and search keeps answering', async () => {
+    const deep = await fetch(url(`/references/search/?q=${'('.repeat(5000)}a${')'.repeat(5000)}`), { headers: bearer(['reference.reader']) });
+    expect(deep.status).toBe(400);
+    expect(((await deep.json()) as { detail: string }).detail).toMatch(/^Elasticsearch query failed: /);
+    const plain = await fetch(url(`/references/search/?q=${'('.repeat(20)}${MARKER}${')'.repeat(20)}`), { headers: bearer(['reference.reader']) });
+    expect(plain.status).toBe(200);
+  });
 });

@@ -95,6 +95,27 @@ describe('robots through the gateway end to end', () => {
     expect(await empty.text()).toBe('');
   });
 
+  it('when a lease would end after the year 9999, then poll and renewal answer 422 with the validation list and the batch keeps its lease', async () => {
+    const refs = await ingest(1, 'robot-long-lease');
+    const robot = await register('long-lease-robot');
+    expect((await fetch(url('/enhancement-requests/'), bearer('POST', { robot_id: robot.id, reference_ids: refs }))).status).toBe(202);
+    const tooLong = (lease: string) => ({ detail: [{ type: 'value_error', loc: ['query', 'lease'], msg: 'Value error, lease is too long: it would expire after the year 9999.', input: lease }] });
+    const refusedPoll = await fetch(url(`/robot-enhancement-batches/?robot_id=${robot.id}&lease=P99999999999Y`), signed(robot, 'POST'));
+    expect(refusedPoll.status).toBe(422);
+    expect(await refusedPoll.json()).toEqual(tooLong('P99999999999Y'));
+    const polled = await fetch(url(`/robot-enhancement-batches/?robot_id=${robot.id}&lease=PT10M`), signed(robot, 'POST'));
+    expect(polled.status).toBe(200);
+    const batch = (await polled.json()) as { id: string };
+    for (const lease of ['P300000Y', 'P99999999999Y']) {
+      const refused = await fetch(url(`/robot-enhancement-batches/${batch.id}/renew-lease/?lease=${lease}`), signed(robot, 'PATCH'));
+      expect(refused.status).toBe(422);
+      expect(await refused.json()).toEqual(tooLong(lease));
+    }
+    // The lease is as it was, still running: it can be renewed.
+    const renewed = await fetch(url(`/robot-enhancement-batches/${batch.id}/renew-lease/?lease=PT10M`), signed(robot, 'PATCH'));
+    expect(renewed.status).toBe(200);
+  });
+
   it('when a robot polls full batches back to back, then each poll gets the next references (prepared meanwhile) and the last answers 204', async () => {
     const refs = await ingest(4, 'robot-back-to-back');
     const robot = await register('back-to-back-robot');

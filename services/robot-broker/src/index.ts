@@ -137,7 +137,7 @@ export async function startRobotBroker(env: NodeJS.ProcessEnv = process.env, ove
         prepareAheadMs: config.ROBOT_PREPARE_AHEAD_SECONDS * 1000,
         logger,
       });
-      const requests = createEnhancementRequestUsecases({ db, pending, references, workArrived: (robotIds) => batchUsecases.workArrived(robotIds) });
+      const requests = createEnhancementRequestUsecases({ db, pending, indexed, references, workArrived: (robotIds) => batchUsecases.workArrived(robotIds) });
       registerRobotBrokerGrpc(grpc, {
         robots: createRobotUsecases({ db, cipher }),
         signatures: createVerifyRobotSignature({ db, cipher }),

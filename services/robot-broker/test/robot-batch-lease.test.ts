@@ -128,6 +128,43 @@ describe('robot-broker batch leases', () => {
     expect((await batchDocument(batch.id))?.status).toMatch(/^(importing|imported)$/);
   });
 
+  it('when a renewal asks for a lease ending after the year 9999 (or one no date holds), then it is refused with 422 on the lease and the batch keeps its lease', async () => {
+    const refs = await ingestReferences(references, 1, 'lease-too-long-renew');
+    const robot = await newRobot('lease-too-long-renew-bot');
+    await request(robot.id, refs);
+    const batch = (await poll(robot.id))!;
+    const before = (await batchDocument(batch.id))!;
+    for (const lease of ['P300000Y', 'P99999999999Y', `P${'9'.repeat(400)}Y`, 'P8000Y']) {
+      expect(await failure(json('RenewRobotEnhancementBatchLease', { robot_enhancement_batch_id: batch.id, lease }))).toEqual({
+        status: 422,
+        detail: [{ type: 'value_error', loc: ['query', 'lease'], msg: 'Value error, lease is too long: it would expire after the year 9999.', input: lease }],
+      });
+    }
+    expect(await batchDocument(batch.id)).toMatchObject({ status: 'processing', lease_expiry: before.lease_expiry });
+    // A long lease that still ends by the end of year 9999 is granted and answered as a date.
+    const renewed = await json<string>('RenewRobotEnhancementBatchLease', { robot_enhancement_batch_id: batch.id, lease: 'P7000Y' });
+    expect(renewed).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00$/);
+    expect((await batchDocument(batch.id))?.lease_expiry?.toISOString()).toBe(`${renewed.slice(0, 23)}Z`);
+    await upload(batch, refs);
+    expect(await submit(batch.id)).toMatchObject({ id: batch.id });
+  });
+
+  it('when a poll asks for a lease ending after the year 9999, then it is refused with 422 on the lease and no batch is claimed', async () => {
+    const refs = await ingestReferences(references, 2, 'lease-too-long-poll');
+    const robot = await newRobot('lease-too-long-poll-bot');
+    await request(robot.id, refs);
+    for (const lease of ['P99999999999Y', 'P300000Y']) {
+      expect(await failure(poll(robot.id, lease))).toEqual({
+        status: 422,
+        detail: [{ type: 'value_error', loc: ['query', 'lease'], msg: 'Value error, lease is too long: it would expire after the year 9999.', input: lease }],
+      });
+    }
+    expect(await db.collection('robot_enhancement_batches').countDocuments({ robot_id: robot.id })).toBe(0);
+    expect(await db.collection('pending_enhancements').countDocuments({ robot_id: robot.id, status: 'pending' })).toBe(2);
+    const batch = (await poll(robot.id))!;
+    expect((await rowsOf(batch.id)).map((row) => row.reference_id).sort()).toEqual([...refs].sort());
+  });
+
   it('when a poll dies after claiming its rows, then they expire with its batch lease and the next poll gets their replacements', async () => {
     const refs = await ingestReferences(references, 2, 'lease-crash');
     const robot = await newRobot('lease-crash-bot');

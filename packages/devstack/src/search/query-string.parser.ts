@@ -54,6 +54,18 @@ interface Token {
 
 class SyntaxError extends Error {}
 
+/**
+ * Deepest nesting of groups (parentheses) a query string may have. Lucene's parsers recurse once
+ * per group, so an absurdly deep string is beyond any of them; the stand-in answers a deeper one
+ * as an unparseable string (a 400 parse failure) before its own parsing, compiling or scoring
+ * could overflow the stack.
+ */
+export const MAX_QUERY_STRING_NESTING = 256;
+
+function tooDeep(column: number): SyntaxError {
+  return new SyntaxError(`too many nested groups: more than ${MAX_QUERY_STRING_NESTING} levels of parentheses at line 1, column ${column}.`);
+}
+
 const SPECIAL = new Set([' ', '\t', '\n', '\r', '\u3000', '+', '-', '!', '(', ')', ':', '^', '[', ']', '"', '{', '}', '~', '\\', '/']);
 
 function lexical(query: string, column: number, after: string): SyntaxError {
@@ -298,6 +310,8 @@ class FieldQueryBuilder {
 
 class ClassicParser {
   private position = 0;
+  /** Groups open at the current position. */
+  private depth = 0;
 
   constructor(
     private readonly tokens: Token[],
@@ -401,7 +415,10 @@ class ClassicParser {
     const start = this.peek();
     if (start.kind === 'LPAREN') {
       this.next();
+      if (this.depth >= MAX_QUERY_STRING_NESTING) throw tooDeep(start.column);
+      this.depth += 1;
       const inner = this.parseQuery(target, false);
+      this.depth -= 1;
       const close = this.next();
       if (close.kind !== 'RPAREN') throw this.unexpected(close, '\nWas expecting one of:\n    <AND> ...\n    <OR> ...\n    <NOT> ...\n    "+" ...\n    "-" ...\n    ")" ...\n    ');
       return this.boosted(inner);
@@ -461,10 +478,12 @@ export function parseQueryString(query: string, options: QueryStringOptions, con
   }
 }
 
-// Lucene SimpleQueryParser: `+` AND, `|` OR, `-` NOT, quotes, `*` prefix, `~N`, parentheses; never fails.
+// Lucene SimpleQueryParser: `+` AND, `|` OR, `-` NOT, quotes, `*` prefix, `~N`, parentheses;
+// broken syntax never fails, only groups nested deeper than MAX_QUERY_STRING_NESTING do.
 export function parseSimpleQueryString(query: string, options: QueryStringOptions, context: CompileContext): Query {
   const builder = new FieldQueryBuilder({ ...options, lenient: true }, context);
   let index = 0;
+  let depth = 0;
   const parseGroup = (): Query | undefined => {
     let top: Query | undefined;
     let topClauses: Clause[] | undefined;
@@ -501,8 +520,12 @@ export function parseSimpleQueryString(query: string, options: QueryStringOption
         not += 1;
         index += 1;
       } else if (char === '(') {
+        // Broken syntax is answered, but not nesting too deep to parse (as query_string refuses it).
+        if (depth >= MAX_QUERY_STRING_NESTING) throw failure(query, tooDeep(index));
         index += 1;
+        depth += 1;
         add(parseGroup());
+        depth -= 1;
       } else if (char === ')') {
         index += 1;
         return top;

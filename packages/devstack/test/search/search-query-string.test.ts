@@ -163,6 +163,44 @@ describe('query_string', () => {
   });
 });
 
+describe('query_string nesting', () => {
+  const nested = (depth: number, inner: string) => `${'('.repeat(depth)}${inner}${')'.repeat(depth)}`;
+  /** `(malaria OR (nutrition OR (…)))`: every level a boolean of its own, nothing collapses. */
+  const chained = (depth: number) => `${'(malaria OR '.repeat(depth)}nutrition${')'.repeat(depth)}`;
+
+  test('when a query_string nests groups 5000 deep, then a 400 parse failure (query_shard_exception, parse_exception) and the stand-in keeps answering', async () => {
+    const query = nested(5000, 'malaria');
+    const failure = await esError(fixture.client.search({ index: 'reference', query: { query_string: { query, fields: ['title', 'abstract'] } } }));
+    expect(failure.statusCode).toBe(400);
+    expect(failure.body.error.type).toBe('search_phase_execution_exception');
+    const shardFailure = (failure.body.error.failed_shards as Array<{ reason: { type: string; reason: string; caused_by: { type: string; reason: string } } }>)[0].reason;
+    expect(shardFailure.type).toBe('query_shard_exception');
+    expect(shardFailure.reason).toBe(`Failed to parse query [${query}]`);
+    expect(shardFailure.caused_by.type).toBe('parse_exception');
+    expect(shardFailure.caused_by.reason).toBe(`Cannot parse '${query}': too many nested groups: more than 256 levels of parentheses at line 1, column 256.`);
+    expect(failure.body.error.root_cause[0].type).toBe('parse_exception');
+    expect(await found('malaria')).toEqual(['r1', 'r3']);
+  });
+
+  test('when groups nest one level deeper than the limit (also as a URI search q), then 400; at the limit they are searched as usual', async () => {
+    expect(await found(nested(256, 'malaria'))).toEqual(['r1', 'r3']);
+    expect(await found(chained(255))).toEqual(['r1', 'r3', 'r4', 'r5']);
+    for (const query of [nested(257, 'malaria'), chained(257), `title:${nested(257, 'malaria')}`, `${nested(300, 'malaria')}`.slice(0, 400)]) {
+      const failure = await esError(fixture.client.search({ index: 'reference', query: { query_string: { query, fields: ['title', 'abstract'] } } }));
+      expect([failure.statusCode, failure.body.error.type, failure.body.error.root_cause[0].type]).toEqual([400, 'search_phase_execution_exception', 'parse_exception']);
+    }
+    const uri = await esError(fixture.client.search({ index: 'reference', q: nested(5000, 'malaria') }));
+    expect([uri.statusCode, uri.body.error.root_cause[0].type]).toEqual([400, 'parse_exception']);
+  });
+
+  test('when a simple_query_string nests groups 5000 deep, then a 400 parse failure instead of an overflow; at the limit it answers', async () => {
+    const simple = (query: string) => fixture.client.search({ index: 'reference', size: 50, query: { simple_query_string: { query, fields: ['title', 'abstract'] } } });
+    const failure = await esError(simple(nested(5000, 'malaria')));
+    expect([failure.statusCode, failure.body.error.type, failure.body.error.root_cause[0].type]).toEqual([400, 'search_phase_execution_exception', 'parse_exception']);
+    expect((await simple(nested(256, 'malaria'))).hits.hits.map((hit) => hit._id).sort()).toEqual(['r1', 'r3']);
+  });
+});
+
 describe('simple_query_string', () => {
   async function simple(query: string, extra: Record<string, unknown> = {}): Promise<string[]> {
     const result = await fixture.client.search({ index: 'reference', size: 50, query: { simple_query_string: { query, fields: ['title', 'abstract'], ...extra } } });

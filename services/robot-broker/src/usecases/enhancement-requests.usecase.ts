@@ -2,16 +2,55 @@ import { deriveRequestStatus, EnhancementRequestIn, uuidv7, validate, type Enhan
 import { ServiceError } from '@destiny/platform';
 import type { Collection, Db } from 'mongodb';
 import { COLLECTIONS, type EnhancementRequestDocument, type RobotDocument } from '../data-access/collections';
+import type { IndexedVersionRepository } from '../data-access/indexed-version.repository';
 import type { NewPendingEnhancement, PendingEnhancementRepository } from '../data-access/pending-enhancement.repository';
 import type { ReferenceStorePort } from './ports';
 
 // Enhancement requests by reference ids (§10) and pending enhancements for other producers.
 
+/** References checked per call to dedup-service. */
 const VIEW_CHUNK = 1000;
+/**
+ * Calls to dedup-service in flight at once: its store reads the next chunk while it builds the
+ * views of the last. More gain nothing (dedup-service's own work is the bound) and crowd its other callers.
+ */
+const VIEW_CALLS_IN_FLIGHT = 2;
+/**
+ * Pending enhancements written per insert: the driver encodes a whole insert in one go, so a
+ * request of 100,000 references written at once held the process for seconds.
+ */
+const ROW_CHUNK = 2000;
+/** Inserts in flight at once: the next chunk is encoded while the store writes the last. */
+const ROW_WRITES_IN_FLIGHT = 2;
+
+/**
+ * Runs `work` over [0, length) in chunks of `size`, at most `inFlight` at once. After a failure no
+ * chunk starts; the first failure is thrown once the chunks under way have ended.
+ */
+async function inChunks(length: number, size: number, inFlight: number, work: (start: number, end: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < length) {
+      const start = next;
+      next += size;
+      try {
+        await work(start, Math.min(start + size, length));
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  const outcomes = await Promise.allSettled(Array.from({ length: Math.min(inFlight, Math.ceil(length / size)) }, worker));
+  const failure = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  if (failure) throw failure.reason;
+}
 
 export function createEnhancementRequestUsecases(deps: {
   db: Db;
   pending: PendingEnhancementRepository;
+  indexed: Pick<IndexedVersionRepository, 'announced'>;
   references: ReferenceStorePort;
   /** Told which robots got new pending enhancements (their next batch is prepared ahead). */
   workArrived(robotIds: Iterable<string>): void;
@@ -34,18 +73,27 @@ export function createEnhancementRequestUsecases(deps: {
     };
   }
 
+  /**
+   * The ids that name no reference, in the order given. References the search index has announced
+   * exist (none is ever deleted); only the others are looked up in dedup-service, whose views
+   * decode each document whole, a few chunks at a time.
+   */
   async function missingReferences(ids: readonly string[]): Promise<string[]> {
-    const found = new Set<string>();
-    for (let start = 0; start < ids.length; start += VIEW_CHUNK) {
-      const views = await deps.references.deduplicatedViews(ids.slice(start, start + VIEW_CHUNK));
-      for (const view of views) found.add(view.id);
-    }
-    return ids.filter((id) => !found.has(id));
+    const found = await deps.indexed.announced(ids);
+    const unknown = found.size === 0 ? ids : ids.filter((id) => !found.has(id));
+    await inChunks(unknown.length, VIEW_CHUNK, VIEW_CALLS_IN_FLIGHT, async (start, end) => {
+      for (const view of await deps.references.deduplicatedViews(unknown.slice(start, end))) found.add(view.id);
+    });
+    return unknown.filter((id) => !found.has(id));
   }
 
+  /** Writes the rows a chunk at a time: no single insert holds the process (or the store) for long. */
   async function createRows(rows: readonly NewPendingEnhancement[]): Promise<number> {
-    const created = await deps.pending.createMany(rows);
-    if (created > 0) deps.workArrived(rows.map((row) => row.robot_id));
+    let created = 0;
+    await inChunks(rows.length, ROW_CHUNK, ROW_WRITES_IN_FLIGHT, async (start, end) => {
+      created += await deps.pending.createMany(rows.slice(start, end));
+    });
+    if (created > 0) deps.workArrived(new Set(rows.map((row) => row.robot_id)));
     return created;
   }
 
@@ -79,7 +127,18 @@ export function createEnhancementRequestUsecases(deps: {
       await createRows(
         body.reference_ids.map((referenceId) => ({ reference_id: referenceId, robot_id: body.robot_id, enhancement_request_id: request._id, source: request.source, dedup_key: `${request._id}:${referenceId}` })),
       );
-      return { ...(await read(request)), request_status: 'received' };
+      // A request just accepted is `received` whatever its rows say (§10.2): nothing to count.
+      return {
+        robot_id: request.robot_id,
+        reference_ids: request.reference_ids,
+        source: request.source,
+        id: request._id,
+        request_status: 'received',
+        reference_data_url: null,
+        result_storage_url: null,
+        validation_result_url: null,
+        error: request.error,
+      };
     },
 
     async get(id: string): Promise<EnhancementRequestRead> {

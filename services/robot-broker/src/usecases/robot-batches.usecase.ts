@@ -36,14 +36,30 @@ const ARRIVAL_CHECK_SPACING_MS = 1000;
 
 const pollKey = (robotId: string, limit: number, fullText: boolean) => `${robotId}|${limit}|${fullText}`;
 
+/**
+ * The latest lease expiry: the end of year 9999, the last instant Python's `datetime` holds (the
+ * reference implementation fails past it) and well inside what a JavaScript Date holds.
+ */
+const LATEST_LEASE_EXPIRY_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/**
+ * The lease in milliseconds, refused (422, before anything is written) unless it is a positive
+ * duration whose expiry, counted from now, is a date no later than the end of year 9999.
+ */
 function leaseMilliseconds(lease: string | undefined): number {
   const text = lease === undefined || lease === '' || lease === 'undefined' ? DEFAULT_LEASE : lease;
   const ms = parseIsoDuration(text);
   if (ms === null || ms <= 0) {
     throw ServiceError.unprocessable([{ type: 'value_error', loc: ['query', 'lease'], msg: 'Value error, lease must be a positive ISO 8601 duration.', input: text }]);
   }
+  if (!Number.isFinite(ms) || Date.now() + ms > LATEST_LEASE_EXPIRY_MS) {
+    throw ServiceError.unprocessable([{ type: 'value_error', loc: ['query', 'lease'], msg: 'Value error, lease is too long: it would expire after the year 9999.', input: text }]);
+  }
   return ms;
 }
+
+/** When a lease of `leaseMs` taken at `fromMs` expires; a lease checked a moment earlier still ends by year 9999. */
+const leaseExpiry = (fromMs: number, leaseMs: number): Date => new Date(Math.min(fromMs + leaseMs, LATEST_LEASE_EXPIRY_MS));
 
 function batchLimit(limit: number | undefined): number {
   if (limit === undefined || !Number.isFinite(limit) || limit === 0) return MAX_PENDING_ENHANCEMENTS_BATCH_SIZE;
@@ -149,7 +165,7 @@ export function createRobotBatchUsecases(deps: {
       _id: batchId,
       robot_id: robotId,
       status: ahead ? 'preparing' : 'processing',
-      lease_expiry: new Date(Date.now() + ('aheadMs' in mode ? mode.aheadMs : mode.leaseMs)),
+      lease_expiry: leaseExpiry(Date.now(), 'aheadMs' in mode ? mode.aheadMs : mode.leaseMs),
       ...(ahead ? { prepared: { limit, full_text: fullText } } : {}),
       error: null,
       reference_ids: [],
@@ -217,7 +233,7 @@ export function createRobotBatchUsecases(deps: {
     const now = new Date();
     const ready = await batches.collection.findOneAndUpdate(
       { status: 'prepared', robot_id: robotId, 'prepared.limit': limit, 'prepared.full_text': fullText, lease_expiry: { $gt: now } },
-      { $set: { status: 'processing', lease_expiry: new Date(now.getTime() + leaseMs), created_at: now }, $unset: { prepared: '' } },
+      { $set: { status: 'processing', lease_expiry: leaseExpiry(now.getTime(), leaseMs), created_at: now }, $unset: { prepared: '' } },
       { returnDocument: 'after', projection: { _id: 1, reference_key: 1, result_key: 1, validation_key: 1 } },
     );
     if (!ready) return null;
@@ -401,7 +417,7 @@ export function createRobotBatchUsecases(deps: {
       const batch = await visible(id);
       if (!batch) throw ServiceError.unprocessable(`RobotEnhancementBatch with id [${id}] does not exist.`);
       const now = new Date();
-      const expiresAt = new Date(now.getTime() + leaseMs);
+      const expiresAt = leaseExpiry(now.getTime(), leaseMs);
       if (!(await batches.renew(batch._id, now, expiresAt))) throw ServiceError.conflict(NOTHING_TO_RENEW_DETAIL);
       return pythonIsoformatUtc(expiresAt);
     },
