@@ -15,6 +15,7 @@ const path = require('node:path');
 const readline = require('node:readline');
 const { spawn } = require('node:child_process');
 const { argument } = require('../support/arguments');
+const { seedDecidedReferences } = require('../support/seed-references');
 
 const root = path.resolve(__dirname, '../..');
 const req = (p) => require(path.join(root, p));
@@ -99,28 +100,7 @@ async function main() {
 
   // Seed (not measured): references, their deduplication and the relay of their events.
   let started = performance.now();
-  const referenceIds = [];
-  for (let start = 0; start < referenceCount; start += 1000) {
-    const lines = [];
-    for (let i = start; i < Math.min(referenceCount, start + 1000); i += 1) {
-      lines.push({
-        line_number: i + 1,
-        import_result_id: uuidv7(),
-        reference_json: JSON.stringify({
-          visibility: 'public',
-          identifiers: [{ identifier: `10.9999/request-size.${i}`, identifier_type: 'doi' }],
-          enhancements: [{ source: 'seed', visibility: 'public', content: { enhancement_type: 'bibliographic', title: `Request size reference ${i} ${crypto.randomUUID()}`, publication_year: 2000 + (i % 25) } }],
-        }),
-      });
-    }
-    const response = await unary(dedupClient, 'IngestReferences', { import_batch_id: uuidv7(), collision_strategy: 'fail', lines });
-    for (const outcome of response.outcomes) referenceIds.push(outcome.reference_id);
-  }
-  for (let start = 0; start < referenceIds.length; ) {
-    const views = (await unary(dedupClient, 'GetDeduplicatedViews', { ids: referenceIds.slice(start, start + 1000) })).json.map((text) => JSON.parse(text));
-    if (views.every((view) => view.duplicate_decision !== null)) start += 1000;
-    else await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+  const referenceIds = await seedDecidedReferences(dedupClient, { count: referenceCount, tag: 'request-size', title: 'Request size reference' });
   while (await mongoClient.db('destiny_dedup').collection('references').findOne({ [platform.OUTBOX_PENDING_FIELD]: true }, { projection: { _id: 1 } })) await new Promise((resolve) => setTimeout(resolve, 500));
   console.log(`seeded ${referenceIds.length} references in ${((performance.now() - started) / 1000).toFixed(1)} s; robot-broker: ${brokerMain}`);
 

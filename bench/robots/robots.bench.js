@@ -16,6 +16,7 @@ const path = require('node:path');
 const readline = require('node:readline');
 const { spawn } = require('node:child_process');
 const { argument } = require('../support/arguments');
+const { seedDecidedReferences } = require('../support/seed-references');
 const { restartWithSemiSpace, semiSpaceLabel, startService } = require('../support/service-layout');
 
 // In this process the services get the young generation they get in production (`npm start`, the
@@ -27,7 +28,6 @@ const root = path.resolve(__dirname, '../..');
 const req = (p) => require(path.join(root, p));
 const platform = req('packages/platform/dist/index.js');
 const { loadDestinyProtos } = req('packages/contracts/dist/grpc/proto-files.js');
-const { uuidv7 } = req('packages/contracts/dist/index.js');
 const { startBlob, DEVELOPMENT_BLOB_ACCESS_KEY, DEVELOPMENT_BLOB_SECRET_KEY } = req('packages/devstack/dist/blob/index.js');
 const { startDedupService } = req('services/dedup-service/dist/index.js');
 const { startRobotBroker } = req('services/robot-broker/dist/index.js');
@@ -190,29 +190,7 @@ async function main() {
 
   // Seed: references (not measured).
   let started = performance.now();
-  const referenceIds = [];
-  for (let start = 0; start < referenceCount; start += 1000) {
-    const lines = [];
-    for (let i = start; i < Math.min(referenceCount, start + 1000); i += 1) {
-      lines.push({
-        line_number: i + 1,
-        import_result_id: uuidv7(),
-        reference_json: JSON.stringify({
-          visibility: 'public',
-          identifiers: [{ identifier: `10.9999/robots.${i}`, identifier_type: 'doi' }],
-          enhancements: [{ source: 'seed', visibility: 'public', content: { enhancement_type: 'bibliographic', title: `Robot benchmark reference ${i} ${crypto.randomUUID()}`, publication_year: 2000 + (i % 25) } }],
-        }),
-      });
-    }
-    const response = await unary(dedupClient, 'IngestReferences', { import_batch_id: uuidv7(), collision_strategy: 'fail', lines });
-    for (const outcome of response.outcomes) referenceIds.push(outcome.reference_id);
-  }
-  // Deduplication of the new references runs in the background; let it finish first.
-  for (let start = 0; start < referenceIds.length; ) {
-    const views = (await unary(dedupClient, 'GetDeduplicatedViews', { ids: referenceIds.slice(start, start + 1000) })).json.map((text) => JSON.parse(text));
-    if (views.every((view) => view.duplicate_decision !== null)) start += 1000;
-    else await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+  const referenceIds = await seedDecidedReferences(dedupClient, { count: referenceCount, tag: 'robots', title: 'Robot benchmark reference' });
   // The seeding's reference.changed events leave dedup-service's outbox in the background: let
   // them go first, so their relay is not counted as poll CPU.
   const mongoClient = new (require(path.join(root, 'services/robot-broker/node_modules/mongodb')).MongoClient)(mongo.url);
