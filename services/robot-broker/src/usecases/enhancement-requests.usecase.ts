@@ -58,19 +58,22 @@ export function createEnhancementRequestUsecases(deps: {
   const requests: Collection<EnhancementRequestDocument> = deps.db.collection(COLLECTIONS.requests);
   const robots: Collection<RobotDocument> = deps.db.collection(COLLECTIONS.robots);
 
-  async function read(request: EnhancementRequestDocument): Promise<EnhancementRequestRead> {
-    const statuses = await deps.pending.statusesOfRequest(request._id);
+  function requestRead(request: EnhancementRequestDocument, status: EnhancementRequestRead['request_status']): EnhancementRequestRead {
     return {
       robot_id: request.robot_id,
       reference_ids: request.reference_ids,
       source: request.source,
       id: request._id,
-      request_status: deriveRequestStatus(statuses, request.request_status),
+      request_status: status,
       reference_data_url: null,
       result_storage_url: null,
       validation_result_url: null,
       error: request.error,
     };
+  }
+
+  async function read(request: EnhancementRequestDocument): Promise<EnhancementRequestRead> {
+    return requestRead(request, deriveRequestStatus(await deps.pending.statusesOfRequest(request._id), request.request_status));
   }
 
   /**
@@ -128,17 +131,7 @@ export function createEnhancementRequestUsecases(deps: {
         body.reference_ids.map((referenceId) => ({ reference_id: referenceId, robot_id: body.robot_id, enhancement_request_id: request._id, source: request.source, dedup_key: `${request._id}:${referenceId}` })),
       );
       // A request just accepted is `received` whatever its rows say (§10.2): nothing to count.
-      return {
-        robot_id: request.robot_id,
-        reference_ids: request.reference_ids,
-        source: request.source,
-        id: request._id,
-        request_status: 'received',
-        reference_data_url: null,
-        result_storage_url: null,
-        validation_result_url: null,
-        error: request.error,
-      };
+      return requestRead(request, 'received');
     },
 
     async get(id: string): Promise<EnhancementRequestRead> {
