@@ -155,6 +155,8 @@ async function startMongoStandIn(dataDir) {
   const url = await new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`MongoDB stand-in exited with ${code}`)));
     lines.on('line', (line) => {
+      // Diagnostic output asked for through BENCH_MONGO_NODE_ARGS (e.g. --trace-gc) goes to stderr.
+      if (!line.startsWith('{')) return void process.stderr.write(`stand-in: ${line}\n`);
       const parsed = JSON.parse(line);
       if (parsed.url) resolve(parsed.url);
     });
