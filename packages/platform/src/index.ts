@@ -7,6 +7,7 @@ export * from './grpc/grpc-server';
 export * from './grpc/grpc-client';
 export * from './grpc/robot-broker.client';
 export * from './mongo/mongo-connection';
+export * from './mongo/transient-mongo-error';
 export * from './blob/blob-storage';
 export * from './outbound-http/address-policy';
 export * from './outbound-http/outbound-http';

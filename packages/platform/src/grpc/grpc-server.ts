@@ -2,7 +2,11 @@ import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Logger } from 'pino';
 import { ServiceError } from '../errors/service-error';
+import { isTransientMongoError } from '../mongo/transient-mongo-error';
 import { sendableGrpcError } from './grpc-errors';
+
+/** The answer to a call that met the database unreachable, restarting or failing over: worth a retry. */
+export const DATABASE_UNAVAILABLE = 'The database is unavailable; try again shortly.';
 
 /** An async unary handler: returns the response or throws a ServiceError. */
 export type UnaryHandler<Request, Response> = (request: Request, metadata: grpc.Metadata) => Promise<Response>;
@@ -28,8 +32,15 @@ export function createGrpcServer(options: { host: string; port: number; logger: 
   health.addToServer(server);
   const serviceNames: string[] = [];
 
-  const report = (method: string, error: unknown) => {
-    if (!(error instanceof ServiceError)) options.logger.error({ err: error, method }, 'gRPC handler failed');
+  /** The error as the caller should see it: a transient database failure is a 503, not a 500. */
+  const report = (method: string, error: unknown): unknown => {
+    if (error instanceof ServiceError) return error;
+    if (isTransientMongoError(error)) {
+      options.logger.warn({ err: error, method }, 'gRPC handler met the database unavailable');
+      return new ServiceError(503, DATABASE_UNAVAILABLE);
+    }
+    options.logger.error({ err: error, method }, 'gRPC handler failed');
+    return error;
   };
 
   return {
@@ -41,10 +52,7 @@ export function createGrpcServer(options: { host: string; port: number; logger: 
           implementation[method] = ((call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
             handler(call.request as never, call.metadata).then(
               (response) => callback(null, response),
-              (error: unknown) => {
-                report(method, error);
-                callback(sendableGrpcError(error));
-              },
+              (error: unknown) => callback(sendableGrpcError(report(method, error))),
             );
           }) as grpc.UntypedHandleCall;
         } else {
@@ -57,8 +65,7 @@ export function createGrpcServer(options: { host: string; port: number; logger: 
             handler.stream(call.request as never, write, call.metadata).then(
               () => call.end(),
               (error: unknown) => {
-                report(method, error);
-                const payload = sendableGrpcError(error);
+                const payload = sendableGrpcError(report(method, error));
                 call.destroy(Object.assign(new Error(payload.details), payload));
               },
             );

@@ -2,10 +2,11 @@ import * as grpc from '@grpc/grpc-js';
 import { loadDestinyProtos } from '@destiny/contracts/grpc/proto-files';
 import type { PercolatorClient } from '@destiny/contracts/generated/grpc/destiny/percolator/Percolator';
 import type { JsonDocument__Output } from '@destiny/contracts/generated/grpc/destiny/common/JsonDocument';
+import { MongoClient } from 'mongodb';
 import pino from 'pino';
 import { ServiceError, type ErrorDetail } from '../errors/service-error';
 import { callUnary, checkGrpcHealth, createGrpcClient } from './grpc-client';
-import { createGrpcServer, type GrpcServer } from './grpc-server';
+import { createGrpcServer, DATABASE_UNAVAILABLE, type GrpcServer } from './grpc-server';
 
 const protos = loadDestinyProtos();
 const logger = pino({ level: 'silent' });
@@ -20,6 +21,15 @@ describe('gRPC server and client helpers', () => {
     server.addService(protos.destiny.percolator.Percolator.service, {
       CreateAutomation: async (request: { json: string }) => ({ json: JSON.stringify({ echoed: JSON.parse(request.json) }) }),
       GetAutomation: async (request: { id: string }) => {
+        if (request.id === 'database-away') {
+          // Nothing listens on port 1: the driver gives up selecting a server.
+          const unreachable = new MongoClient('mongodb://127.0.0.1:1', { serverSelectionTimeoutMS: 200 });
+          try {
+            return await unreachable.db('any').collection('any').findOne({});
+          } finally {
+            await unreachable.close();
+          }
+        }
         // A JSON id names the error to raise: status and detail.
         if (request.id.startsWith('{')) {
           const { status, detail } = JSON.parse(request.id) as { status: number; detail: ErrorDetail };
@@ -91,6 +101,10 @@ describe('gRPC server and client helpers', () => {
     expect(error).toBeInstanceOf(ServiceError);
     expect(error.httpStatus).toBe(500);
     expect(error.detail).toBe('Internal Server Error');
+  });
+
+  it('when a handler meets the database unreachable, then the client gets a 503 it can retry on', async () => {
+    await expect(callUnary(client, client.GetAutomation, { id: 'database-away' })).rejects.toMatchObject({ httpStatus: 503, detail: DATABASE_UNAVAILABLE });
   });
 
   it('when the server does not serve the method, then the call fails with 501', async () => {

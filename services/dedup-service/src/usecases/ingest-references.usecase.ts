@@ -11,7 +11,7 @@ import { referenceChangedEntry } from '../domain/reference-changed.event-builder
 import { comparisonUpdate, storedDedupRecord } from '../domain/dedup-record';
 import type { BlockingKeyRepository } from '../data-access/blocking-key.repository';
 import type { DeduplicationEnginePort } from '../domain/deduplication-engine.port';
-import { ServiceError } from '@destiny/platform';
+import { isTransientMongoError, ServiceError } from '@destiny/platform';
 import { createRefreshCanonicalViews } from './refresh-canonical-views';
 
 export interface IngestLineInput {
@@ -43,8 +43,7 @@ interface OutcomeDocument {
  */
 function asRetryable(error: unknown): unknown {
   if (error instanceof ConcurrentChangeError) return ServiceError.conflict(error.message);
-  const name = (error as Error | undefined)?.name ?? '';
-  if (name === 'WriterLeaseLostError' || /^Mongo(Network|ServerSelection|NotConnected|Topology)/.test(name)) return new ServiceError(503, 'The reference store is unavailable.');
+  if ((error as Error | undefined)?.name === 'WriterLeaseLostError' || isTransientMongoError(error)) return new ServiceError(503, 'The reference store is unavailable.');
   return error;
 }
 
