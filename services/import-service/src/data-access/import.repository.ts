@@ -90,15 +90,20 @@ export function createImportRepository(db: Db) {
       if (operations.length > 0) await results.bulkWrite(operations, { ordered: false });
     },
     /**
-     * Inserts results; a row already there was written by an earlier attempt at the same line
-     * with the same id, and dedup-service gave it the same outcome, so it stays as it is.
+     * Inserts results and answers those whose line already had a row: one an earlier attempt at
+     * the same line wrote under the same id, final or a placeholder (`retrying`, `started`) of an
+     * attempt that stopped before recording it.
      */
-    async insertResults(documents: ImportResultDocument[]): Promise<void> {
-      if (documents.length === 0) return;
+    async insertResults(documents: ImportResultDocument[]): Promise<ImportResultDocument[]> {
+      if (documents.length === 0) return [];
       try {
         await results.insertMany(documents, { ordered: false });
+        return [];
       } catch (error) {
         if (!isDuplicateKeyError(error)) throw error;
+        const failed = (error as { writeErrors?: Array<{ index: number }> }).writeErrors;
+        // A lone duplicate-key error without write errors names no document: every one may exist.
+        return Array.isArray(failed) ? failed.map((item) => documents[item.index]) : documents;
       }
     },
     async setBatch(id: string, fields: Partial<ImportBatchDocument>, filter: Document = {}): Promise<boolean> {

@@ -188,7 +188,12 @@ export function createProcessImportBatch(deps: {
       if (row) updates.push({ updateOne: { filter: { _id: row._id, status: { $nin: TERMINAL_RESULT_STATUSES as ImportResultStatus[] } }, update: { $set: { ...outcome, updated_at: now } } } });
       else fresh.push({ _id: importResultId(batch._id, line.number), import_batch_id: batch._id, line_number: line.number, line_key: lineKey(batch._id, line.number), ...outcome, created_at: now, updated_at: now });
     }
-    await repository.insertResults(fresh);
+    // A line this attempt found no row for may still have one: a placeholder left by an attempt
+    // whose read stopped past it (rows are looked up for the first chunk of a read only). Final rows
+    // stay; placeholders get this outcome.
+    for (const row of await repository.insertResults(fresh)) {
+      updates.push({ updateOne: { filter: { line_key: row.line_key, status: { $nin: TERMINAL_RESULT_STATUSES as ImportResultStatus[] } }, update: { $set: { ...(settled.get(row.line_number) as Settled), updated_at: now } } } });
+    }
     await repository.writeResults(updates);
   }
 
