@@ -124,9 +124,12 @@ export function createProcessDeduplication(deps: DeduplicationDeps, options: { m
       }
       addToIndex(reference._id, [...keys.trusted, ...keys.blocking]);
     }
-    // Blocking keys lead only to references whose active decision is canonical, so they may land
-    // in either order with the decisions; the two writes go out together.
-    const [, queuedEvents] = await Promise.all([deps.blocking.addMany([...keysOf].map(([referenceId, keys]) => ({ referenceId, keys: [...keys.trusted, ...keys.blocking] })), new Date()), session.commit()]);
+    // Blocking keys first: a pass that stops between the two writes (the database went away) is
+    // delivered again and skips what it already decided, so keys written after the decisions could
+    // be lost for good and later copies would not find these references. Keys written first are
+    // harmless alone: they lead only to references whose active decision is canonical.
+    await deps.blocking.addMany([...keysOf].map(([referenceId, keys]) => ({ referenceId, keys: [...keys.trusted, ...keys.blocking] })), new Date());
+    const queuedEvents = await session.commit();
     if (queuedEvents) deps.onEvents();
     deps.logger.debug({ references: decisions.length, dedup_ms: performance.now() - started }, 'deduplication job processed');
   }
