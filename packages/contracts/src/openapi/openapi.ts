@@ -137,6 +137,10 @@ function operation(converter: SchemaConverter, route: RouteDefinition): unknown 
   if (route.params !== undefined || route.query !== undefined || route.body !== undefined) {
     responses['422'] = { description: 'Request validation failed', content: jsonContent(converter, ValidationErrorBody) };
   }
+  // Every authenticated route is served by a backend service and its database; either may be away for a moment.
+  if (route.auth !== 'none' && responses['503'] === undefined) {
+    responses['503'] = { description: 'A backend service or its database is unavailable; retry after a short wait', content: errorContent() };
+  }
   const result: Record<string, unknown> = {
     operationId: route.operationId,
     summary: route.summary,
