@@ -14,7 +14,7 @@ export const backendConfig = defineConfig({
   ...commonConfig,
   GRPC_PORT: { kind: 'integer', default: 0, min: 0, max: 65535, description: 'gRPC listen port (0 picks a free port)' },
   GRPC_HOST: { kind: 'string', default: '0.0.0.0', description: 'gRPC listen address' },
-  MONGODB_URL: { kind: 'url', schemes: ['mongodb', 'mongodb+srv'], default: 'mongodb://127.0.0.1:27017/?directConnection=true', description: 'MongoDB connection string' },
+  MONGODB_URL: { kind: 'url', schemes: ['mongodb', 'mongodb+srv'], default: 'mongodb://127.0.0.1:27017/?directConnection=true', description: 'MongoDB connection string; options it names (e.g. `serverSelectionTimeoutMS`, default 10000; `maxPoolSize`, default 50) apply as given' },
   AMQP_URL: { kind: 'url', schemes: ['amqp', 'amqps'], default: 'amqp://guest:guest@127.0.0.1:5672', description: 'RabbitMQ connection URL' },
   AMQP_NAMESPACE: { kind: 'string', default: '', description: 'prefix for every exchange and queue name, so several deployments (or test runs) can share one broker' },
 });

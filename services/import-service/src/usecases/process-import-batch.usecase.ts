@@ -1,5 +1,5 @@
 import type { ImportResultStatus } from '@destiny/contracts';
-import { OutboundRequestError, ServiceError, type Logger, type OutboundHttpClient } from '@destiny/platform';
+import { isTransientMongoError, OutboundRequestError, ServiceError, type Logger, type OutboundHttpClient } from '@destiny/platform';
 import type { AnyBulkWriteOperation } from 'mongodb';
 import { lineKey, type ImportBatchDocument, type ImportRepository, type ImportResultDocument } from '../data-access/import.repository';
 import { TERMINAL_RESULT_STATUSES } from '../domain/batch-status';
@@ -293,7 +293,10 @@ export function createProcessImportBatch(deps: {
           await readOnce(batch);
           break;
         } catch (error) {
-          if (error instanceof ProcessingInterrupted) throw error;
+          // The database away is not the file's fault: the batch job is delivered again later and
+          // resumes after the last recorded line, however long the outage, without using up the
+          // download's attempts (which would fail the batch as unfetchable once they ran out).
+          if (error instanceof ProcessingInterrupted || isTransientMongoError(error)) throw error;
           if (error instanceof OutboundRequestError && error.reason === 'too_large') {
             await failFile(batch, `The file at storage_url is larger than the limit of ${limits.maxFileBytes} bytes.`);
             break;

@@ -1,5 +1,5 @@
 import { ImportBatchJob, QUEUES, validate } from '@destiny/contracts';
-import type { Logger, MessageBus, MessageConsumer } from '@destiny/platform';
+import { isTransientMongoError, type Logger, type MessageBus, type MessageConsumer } from '@destiny/platform';
 import { ProcessingInterrupted } from '../../usecases/process-import-batch.usecase';
 
 export function startImportBatchConsumer(bus: MessageBus, processBatch: (batchId: string) => Promise<void>, logger: Logger, retryDelayMs: number): Promise<MessageConsumer> {
@@ -17,7 +17,8 @@ export function startImportBatchConsumer(bus: MessageBus, processBatch: (batchId
         await processBatch(batchId);
         return { outcome: 'ack' };
       } catch (error) {
-        if (!(error instanceof ProcessingInterrupted)) logger.error({ err: error, import_batch_id: batchId }, 'import batch processing failed; retrying');
+        if (isTransientMongoError(error)) logger.warn({ err: error, import_batch_id: batchId }, 'the database is unavailable; the import batch resumes later');
+        else if (!(error instanceof ProcessingInterrupted)) logger.error({ err: error, import_batch_id: batchId }, 'import batch processing failed; retrying');
         return { outcome: 'retry', reason: error instanceof Error ? error.message : String(error) };
       } finally {
         running.delete(batchId);
