@@ -113,6 +113,11 @@ export function createIngestReferences(deps: {
       newOutcomes.push({ _id: line.import_result_id, ...outcome, created_at: now });
       result.push(outcome);
     };
+    /** The reference an earlier attempt merged the line into: one owning its identifiers lists its result id. */
+    const mergedEarlier = (line: IngestLineInput & { incoming: IncomingReference }): string | undefined =>
+      identityKeys(line.incoming.identifiers)
+        .map((key) => owners.get(key))
+        .find((owner) => owner !== undefined && (known.get(owner)?.merged_import_results ?? []).includes(line.import_result_id));
     const claimAll = (referenceId: string, identifiers: ExternalIdentifier[]) => {
       for (const key of identityKeys(identifiers)) {
         owners.set(key, referenceId);
@@ -132,6 +137,14 @@ export function createIngestReferences(deps: {
         claimAll(again._id, again.identifiers);
         created.push(again);
         record(line, 'completed', again._id, '');
+        continue;
+      }
+      const mergedInto = mergedEarlier(line);
+      if (mergedInto) {
+        // An earlier attempt merged it (its result id is on the reference, written with the merge)
+        // and stopped before recording the outcome: merging again would add its enhancements twice.
+        claimAll(mergedInto, line.incoming.identifiers);
+        record(line, 'completed', mergedInto, '');
         continue;
       }
       const plan = planIngest({

@@ -1,0 +1,76 @@
+import { uuidv7 } from '@destiny/contracts';
+import type { RunningBackendService } from '@destiny/platform';
+import { MongoClient } from 'mongodb';
+import { startDedupService } from '../src/index';
+import { call, dedupClient, startInfrastructure, type DedupClient } from './dedup-helpers';
+
+// A chunk import-service sends again because the first answer never arrived: whatever the first
+// attempt had written before it stopped, the second applies each line once. The crash window is
+// recreated exactly: the first attempt's writes are kept and its last one, the line's outcome,
+// is removed, as a process killed just before writing it leaves them.
+
+interface StoredView {
+  id: string;
+  enhancements: Array<{ id: string; superseded_by?: string | null; content: { abstract?: string } }>;
+}
+
+describe('IngestReferences sent again after an attempt that stopped before recording its outcomes', () => {
+  let infrastructure: Awaited<ReturnType<typeof startInfrastructure>>;
+  let service: RunningBackendService;
+  let client: DedupClient;
+  let mongo: MongoClient;
+
+  beforeAll(async () => {
+    infrastructure = await startInfrastructure('dedup-ingest-retries');
+    service = await startDedupService(infrastructure.env);
+    client = dedupClient(service.grpcPort);
+    mongo = await MongoClient.connect(infrastructure.env.MONGODB_URL);
+  });
+
+  afterAll(async () => {
+    client?.close();
+    await mongo?.close();
+    await service?.stop();
+    await infrastructure?.stop();
+  });
+
+  const line = (doi: string, abstract: string, importResultId = uuidv7()) => ({
+    line_number: 1,
+    import_result_id: importResultId,
+    reference_json: JSON.stringify({ identifiers: [{ identifier: doi, identifier_type: 'doi' }], enhancements: [{ source: 'importer', visibility: 'public', content: { enhancement_type: 'abstract', process: 'other', abstract } }] }),
+  });
+  const ingest = async (strategy: string, lines: unknown[]) => (await call<{ outcomes: Array<{ reference_id: string; status: string; failure_details: string }> }>(client, 'IngestReferences', { import_batch_id: uuidv7(), collision_strategy: strategy, lines })).outcomes;
+  const getReference = async (id: string) => JSON.parse((await call<{ json: string }>(client, 'GetReference', { id })).json) as StoredView;
+
+  it.each(['append', 'merge_aggressive'])('when the %s merge of an earlier attempt was written but not its outcome, then the line sent again merges nothing more and answers the same reference', async (strategy) => {
+    const doi = `10.4242/retried-merge.${strategy}`;
+    const [created] = await ingest('fail', [line(doi, 'as first imported')]);
+    const merge = line(doi, `merged by ${strategy}`);
+    const [first] = await ingest(strategy, [merge]);
+    expect(first).toMatchObject({ status: 'completed', reference_id: created.reference_id });
+    const afterFirst = await getReference(created.reference_id);
+
+    await mongo.db('destiny_dedup').collection('ingest_outcomes').deleteOne({ _id: merge.import_result_id as never });
+    const [again] = await ingest(strategy, [merge]);
+
+    expect(again).toEqual(first);
+    expect(await getReference(created.reference_id)).toEqual(afterFirst);
+  });
+
+  it('when a new reference was written but not its identifier claim or outcome, then the line sent again claims it for that reference and creates no other', async () => {
+    const doi = '10.4242/retried-create';
+    const create = line(doi, 'created once');
+    const [first] = await ingest('fail', [create]);
+    const dedup = mongo.db('destiny_dedup');
+    await dedup.collection('ingest_outcomes').deleteOne({ _id: create.import_result_id as never });
+    await dedup.collection('identifiers').deleteMany({ reference_id: first.reference_id });
+
+    const [again] = await ingest('fail', [create]);
+
+    expect(again).toEqual(first);
+    expect(await dedup.collection('references').countDocuments({ 'identifiers.identifier': doi })).toBe(1);
+    expect(await dedup.collection('identifiers').find({ reference_id: first.reference_id }).toArray()).toHaveLength(1);
+    const found = await call<{ json: string[] }>(client, 'LookupReferences', { identifiers: [`doi:${doi}`] });
+    expect(found.json.map((item) => (JSON.parse(item) as { id: string }).id)).toEqual([first.reference_id]);
+  });
+});
