@@ -2,7 +2,7 @@ import { uuidv7 } from '@destiny/contracts';
 import type { RunningBackendService } from '@destiny/platform';
 import { MongoClient } from 'mongodb';
 import { startDedupService } from '../src/index';
-import { call, dedupClient, startInfrastructure, type DedupClient } from './dedup-helpers';
+import { call, dedupClient, startInfrastructure, waitFor, type DedupClient } from './dedup-helpers';
 
 // A chunk import-service sends again because the first answer never arrived: whatever the first
 // attempt had written before it stopped, the second applies each line once. The crash window is
@@ -12,6 +12,7 @@ import { call, dedupClient, startInfrastructure, type DedupClient } from './dedu
 interface StoredView {
   id: string;
   enhancements: Array<{ id: string; superseded_by?: string | null; content: { abstract?: string } }>;
+  duplicate_decision: { duplicate_determination: string } | null;
 }
 
 describe('IngestReferences sent again after an attempt that stopped before recording its outcomes', () => {
@@ -45,6 +46,8 @@ describe('IngestReferences sent again after an attempt that stopped before recor
   it.each(['append', 'merge_aggressive'])('when the %s merge of an earlier attempt was written but not its outcome, then the line sent again merges nothing more and answers the same reference', async (strategy) => {
     const doi = `10.4242/retried-merge.${strategy}`;
     const [created] = await ingest('fail', [line(doi, 'as first imported')]);
+    // Decided first, so the merges below do not race the decision's own write to the reference (a 409 import-service would retry).
+    await waitFor(async () => (await getReference(created.reference_id)).duplicate_decision, 'the new reference\'s decision');
     const merge = line(doi, `merged by ${strategy}`);
     const [first] = await ingest(strategy, [merge]);
     expect(first).toMatchObject({ status: 'completed', reference_id: created.reference_id });
