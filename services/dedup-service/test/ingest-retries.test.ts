@@ -76,4 +76,22 @@ describe('IngestReferences sent again after an attempt that stopped before recor
     const found = await call<{ json: string[] }>(client, 'LookupReferences', { identifiers: [`doi:${doi}`] });
     expect(found.json.map((item) => (JSON.parse(item) as { id: string }).id)).toEqual([first.reference_id]);
   });
+
+  it('when an exact duplicate\'s decision was written but not its outcome, then the line sent again answers the same minted id and adds no decision', async () => {
+    const doi = '10.4242/retried-exact-duplicate';
+    const [created] = await ingest('fail', [line(doi, 'the only content')]);
+    const copy = line(doi, 'the only content');
+    const [first] = await ingest('merge_defensive', [copy]);
+    expect(first.status).toBe('completed');
+    expect(first.reference_id).not.toBe(created.reference_id);
+    const dedup = mongo.db('destiny_dedup');
+    await dedup.collection('ingest_outcomes').deleteOne({ _id: copy.import_result_id as never });
+
+    const [again] = await ingest('merge_defensive', [copy]);
+
+    expect(again).toEqual(first);
+    expect(await dedup.collection('duplicate_decisions').find({ reference_id: first.reference_id }).project({ duplicate_determination: 1, canonical_reference_id: 1, _id: 0 }).toArray()).toEqual([
+      { duplicate_determination: 'exact_duplicate', canonical_reference_id: created.reference_id },
+    ]);
+  });
 });

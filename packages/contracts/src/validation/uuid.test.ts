@@ -1,4 +1,4 @@
-import { canonicalUuid, isDestinyUuid, parseUuidAnyVersion, uuidToBytes, uuidv7, uuidVersion } from './uuid';
+import { canonicalUuid, derivedUuidv7, isDestinyUuid, parseUuidAnyVersion, uuidToBytes, uuidv7, uuidVersion } from './uuid';
 
 const V7 = '01970c2e-5b1a-7c3d-9e8f-0a1b2c3d4e5f';
 const V4 = '3f2b8a1c-9d4e-4f6a-8b7c-1d2e3f4a5b6c';
@@ -109,5 +109,20 @@ describe('uuidv7', () => {
   it('when generated at increasing times, then the ids sort in time order', () => {
     const ids = [1, 2, 3].map((offset) => uuidv7(1_700_000_000_000 + offset));
     expect([...ids].sort()).toEqual(ids);
+  });
+});
+
+describe('derivedUuidv7', () => {
+  const base = '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
+
+  it('when derived twice from the same base and salt, then it is the same version 7 uuid with the base\'s timestamp', () => {
+    const id = derivedUuidv7(base, 'exact-duplicate');
+    expect(derivedUuidv7(base, 'exact-duplicate')).toBe(id);
+    expect(id).toMatch(/^0193a1b2-c3d4-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(isDestinyUuid(id)).toBe(true);
+  });
+
+  it('when the salt or the base differs, then the ids differ', () => {
+    expect(new Set([derivedUuidv7(base, 'a'), derivedUuidv7(base, 'b'), derivedUuidv7('0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5c', 'a')]).size).toBe(3);
   });
 });

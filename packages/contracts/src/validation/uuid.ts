@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 // Contract §1.2: input is lenient about form (case, braces, `urn:uuid:`, 32 bare hex digits);
 // output is always lowercase canonical 8-4-4-4-12.
@@ -95,6 +95,21 @@ export function uuidv7(now: number = Date.now()): string {
   bytes[3] = (ms >>> 16) & 0xff;
   bytes[4] = (ms >>> 8) & 0xff;
   bytes[5] = ms & 0xff;
+  bytes[6] = (bytes[6] & 0x0f) | 0x70;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * A UUIDv7 derived from another UUIDv7 (`base`) and a `salt`: the base's timestamp, and bits from a
+ * hash of both. The same inputs always give the same id, so work sent again (a retried chunk, a
+ * resumed batch) writes under the ids of its first attempt.
+ */
+export function derivedUuidv7(base: string, salt: string): string {
+  const bytes = createHash('sha256').update(`${base}:${salt}`).digest().subarray(0, 16);
+  const baseHex = base.replace(/-/g, '');
+  for (let i = 0; i < 6; i += 1) bytes[i] = parseInt(baseHex.slice(2 * i, 2 * i + 2), 16);
   bytes[6] = (bytes[6] & 0x0f) | 0x70;
   bytes[8] = (bytes[8] & 0x3f) | 0x80;
   const hex = bytes.toString('hex');

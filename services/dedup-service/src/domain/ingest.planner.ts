@@ -1,4 +1,5 @@
 import {
+  derivedUuidv7,
   enhancementFileInputRobotVersion,
   enhancementFingerprint,
   identifierIdentityKey,
@@ -114,7 +115,8 @@ export function planIngest(input: PlanInput): IngestPlan {
   const hasNonOther = incoming.identifiers.some((identifier) => identifier.identifier_type !== 'other');
   if (hasNonOther) {
     const superset = candidates.find((candidate) => isExactSubset(provisional, incoming, candidate));
-    if (superset) return { kind: 'exact_duplicate', mintedId: input.newId(), of: superset._id };
+    // Derived from the line's result id, so a chunk sent again reports the id its first attempt did.
+    if (superset) return { kind: 'exact_duplicate', mintedId: derivedUuidv7(input.importResultId, 'exact-duplicate'), of: superset._id };
   }
   const existing = candidates[0];
   if (!existing) return { kind: 'fail', detail: `Entry ${input.lineNumber}:\n\nUncaught exception at the repository.` };

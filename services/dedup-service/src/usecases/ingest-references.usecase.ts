@@ -1,4 +1,4 @@
-import { QUEUES, uuidv7, type DeduplicationJob, type ExternalIdentifier } from '@destiny/contracts';
+import { derivedUuidv7, QUEUES, uuidv7, type DeduplicationJob, type ExternalIdentifier } from '@destiny/contracts';
 import type { MessageBus } from '@destiny/platform';
 import type { Db } from 'mongodb';
 import type { Logger } from '@destiny/platform';
@@ -186,7 +186,8 @@ export function createIngestReferences(deps: {
           break;
         case 'exact_duplicate':
           decisions.push({
-            ...pendingDecision(uuidv7(), plan.mintedId, 'import', now),
+            // One decision however often the line is sent: its id comes from the minted one, and decisions are inserted ignoring duplicates.
+            ...pendingDecision(derivedUuidv7(plan.mintedId, 'decision'), plan.mintedId, 'import', now),
             active_decision: true,
             duplicate_determination: 'exact_duplicate',
             canonical_reference_id: plan.of,

@@ -11,6 +11,10 @@ describe('importResultId', () => {
     expect(isDestinyUuid(id)).toBe(true);
   });
 
+  it('when computed now, then it is the id earlier versions stored for the same line, so their batches resume under it', () => {
+    expect(importResultId(batchId, 7)).toBe('0193a1b2-c3d4-70ee-a70f-0d408ee65726');
+  });
+
   it('when lines or batches differ, then the ids differ', () => {
     const ids = new Set([importResultId(batchId, 1), importResultId(batchId, 2), importResultId('0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5c', 1)]);
     expect(ids.size).toBe(3);

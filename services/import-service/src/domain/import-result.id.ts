@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { derivedUuidv7 } from '@destiny/contracts';
 
 /**
  * The id of a line's import result, derived from its batch and line number: an attempt that
@@ -7,11 +7,5 @@ import { createHash } from 'node:crypto';
  * is the batch's and whose random bits come from a hash of (batch, line).
  */
 export function importResultId(batchId: string, lineNumber: number): string {
-  const bytes = createHash('sha256').update(`${batchId}:${lineNumber}`).digest().subarray(0, 16);
-  const batchHex = batchId.replace(/-/g, '');
-  for (let i = 0; i < 6; i += 1) bytes[i] = parseInt(batchHex.slice(2 * i, 2 * i + 2), 16);
-  bytes[6] = (bytes[6] & 0x0f) | 0x70;
-  bytes[8] = (bytes[8] & 0x3f) | 0x80;
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return derivedUuidv7(batchId, String(lineNumber));
 }
