@@ -11,9 +11,9 @@ const { Writable } = require('node:stream');
 
 const root = path.resolve(__dirname, '../..');
 const req = (p) => require(path.join(root, p));
-const { spawn } = require('node:child_process');
 const { argument } = require('../support/arguments');
 const { restartWithSemiSpace, semiSpaceLabel, startService } = require('../support/service-layout');
+const { startStandInProcess } = require('../support/service-processes');
 
 // The services run with the young generation they get in production (`npm start`, the images:
 // 64 MB semi-spaces); `--semi-space default` keeps V8's 16 MB. The MongoDB stand-in always keeps
@@ -21,7 +21,6 @@ const { restartWithSemiSpace, semiSpaceLabel, startService } = require('../suppo
 // V8 reads the size only at start-up, so this process starts itself again with it.
 const semiSpace = argument('--semi-space', '64');
 restartWithSemiSpace(semiSpace, __filename);
-const readline = require('node:readline');
 const { startMongo } = req('packages/devstack/dist/mongo/index.js');
 const platform = req('packages/platform/dist/index.js');
 const { loadDestinyProtos } = req('packages/contracts/dist/grpc/proto-files.js');
@@ -150,27 +149,8 @@ async function startCommandCounter(targetUrl) {
 async function startMongoStandIn(dataDir) {
   if (mongoKind === 'in-process') return startMongo({ port: 0, dataDir });
   // The stand-in keeps V8's default young generation, as `npm run devstack -- mongo` runs it.
-  const child = spawn(process.execPath, [...(process.env.BENCH_MONGO_NODE_ARGS ? process.env.BENCH_MONGO_NODE_ARGS.split(' ') : []), path.join(root, 'packages/devstack/dist/devstack.cli.js'), 'mongo', '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const lines = readline.createInterface({ input: child.stdout });
-  const url = await new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`MongoDB stand-in exited with ${code}`)));
-    lines.on('line', (line) => {
-      // Diagnostic output asked for through BENCH_MONGO_NODE_ARGS (e.g. --trace-gc) goes to stderr.
-      if (!line.startsWith('{')) return void process.stderr.write(`stand-in: ${line}\n`);
-      const parsed = JSON.parse(line);
-      if (parsed.url) resolve(parsed.url);
-    });
-  });
-  return {
-    url,
-    pid: child.pid,
-    scanStatistics: () => 'n/a (stand-in in its own process)',
-    stop: () => new Promise((resolve) => {
-      child.removeAllListeners('exit');
-      child.once('exit', resolve);
-      child.kill('SIGTERM');
-    }),
-  };
+  const standIn = await startStandInProcess('mongo', dataDir, process.env.BENCH_MONGO_NODE_ARGS ? process.env.BENCH_MONGO_NODE_ARGS.split(' ') : []);
+  return { ...standIn, scanStatistics: () => 'n/a (stand-in in its own process)' };
 }
 
 /** User + system CPU time of another process in ms (clock ticks of /proc/<pid>/stat). */

@@ -12,10 +12,10 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const readline = require('node:readline');
-const { spawn } = require('node:child_process');
 const { argument } = require('../support/arguments');
+const { cpuSecondsOf } = require('../support/measure');
 const { seedDecidedReferences } = require('../support/seed-references');
+const { spawnService, startStandInProcess } = require('../support/service-processes');
 
 const root = path.resolve(__dirname, '../..');
 const req = (p) => require(path.join(root, p));
@@ -29,54 +29,11 @@ const referenceCount = Number(argument('--references', '100000'));
 const brokerMain = path.resolve(argument('--broker-main', path.join(root, 'services/robot-broker/dist/main.js')));
 const childArgs = ['--max-semi-space-size=64'];
 
-function spawnProcess(name, script, env) {
-  const child = spawn(process.execPath, [...childArgs, script], {
-    env: { ...process.env, ...env, LOG_LEVEL: 'info', NODE_PATH: path.join(root, 'services', name, 'node_modules') },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}`)));
-    readline.createInterface({ input: child.stdout }).on('line', (line) => {
-      try {
-        const entry = JSON.parse(line);
-        if (entry.msg === `${name} started`) {
-          child.removeAllListeners('exit');
-          resolve({ grpcPort: entry.grpc_port, pid: child.pid, stop: () => new Promise((done) => (child.once('exit', done), child.kill('SIGTERM'))) });
-        }
-      } catch {
-        // not a log line
-      }
-    });
-  });
-}
-
-async function startMongoProcess(dataDir) {
-  const child = spawn(process.execPath, [path.join(root, 'packages/devstack/dist/devstack.cli.js'), 'mongo', '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`mongo stand-in exited with ${code}`)));
-    readline.createInterface({ input: child.stdout }).on('line', (line) => {
-      const parsed = JSON.parse(line);
-      if (parsed.url) resolve(parsed.url);
-    });
-  });
-  return { url, pid: child.pid, stop: () => new Promise((done) => (child.removeAllListeners('exit'), child.once('exit', done), child.kill('SIGTERM'))) };
-}
-
-/** CPU time (user + system) of a process so far, in ms, from /proc (Linux). */
-function processCpuMs(pid) {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return NaN;
-  }
-}
-
 const unary = (client, method, request) => platform.callUnary(client, client[method], request, { deadlineMs: 600_000 });
 
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'destiny-request-size-bench-'));
-  const mongo = await startMongoProcess(path.join(dataDir, 'mongo'));
+  const mongo = await startStandInProcess('mongo', path.join(dataDir, 'mongo'));
   const blob = await startBlob({ port: 0, host: '127.0.0.1', dataDir: path.join(dataDir, 'blob') });
   const messaging = createTestMessagingNamespace('request-size-bench');
   const env = {
@@ -90,8 +47,8 @@ async function main() {
     BLOB_SECRET_KEY: blob.secretKey,
     ROBOT_SECRET_ENCRYPTION_KEY: crypto.randomBytes(32).toString('hex'),
   };
-  const dedup = await spawnProcess('dedup-service', path.join(root, 'services/dedup-service/dist/main.js'), env);
-  const broker = await spawnProcess('robot-broker', brokerMain, { ...env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}` });
+  const dedup = await spawnService('dedup-service', env, { nodeArgs: childArgs });
+  const broker = await spawnService('robot-broker', { ...env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}` }, { script: brokerMain, nodeArgs: childArgs });
   const protos = loadDestinyProtos();
   const dedupClient = platform.createGrpcClient(protos.destiny.dedup_service.DedupService, `127.0.0.1:${dedup.grpcPort}`);
   const brokerClient = platform.createGrpcClient(protos.destiny.robot_broker.RobotBroker, `127.0.0.1:${broker.grpcPort}`);
@@ -118,7 +75,7 @@ async function main() {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     })();
-    const cpuBefore = [broker.pid, dedup.pid, mongo.pid].map(processCpuMs);
+    const cpuBefore = [broker.pid, dedup.pid, mongo.pid].map(cpuSecondsOf);
     const t = performance.now();
     let outcome;
     try {
@@ -128,7 +85,7 @@ async function main() {
       outcome = `refused ${error.httpStatus}`;
     }
     const ms = performance.now() - t;
-    const [brokerCpu, dedupCpu, mongoCpu] = [broker.pid, dedup.pid, mongo.pid].map((pid, index) => (processCpuMs(pid) - cpuBefore[index]) / 1000);
+    const [brokerCpu, dedupCpu, mongoCpu] = [broker.pid, dedup.pid, mongo.pid].map((pid, index) => cpuSecondsOf(pid) - cpuBefore[index]);
     probing = false;
     await probe;
     const sorted = [...probes].sort((a, b) => a - b);

@@ -13,11 +13,10 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const readline = require('node:readline');
-const { spawn } = require('node:child_process');
 const { argument } = require('../support/arguments');
 const { seedDecidedReferences } = require('../support/seed-references');
 const { restartWithSemiSpace, semiSpaceLabel, startService } = require('../support/service-layout');
+const { spawnService: spawnServiceProcess, startStandInProcess: startStandIn } = require('../support/service-processes');
 
 // In this process the services get the young generation they get in production (`npm start`, the
 // images: 64 MB semi-spaces); `--semi-space default` keeps V8's 16 MB.
@@ -57,56 +56,9 @@ const prepareAhead = argument('--prepare-ahead', '');
 // `npm run devstack -- mongo` runs it.
 const childArgs = ['--max-semi-space-size=64', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
 
-function spawnService(name, env) {
-  const child = spawn(process.execPath, [...childArgs, path.join(root, 'services', name, 'dist', 'main.js')], { env: { ...process.env, ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}`)));
-    readline.createInterface({ input: child.stdout }).on('line', (line) => {
-      try {
-        const entry = JSON.parse(line);
-        if (entry.msg === `${name} started`) {
-          child.removeAllListeners('exit');
-          resolve({
-            grpcPort: entry.grpc_port,
-            pid: child.pid,
-            stop: () =>
-              new Promise((done) => {
-                child.once('exit', done);
-                child.kill('SIGTERM');
-              }),
-          });
-        }
-      } catch {
-        // not a log line
-      }
-    });
-  });
-}
-
-/** A stand-in (`mongo`, `blob`) as its own process, as `npm run devstack` runs it. */
-async function startStandInProcess(kind, dataDir) {
-  // The MongoDB stand-in keeps V8's default young generation, as `npm run devstack -- mongo` runs it.
-  const args = kind === 'mongo' ? childArgs.filter((arg) => !arg.startsWith('--max-semi-space-size')) : childArgs;
-  const child = spawn(process.execPath, [...args, path.join(root, 'packages/devstack/dist/devstack.cli.js'), kind, '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const lines = readline.createInterface({ input: child.stdout });
-  const url = await new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`${kind} stand-in exited with ${code}`)));
-    lines.on('line', (line) => {
-      const parsed = JSON.parse(line);
-      if (parsed.url) resolve(parsed.url);
-    });
-  });
-  return {
-    url,
-    pid: child.pid,
-    stop: () =>
-      new Promise((resolve) => {
-        child.removeAllListeners('exit');
-        child.once('exit', resolve);
-        child.kill('SIGTERM');
-      }),
-  };
-}
+const spawnService = (name, env) => spawnServiceProcess(name, env, { nodeArgs: childArgs });
+// The MongoDB stand-in keeps V8's default young generation, as `npm run devstack -- mongo` runs it.
+const startStandInProcess = (kind, dataDir) => startStandIn(kind, dataDir, kind === 'mongo' ? childArgs.filter((arg) => !arg.startsWith('--max-semi-space-size')) : childArgs);
 
 function unary(client, method, request) {
   return platform.callUnary(client, client[method], request, { deadlineMs: 600_000 });
