@@ -11,7 +11,7 @@ import { referenceChangedEntry } from '../domain/reference-changed.event-builder
 import { comparisonUpdate, storedDedupRecord } from '../domain/dedup-record';
 import type { BlockingKeyRepository } from '../data-access/blocking-key.repository';
 import type { DeduplicationEnginePort } from '../domain/deduplication-engine.port';
-import { isTransientMongoError, ServiceError } from '@destiny/platform';
+import { ServiceError } from '@destiny/platform';
 import { createRefreshCanonicalViews } from './refresh-canonical-views';
 
 export interface IngestLineInput {
@@ -38,12 +38,13 @@ interface OutcomeDocument {
 }
 
 /**
- * A write conflict, a lost writer lease or an unreachable database is transient: answered 409 / 503 so import-service
- * marks the lines `retrying` and sends them again (§8.5); the chunk is idempotent by result id.
+ * A write conflict or a lost writer lease is transient: answered 409 / 503 so import-service marks
+ * the lines `retrying` and sends them again (§8.5); the chunk is idempotent by result id. (An
+ * unreachable database is answered 503 by the gRPC server for every handler.)
  */
 function asRetryable(error: unknown): unknown {
   if (error instanceof ConcurrentChangeError) return ServiceError.conflict(error.message);
-  if ((error as Error | undefined)?.name === 'WriterLeaseLostError' || isTransientMongoError(error)) return new ServiceError(503, 'The reference store is unavailable.');
+  if ((error as Error | undefined)?.name === 'WriterLeaseLostError') return new ServiceError(503, 'The reference store is unavailable.');
   return error;
 }
 
