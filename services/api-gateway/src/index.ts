@@ -1,6 +1,7 @@
 // Composition root of api-gateway: the only public HTTP surface, calling the services over gRPC.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { createFullTextLinks, createLogger, fullTextBlobStorage, loadConfig, startHealthServer } from '@destiny/platform';
 import { apiGatewayConfig } from './config';
 import { BearerTokenVerifier } from './auth/bearer-token.verifier';
@@ -17,6 +18,25 @@ export interface RunningApiGateway {
   port: number;
   url: string;
   stop(): Promise<void>;
+}
+
+/**
+ * Requests Node's HTTP parser rejects before express sees them (headers or URL over 16 KB, a
+ * malformed request line) get the contract's JSON error body instead of Node's empty one.
+ */
+function answerUnparsableRequest(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, detail] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'The request line or headers are too large.']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'The request was not received in time.']
+        : [400, 'The request is not valid HTTP.'];
+  const body = JSON.stringify({ detail });
+  socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
 export async function startApiGateway(env: NodeJS.ProcessEnv = process.env): Promise<RunningApiGateway> {
@@ -36,6 +56,7 @@ export async function startApiGateway(env: NodeJS.ProcessEnv = process.env): Pro
   const app = createApp({ logger, upstreams: addresses, authenticator, handlers: routeHandlers(upstreams, createFullTextLinks(fullTextBlobStorage(config), FULL_TEXT_URL_SECONDS)), maxBodyBytes: config.MAX_BODY_BYTES });
   const server = http.createServer(app);
   server.keepAliveTimeout = 65_000;
+  server.on('clientError', answerUnparsableRequest);
   const closeUpstreams = () => Object.values(upstreams).forEach((upstream) => upstream.close());
   try {
     await new Promise<void>((resolve, reject) => {

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { loadDestinyProtos } from '@destiny/contracts/grpc/proto-files';
 import { robotAuthHeaders, robotSignature } from '@destiny/contracts';
 import { createGrpcServer, createLogger, ServiceError, type GrpcServer } from '@destiny/platform';
@@ -213,6 +214,28 @@ describe('api-gateway HTTP surface: auth, validation, routing, errors', () => {
         expect(response.status).toBe(400);
         expect(await response.json()).toEqual({ detail: 'The request path is not valid percent-encoded UTF-8.' });
       }
+    });
+
+    it('when the URL or headers exceed the parser\'s 16 KB, then 431 with a JSON detail, and the gateway keeps serving', async () => {
+      const longLookup = await fetch(url(`/references/?identifier=${'doi:10.1/x,'.repeat(2000)}`), { headers: bearer(['reference.reader']) });
+      expect(longLookup.status).toBe(431);
+      expect(await longLookup.json()).toEqual({ detail: 'The request line or headers are too large.' });
+      const longHeader = await fetch(url(`/references/${KNOWN_REFERENCE}/`), { headers: { ...bearer(['reference.reader']), 'x-padding': 'p'.repeat(20_000) } });
+      expect(longHeader.status).toBe(431);
+      expect((await fetch(url(`/references/${KNOWN_REFERENCE}/`), { headers: bearer(['reference.reader']) })).status).toBe(200);
+    });
+
+    it('when the request is not valid HTTP, then 400 with a JSON detail', async () => {
+      const reply = await new Promise<string>((resolve, reject) => {
+        const socket = net.connect(gateway.port, '127.0.0.1', () => socket.write('NOT A REQUEST\r\n\r\n'));
+        let text = '';
+        socket.on('data', (chunk) => (text += chunk.toString('utf8')));
+        socket.on('end', () => resolve(text));
+        socket.on('error', reject);
+      });
+      expect(reply.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+      expect(reply).toContain('Content-Type: application/json');
+      expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4))).toEqual({ detail: 'The request is not valid HTTP.' });
     });
 
     it('when a body is required and none is sent, then 422 missing body', async () => {

@@ -1,0 +1,37 @@
+import { Readable } from 'node:stream';
+import { readLines, type FileLine } from './line-reader';
+
+async function linesOf(chunks: Array<string | Buffer>, maxLineBytes = 1024): Promise<FileLine[]> {
+  const lines: FileLine[] = [];
+  for await (const line of readLines(Readable.from(chunks.map((chunk) => (Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk, 'utf8')))), maxLineBytes)) lines.push(line);
+  return lines;
+}
+
+describe('readLines', () => {
+  it('when lines end in LF or CRLF and some are blank, then every physical line is numbered and the terminators are dropped', async () => {
+    expect(await linesOf(['{"a":1}\r\n\n  \n{"b":', '2}\n{"c":3}'])).toEqual([
+      { number: 1, text: '{"a":1}' },
+      { number: 2, text: '' },
+      { number: 3, text: '  ' },
+      { number: 4, text: '{"b":2}' },
+      { number: 5, text: '{"c":3}' },
+    ]);
+  });
+
+  it('when the file starts with a UTF-8 byte-order mark, even split across chunks, then line 1 is read without it', async () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    expect(await linesOf([Buffer.concat([bom, Buffer.from('{"a":1}\n')])])).toEqual([{ number: 1, text: '{"a":1}' }]);
+    expect(await linesOf([bom.subarray(0, 2), Buffer.concat([bom.subarray(2), Buffer.from('{"a":1}\n\ufeff{"b":2}\n')])])).toEqual([
+      { number: 1, text: '{"a":1}' },
+      // Only the file's first bytes are an encoding mark; later it is content, and JSON rejects it.
+      { number: 2, text: '\ufeff{"b":2}' },
+    ]);
+  });
+
+  it('when a line is longer than the limit, then it is reported without its text and the next line is read whole', async () => {
+    expect(await linesOf(['x'.repeat(10), 'y'.repeat(10), '\nshort\n'], 15)).toEqual([
+      { number: 1, text: null },
+      { number: 2, text: 'short' },
+    ]);
+  });
+});
