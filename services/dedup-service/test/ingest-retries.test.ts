@@ -46,7 +46,7 @@ describe('IngestReferences sent again after an attempt that stopped before recor
   it.each(['append', 'merge_aggressive'])('when the %s merge of an earlier attempt was written but not its outcome, then the line sent again merges nothing more and answers the same reference', async (strategy) => {
     const doi = `10.4242/retried-merge.${strategy}`;
     const [created] = await ingest('fail', [line(doi, 'as first imported')]);
-    // Decided first, so the merges below do not race the decision's own write to the reference (a 409 import-service would retry).
+    // Decided first, so the decision's own write to the reference does not land between the two reads compared below.
     await waitFor(async () => (await getReference(created.reference_id)).duplicate_decision, 'the new reference\'s decision');
     const merge = line(doi, `merged by ${strategy}`);
     const [first] = await ingest(strategy, [merge]);

@@ -8,6 +8,11 @@ export interface IdentifierClaim {
   reference_id: string;
 }
 
+/** A claim to write: `replaces` names the owner of an orphaned claim (its reference never stored) it takes over. */
+export interface IdentifierClaimWrite extends IdentifierClaim {
+  replaces?: string;
+}
+
 /** Another writer (a second replica) may change a reference between a read and the write: rounds of read-decide-write before giving up. */
 export const WRITE_ROUNDS = 5;
 
@@ -173,8 +178,29 @@ export function createReferenceRepository(db: Db, fence?: WriteFence) {
       const rows = await identifiers.find({ _id: { $in: [...keys] } }).toArray();
       return new Map(rows.map((row) => [row._id, row.reference_id]));
     },
-    async claim(rows: IdentifierClaim[]): Promise<void> {
-      await insertIgnoringDuplicates(identifiers, rows);
+    /**
+     * Writes the claims (a claim already naming the same reference is done) and answers the keys
+     * that another reference holds instead; read back only when some write did not apply.
+     */
+    async claim(rows: IdentifierClaimWrite[]): Promise<string[]> {
+      if (rows.length === 0) return [];
+      const takeovers = rows.filter((row) => row.replaces !== undefined).length;
+      let applied = false;
+      try {
+        const result = await identifiers.bulkWrite(
+          rows.map(({ _id, reference_id, replaces }) =>
+            replaces === undefined ? { insertOne: { document: { _id, reference_id } } } : { updateOne: { filter: { _id, reference_id: replaces }, update: { $set: { reference_id } } } },
+          ),
+          { ordered: false },
+        );
+        applied = result.matchedCount === takeovers;
+      } catch (error) {
+        if (!isDuplicateKeyError(error)) throw error;
+      }
+      if (applied) return [];
+      const stored = await identifiers.find({ _id: { $in: rows.map((row) => row._id) } }).toArray();
+      const holders = new Map(stored.map((row) => [row._id, row.reference_id]));
+      return rows.filter((row) => holders.get(row._id) !== row.reference_id).map((row) => row._id);
     },
     async insertNew(documents: ReferenceDocument[]): Promise<void> {
       const token = stamp();

@@ -4,9 +4,9 @@ import type { Db } from 'mongodb';
 import type { Logger } from '@destiny/platform';
 import { COLLECTIONS } from '../data-access/collections';
 import { pendingDecision, type DecisionDocument, type DecisionRepository } from '../data-access/decision.repository';
-import { ConcurrentChangeError, insertIgnoringDuplicates, type IdentifierClaim, type ReferenceRepository } from '../data-access/reference.repository';
+import { ConcurrentChangeError, insertIgnoringDuplicates, WRITE_ROUNDS, type IdentifierClaimWrite, type ReferenceRepository } from '../data-access/reference.repository';
 import { planIngest, type IncomingReference, type IngestStrategy } from '../domain/ingest.planner';
-import { enhancementChangeset, identityKeys, isCanonicalLike, type ReferenceDocument } from '../domain/reference.model';
+import { enhancementChangeset, identityKeys, isCanonicalLike, type ReferenceDocument, type StoredEnhancement } from '../domain/reference.model';
 import { referenceChangedEntry } from '../domain/reference-changed.event-builder';
 import { comparisonUpdate, storedDedupRecord } from '../domain/dedup-record';
 import type { BlockingKeyRepository } from '../data-access/blocking-key.repository';
@@ -99,12 +99,23 @@ export function createIngestReferences(deps: {
     const done = new Map(doneRows.map((row) => [row._id, row]));
     const earlier = new Map(earlierRows.filter((row) => !done.has(row.import_result_id as string)).map((row) => [row.import_result_id as string, row]));
     const known = new Map((await deps.references.getManyHeld([...new Set(owners.values())])).map((row) => [row._id, row]));
+    // Claims are written before the references they name, so an attempt that stopped between the
+    // two left claims on references never stored: those identifiers are free, and the next line
+    // to claim one takes the claim over (the stopped attempt, sent again, plans like any other).
+    const orphanedOwners = new Map<string, string>();
+    for (const [key, owner] of owners) {
+      if (known.has(owner)) continue;
+      orphanedOwners.set(key, owner);
+      owners.delete(key);
+    }
     const now = new Date();
     const nowText = now.toISOString();
 
     const created: ReferenceDocument[] = [];
-    const merged = new Map<string, { before: ReferenceDocument; after: ReferenceDocument; resultIds: string[]; added: ReferenceDocument['enhancements'] }>();
-    const claims: IdentifierClaim[] = [];
+    const merged = new Map<string, MergeChange>();
+    const claims: IdentifierClaimWrite[] = [];
+    /** Claims finishing an earlier attempt's work: one that lost its identifier meanwhile cannot be undone here. */
+    const settledClaims = new Set<string>();
     const decisions: DecisionDocument[] = [];
     const newOutcomes: OutcomeDocument[] = [];
     const result: IngestOutcome[] = [];
@@ -119,10 +130,13 @@ export function createIngestReferences(deps: {
       identityKeys(line.incoming.identifiers)
         .map((key) => owners.get(key))
         .find((owner) => owner !== undefined && (known.get(owner)?.merged_import_results ?? []).includes(line.import_result_id));
-    const claimAll = (referenceId: string, identifiers: ExternalIdentifier[]) => {
+    const claimAll = (referenceId: string, identifiers: ExternalIdentifier[], settled = false) => {
       for (const key of identityKeys(identifiers)) {
         owners.set(key, referenceId);
-        claims.push({ _id: key, reference_id: referenceId });
+        const replaces = orphanedOwners.get(key);
+        orphanedOwners.delete(key);
+        claims.push(replaces === undefined ? { _id: key, reference_id: referenceId } : { _id: key, reference_id: referenceId, replaces });
+        if (settled) settledClaims.add(key);
       }
     };
 
@@ -135,7 +149,8 @@ export function createIngestReferences(deps: {
       const again = earlier.get(line.import_result_id);
       if (again) {
         // An earlier attempt stored it and stopped before recording the outcome: finish that work.
-        claimAll(again._id, again.identifiers);
+        claimAll(again._id, again.identifiers, true);
+        known.set(again._id, again);
         created.push(again);
         record(line, 'completed', again._id, '');
         continue;
@@ -144,7 +159,9 @@ export function createIngestReferences(deps: {
       if (mergedInto) {
         // An earlier attempt merged it (its result id is on the reference, written with the merge)
         // and stopped before recording the outcome: merging again would add its enhancements twice.
-        claimAll(mergedInto, line.incoming.identifiers);
+        // Only the identifiers the merge added are claimed (a defensive merge keeps an existing key's value).
+        const held = new Set(identityKeys((merged.get(mergedInto)?.after ?? known.get(mergedInto))?.identifiers ?? []));
+        claimAll(mergedInto, line.incoming.identifiers.filter((identifier) => held.has(identityKeys([identifier])[0])), true);
         record(line, 'completed', mergedInto, '');
         continue;
       }
@@ -199,28 +216,21 @@ export function createIngestReferences(deps: {
       }
     }
 
-    // Order matters for crash safety: the reference (carrying its import result id) first, then
-    // its identifier claims and pending decision, and the outcome last.
+    // Order matters for crash safety: the identifier claims first, so no other chunk can store an
+    // identifier a stopped attempt already stored; then the references (carrying their import result
+    // ids) and merges, the pending decisions, and the outcomes last.
+    const lost = (await deps.references.claim(claims)).filter((key) => !settledClaims.has(key));
+    // Only another writer (a second replica past a lost lease) can take a key between the read and the claim.
+    if (lost.length > 0) throw new ConcurrentChangeError(owners.get(lost[0]) ?? lost[0]);
     await deps.references.insertNew(created.filter((reference) => !earlier.has(reference.import_result_id as string)));
     const groups = await deps.references.duplicatesOf([...merged.values()].filter((change) => isCanonicalLike(change.before)).map((change) => change.before._id));
     // The new content's blocking keys go first: a key without its content yet only adds a candidate.
     const comparisons = new Map([...merged].map(([id, change]) => [id, comparisonUpdate(deps.engine, deps.trustedTypes, change.before, change.after)]));
     await deps.blocking.addMany([...comparisons].flatMap(([referenceId, update]) => (update ? [{ referenceId, keys: update.blockingKeys }] : [])), now);
-    for (const [id, change] of merged) {
-      const events = change.added.length > 0 ? [referenceChangedEntry({ kind: 'enhanced', reference: { ...change.after, version: change.before.version + 1 }, duplicates: groups.get(id) ?? [], changeset: enhancementChangeset(change.added), now })] : [];
-      const dedupRecord = comparisons.get(id)?.dedupRecord;
-      await deps.references.update(
-        id,
-        change.before.version,
-        { identifiers: change.after.identifiers, enhancements: change.after.enhancements, version: change.before.version + (events.length > 0 ? 1 : 0), ...(dedupRecord ? { dedup_record: dedupRecord } : {}) },
-        events,
-        { $addToSet: { merged_import_results: { $each: change.resultIds } } },
-      );
-    }
+    for (const [id, change] of merged) await writeMerge(id, change, groups.get(id) ?? [], comparisons.get(id)?.dedupRecord, now);
     // A duplicate is searchable only through its canonical's view, which the merge just changed.
     const mergedDuplicates = new Map([...merged].filter(([, change]) => !isCanonicalLike(change.before)).map(([id, change]) => [id, new Set(change.added.map((enhancement) => enhancement.id))]));
     if (mergedDuplicates.size > 0) await refreshCanonicals(mergedDuplicates, {});
-    await deps.references.claim(claims);
     const pending = created.map((reference) => pendingDecision(reference.import_decision_id as string, reference._id, 'import', now));
     await deps.decisions.insert([...pending, ...decisions]);
     if (pending.length > 0) {
@@ -232,5 +242,45 @@ export function createIngestReferences(deps: {
     return result;
   }
 
+  /**
+   * The decision lane runs beside ingestion and may decide the reference between the read and this
+   * write; its content cannot change (content is written in this lane only), so the merge is
+   * written again on the decided version instead of failing the whole chunk.
+   */
+  async function writeMerge(id: string, change: MergeChange, duplicates: ReferenceDocument[], dedupRecord: ReferenceDocument['dedup_record'] | undefined, now: Date): Promise<void> {
+    for (let round = 1; ; round += 1) {
+      const events = change.added.length > 0 ? [referenceChangedEntry({ kind: 'enhanced', reference: { ...change.after, version: change.before.version + 1 }, duplicates, changeset: enhancementChangeset(change.added), now })] : [];
+      try {
+        await deps.references.update(
+          id,
+          change.before.version,
+          { identifiers: change.after.identifiers, enhancements: change.after.enhancements, version: change.before.version + (events.length > 0 ? 1 : 0), ...(dedupRecord ? { dedup_record: dedupRecord } : {}) },
+          events,
+          { $addToSet: { merged_import_results: { $each: change.resultIds } } },
+        );
+        return;
+      } catch (error) {
+        if (!(error instanceof ConcurrentChangeError) || round === WRITE_ROUNDS) throw error;
+        const [current] = await deps.references.getMany([id]);
+        if (!current || contentKey(current) !== contentKey(change.before)) throw error;
+        change.before = current;
+        change.after = { ...current, identifiers: change.after.identifiers, enhancements: change.after.enhancements };
+        duplicates = isCanonicalLike(current) ? ((await deps.references.duplicatesOf([id])).get(id) ?? []) : [];
+      }
+    }
+  }
+
   return ingest;
+}
+
+interface MergeChange {
+  before: ReferenceDocument;
+  after: ReferenceDocument;
+  resultIds: string[];
+  added: StoredEnhancement[];
+}
+
+/** What a merge was planned on: the identifiers, and the enhancements with what supersedes them. */
+function contentKey(reference: ReferenceDocument): string {
+  return JSON.stringify([identityKeys(reference.identifiers), reference.enhancements.map((enhancement) => [enhancement.id, enhancement.superseded_by ?? null])]);
 }
