@@ -1,4 +1,4 @@
-import { ROUTING_KEYS, type ReferenceChangedEvent } from '@destiny/contracts';
+import { ROUTING_KEYS, uuidv7, type ReferenceChangedEvent } from '@destiny/contracts';
 import { loadDestinyProtos } from '@destiny/contracts/grpc/proto-files';
 import { observeEvents, startTestInfrastructure } from '@destiny/devstack/testing';
 import { callUnary, createGrpcClient } from '@destiny/platform';
@@ -44,5 +44,14 @@ export function bibliographic(title: string, authors: string[], year: number, ve
       publication_venue: { display_name: venue },
       ...extra,
     },
+  };
+}
+
+/** One import line for IngestReferences: the identifiers and an importer's abstract. */
+export function abstractLine(identifiers: unknown[], abstract: string, importResultId = uuidv7()) {
+  return {
+    line_number: 1,
+    import_result_id: importResultId,
+    reference_json: JSON.stringify({ identifiers, enhancements: [{ source: 'importer', visibility: 'public', content: { enhancement_type: 'abstract', process: 'other', abstract } }] }),
   };
 }

@@ -7,7 +7,7 @@ import { createReferenceRepository } from '../src/data-access/reference.reposito
 import * as engine from '../src/domain/deduplication';
 import type { ReferenceDocument } from '../src/domain/reference.model';
 import { createIngestReferences } from '../src/usecases/ingest-references.usecase';
-import { startInfrastructure } from './dedup-helpers';
+import { abstractLine, startInfrastructure } from './dedup-helpers';
 
 // The decision lane runs beside ingestion, so a reference an ingest chunk read may be written by
 // the other lane before the chunk writes its merge. The interleaving is forced here: the chunk's
@@ -57,12 +57,8 @@ describe('IngestReferences when the other lane writes a reference between the ch
     await infrastructure?.stop();
   });
 
-  const line = (identifiers: unknown[], abstract: string, importResultId = uuidv7()) => ({
-    line_number: 1,
-    import_result_id: importResultId,
-    reference_json: JSON.stringify({ identifiers, enhancements: [{ source: 'importer', visibility: 'public', content: { enhancement_type: 'abstract', process: 'other', abstract } }] }),
-  });
-  const send = (strategy: string, lines: Array<ReturnType<typeof line>>) => ingest({ import_batch_id: uuidv7(), collision_strategy: strategy, lines });
+  const line = abstractLine;
+  const send = (strategy: string, lines: Array<ReturnType<typeof abstractLine>>) => ingest({ import_batch_id: uuidv7(), collision_strategy: strategy, lines });
   const read = async (id: string) => (await db.collection<ReferenceDocument>('references').findOne({ _id: id })) as ReferenceDocument & { _outbox: Array<{ payload: { version: number } }> };
   const claimOf = async (identifier: { identifier_type: string; identifier: string | number }) => (await db.collection('identifiers').findOne({ _id: identifierIdentityKey(identifier as never) as never }))?.reference_id;
 

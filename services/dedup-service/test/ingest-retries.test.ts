@@ -2,7 +2,7 @@ import { uuidv7 } from '@destiny/contracts';
 import type { RunningBackendService } from '@destiny/platform';
 import { MongoClient } from 'mongodb';
 import { startDedupService } from '../src/index';
-import { call, dedupClient, startInfrastructure, waitFor, type DedupClient } from './dedup-helpers';
+import { abstractLine, call, dedupClient, startInfrastructure, waitFor, type DedupClient } from './dedup-helpers';
 
 // A chunk import-service sends again because the first answer never arrived: whatever the first
 // attempt had written before it stopped, the second applies each line once. The crash window is
@@ -35,11 +35,7 @@ describe('IngestReferences sent again after an attempt that stopped before recor
     await infrastructure?.stop();
   });
 
-  const line = (doi: string, abstract: string, importResultId = uuidv7()) => ({
-    line_number: 1,
-    import_result_id: importResultId,
-    reference_json: JSON.stringify({ identifiers: [{ identifier: doi, identifier_type: 'doi' }], enhancements: [{ source: 'importer', visibility: 'public', content: { enhancement_type: 'abstract', process: 'other', abstract } }] }),
-  });
+  const line = (doi: string, abstract: string, importResultId?: string) => abstractLine([{ identifier: doi, identifier_type: 'doi' }], abstract, importResultId);
   const ingest = async (strategy: string, lines: unknown[]) => (await call<{ outcomes: Array<{ reference_id: string; status: string; failure_details: string }> }>(client, 'IngestReferences', { import_batch_id: uuidv7(), collision_strategy: strategy, lines })).outcomes;
   const getReference = async (id: string) => JSON.parse((await call<{ json: string }>(client, 'GetReference', { id })).json) as StoredView;
 

@@ -1,4 +1,4 @@
-import { derivedUuidv7, QUEUES, uuidv7, type DeduplicationJob, type ExternalIdentifier } from '@destiny/contracts';
+import { derivedUuidv7, identifierIdentityKey, QUEUES, uuidv7, type DeduplicationJob, type ExternalIdentifier } from '@destiny/contracts';
 import type { MessageBus } from '@destiny/platform';
 import type { Db } from 'mongodb';
 import type { Logger } from '@destiny/platform';
@@ -161,7 +161,7 @@ export function createIngestReferences(deps: {
         // and stopped before recording the outcome: merging again would add its enhancements twice.
         // Only the identifiers the merge added are claimed (a defensive merge keeps an existing key's value).
         const held = new Set(identityKeys((merged.get(mergedInto)?.after ?? known.get(mergedInto))?.identifiers ?? []));
-        claimAll(mergedInto, line.incoming.identifiers.filter((identifier) => held.has(identityKeys([identifier])[0])), true);
+        claimAll(mergedInto, line.incoming.identifiers.filter((identifier) => held.has(identifierIdentityKey(identifier))), true);
         record(line, 'completed', mergedInto, '');
         continue;
       }
