@@ -78,7 +78,7 @@ export async function startDedupService(env: NodeJS.ProcessEnv = process.env, ov
         readsFirst,
       });
       const consumer = await startDeduplicationConsumer(bus, processDeduplication, logger);
-      const sweeper = startPendingDecisionSweeper({ decisions, bus, logger, staleMs: config.DEDUP_PENDING_REQUEUE_MS, intervalMs: Math.max(1000, Math.floor(config.DEDUP_PENDING_REQUEUE_MS / 2)) });
+      const sweeper = startPendingDecisionSweeper({ decisions, references, bus, logger, staleMs: config.DEDUP_PENDING_REQUEUE_MS, intervalMs: Math.max(1000, Math.floor(config.DEDUP_PENDING_REQUEUE_MS / 2)) });
       return {
         async stop() {
           await sweeper.stop();

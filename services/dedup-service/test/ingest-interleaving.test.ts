@@ -1,4 +1,4 @@
-import { identifierIdentityKey, TOPOLOGY, uuidv7 } from '@destiny/contracts';
+import { identifierIdentityKey, QUEUES, TOPOLOGY, uuidv7, type DeduplicationJob } from '@destiny/contracts';
 import { createInProcessBus, createLogger, type MessageBus } from '@destiny/platform';
 import { MongoClient, type Db } from 'mongodb';
 import { createBlockingKeyRepository } from '../src/data-access/blocking-key.repository';
@@ -7,7 +7,8 @@ import { createReferenceRepository } from '../src/data-access/reference.reposito
 import * as engine from '../src/domain/deduplication';
 import type { ReferenceDocument } from '../src/domain/reference.model';
 import { createIngestReferences } from '../src/usecases/ingest-references.usecase';
-import { abstractLine, startInfrastructure } from './dedup-helpers';
+import { startPendingDecisionSweeper } from '../src/usecases/requeue-pending-decisions.usecase';
+import { abstractLine, startInfrastructure, waitFor } from './dedup-helpers';
 
 // The decision lane runs beside ingestion, so a reference an ingest chunk read may be written by
 // the other lane before the chunk writes its merge. The interleaving is forced here: the chunk's
@@ -21,6 +22,8 @@ describe('IngestReferences when the other lane writes a reference between the ch
   /** Runs once, just before the next merge write. */
   let beforeNextMerge: ((referenceId: string) => Promise<void>) | null = null;
   let ingest: ReturnType<typeof createIngestReferences>;
+  /** Fails the next insert of references, after the chunk's claims and pending decisions are written. */
+  let failNextInsert = false;
 
   beforeAll(async () => {
     infrastructure = await startInfrastructure('dedup-ingest-interleaving');
@@ -30,6 +33,13 @@ describe('IngestReferences when the other lane writes a reference between the ch
     await bus.declareTopology(TOPOLOGY);
     const stored = createReferenceRepository(db);
     const references: typeof stored = Object.assign(Object.create(stored) as typeof stored, {
+      async insertNew(...args: Parameters<typeof stored.insertNew>) {
+        if (failNextInsert) {
+          failNextInsert = false;
+          throw new Error('the database went away');
+        }
+        return stored.insertNew(...args);
+      },
       async update(...args: Parameters<typeof stored.update>) {
         const hook = beforeNextMerge;
         beforeNextMerge = null;
@@ -121,4 +131,62 @@ describe('IngestReferences when the other lane writes a reference between the ch
     expect(again).toEqual({ line_number: 1, status: 'failed', reference_id: '', failure_details: `Entry 1:\n\nIdentifier(s) are already mapped on an existing reference:\nidentifier_type=doi, identifier=${doi.identifier}` });
     expect(await db.collection('references').countDocuments({ 'identifiers.identifier': doi.identifier })).toBe(1);
   });
+
+  it('when an attempt stops after storing its references and is never sent again, then each stored reference has a pending decision that the sweeper queues', async () => {
+    const existing = { identifier_type: 'doi', identifier: '10.4242/interleaved.abandoned-merge' };
+    const doi = { identifier_type: 'doi', identifier: '10.4242/interleaved.abandoned' };
+    await send('fail', [line([existing], 'first')]);
+    // The chunk's merge meets changed content (a 409), after the chunk's new reference was stored;
+    // import-service gives up on such a chunk after its retries.
+    beforeNextMerge = async (id) => {
+      await db.collection<ReferenceDocument>('references').updateOne({ _id: id }, { $push: { identifiers: { identifier_type: 'open_alex', identifier: 'W4242003' } as never }, $inc: { version: 1 } });
+    };
+    await expect(send('append', [line([doi], 'abandoned attempt'), line([existing, { identifier_type: 'pm_id', identifier: 4242003 }], 'merge')])).rejects.toMatchObject({ httpStatus: 409 });
+    const stored = await db.collection<ReferenceDocument>('references').findOne({ 'identifiers.identifier': doi.identifier });
+    expect(stored).not.toBeNull();
+    const decision = await db.collection('duplicate_decisions').findOne({ reference_id: stored?._id });
+    expect(decision).toMatchObject({ _id: stored?.import_decision_id, duplicate_determination: 'pending', decision_trigger: 'import' });
+
+    const queued = await sweepUntil(async (jobs) => jobs.some((job) => job.decision_ids.includes(stored?.import_decision_id as string)));
+
+    expect(queued.flatMap((job) => job.reference_ids)).toContain(stored?._id);
+    expect(await db.collection('duplicate_decisions').countDocuments({ _id: stored?.import_decision_id as never, duplicate_determination: 'pending' })).toBe(1);
+  });
+
+  it('when an attempt stops before storing its references, then sent again it stores each once, and the sweeper deletes the stopped attempt\'s pending decisions instead of queueing them forever', async () => {
+    const doi = { identifier_type: 'doi', identifier: '10.4242/interleaved.never-stored' };
+    const stopped = line([doi], 'stopped before the references');
+    failNextInsert = true;
+    await expect(send('fail', [stopped])).rejects.toThrow('the database went away');
+    const orphans = await db.collection('duplicate_decisions').find({ duplicate_determination: 'pending', reference_id: { $nin: await db.collection('references').distinct('_id') } }).toArray();
+    expect(orphans).toHaveLength(1);
+
+    const [again] = await send('fail', [stopped]);
+
+    expect(again).toMatchObject({ status: 'completed', failure_details: '' });
+    expect(again.reference_id).not.toBe(orphans[0].reference_id);
+    expect(await db.collection('references').countDocuments({ 'identifiers.identifier': doi.identifier })).toBe(1);
+    const stoppedDecision = orphans[0]._id;
+    const retriedDecision = (await db.collection<ReferenceDocument>('references').findOne({ _id: again.reference_id }))?.import_decision_id as string;
+    const queued = await sweepUntil(async (jobs) => jobs.some((job) => job.decision_ids.includes(retriedDecision)) && (await db.collection('duplicate_decisions').countDocuments({ _id: stoppedDecision })) === 0);
+    expect(queued.flatMap((job) => job.decision_ids)).not.toContain(stoppedDecision);
+    expect(await db.collection('duplicate_decisions').countDocuments({ reference_id: again.reference_id, duplicate_determination: 'pending' })).toBe(1);
+  });
+
+  /** Runs the pending-decision sweeper with no grace period until `done`; the jobs it queued. */
+  async function sweepUntil(done: (jobs: DeduplicationJob[]) => Promise<boolean>): Promise<DeduplicationJob[]> {
+    const jobs: DeduplicationJob[] = [];
+    const consumer = await bus.consume(QUEUES.dedupServiceDeduplication, async (message) => {
+      jobs.push(message as DeduplicationJob);
+      return { outcome: 'ack' };
+    });
+    const sweeper = startPendingDecisionSweeper({ decisions: createDecisionRepository(db), references: createReferenceRepository(db), bus, logger: createLogger({ service: 'test', level: 'silent' }), staleMs: 0, intervalMs: 10 });
+    try {
+      await waitFor(() => done(jobs), 'the sweep', 10_000);
+    } finally {
+      await sweeper.stop();
+      await consumer.stop();
+    }
+    return jobs;
+  }
 });

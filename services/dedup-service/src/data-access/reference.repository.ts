@@ -154,6 +154,11 @@ export function createReferenceRepository(db: Db, fence?: WriteFence) {
       if (ids.length === 0) return [];
       return (await references.find({ _id: { $in: [...ids] } }, { projection: summaryProjection }).toArray()) as ReferenceSummary[];
     },
+    /** Which of these references are stored. */
+    async existing(ids: readonly string[]): Promise<Set<string>> {
+      if (ids.length === 0) return new Set();
+      return new Set((await references.find({ _id: { $in: [...ids] } }, { projection: { _id: 1 } }).toArray()).map((row) => row._id));
+    },
     async createdByResults(resultIds: readonly string[]): Promise<ReferenceDocument[]> {
       if (resultIds.length === 0) return [];
       return (await references.find({ import_result_id: { $in: [...resultIds] } }, { projection }).toArray()) as ReferenceDocument[];

@@ -217,11 +217,15 @@ export function createIngestReferences(deps: {
     }
 
     // Order matters for crash safety: the identifier claims first, so no other chunk can store an
-    // identifier a stopped attempt already stored; then the references (carrying their import result
-    // ids) and merges, the pending decisions, and the outcomes last.
+    // identifier a stopped attempt already stored; then the pending decisions, so a reference is
+    // never stored without one (an attempt that stops after this point and is never sent again
+    // still has its references decided: the sweeper queues stale pending decisions); then the
+    // references (carrying their import result ids) and merges, and the outcomes last.
     const lost = (await deps.references.claim(claims)).filter((key) => !settledClaims.has(key));
     // Only another writer (a second replica past a lost lease) can take a key between the read and the claim.
     if (lost.length > 0) throw new ConcurrentChangeError(owners.get(lost[0]) ?? lost[0]);
+    const pending = created.map((reference) => pendingDecision(reference.import_decision_id as string, reference._id, 'import', now));
+    await deps.decisions.insert([...pending, ...decisions]);
     await deps.references.insertNew(created.filter((reference) => !earlier.has(reference.import_result_id as string)));
     const groups = await deps.references.duplicatesOf([...merged.values()].filter((change) => isCanonicalLike(change.before)).map((change) => change.before._id));
     // The new content's blocking keys go first: a key without its content yet only adds a candidate.
@@ -231,8 +235,6 @@ export function createIngestReferences(deps: {
     // A duplicate is searchable only through its canonical's view, which the merge just changed.
     const mergedDuplicates = new Map([...merged].filter(([, change]) => !isCanonicalLike(change.before)).map(([id, change]) => [id, new Set(change.added.map((enhancement) => enhancement.id))]));
     if (mergedDuplicates.size > 0) await refreshCanonicals(mergedDuplicates, {});
-    const pending = created.map((reference) => pendingDecision(reference.import_decision_id as string, reference._id, 'import', now));
-    await deps.decisions.insert([...pending, ...decisions]);
     if (pending.length > 0) {
       const job: DeduplicationJob = { job_id: uuidv7(), reference_ids: pending.map((item) => item.reference_id), decision_ids: pending.map((item) => item._id) };
       await deps.bus.sendToQueue(QUEUES.dedupServiceDeduplication, job, { messageId: job.job_id });

@@ -1,23 +1,34 @@
 import { QUEUES, uuidv7, type DeduplicationJob } from '@destiny/contracts';
 import type { Logger, MessageBus } from '@destiny/platform';
 import type { DecisionRepository } from '../data-access/decision.repository';
+import type { ReferenceRepository } from '../data-access/reference.repository';
 
 const JOB_SIZE = 500;
 
 /**
  * Queues again every decision still pending after `staleMs`: its job may never have been sent (a
  * crash between storing the decision and sending) or may have been dead-lettered. Processing is
- * idempotent, so a decision queued twice is decided once.
+ * idempotent, so a decision queued twice is decided once. A stale pending decision whose reference
+ * was never stored (ingestion writes the decision first and stopped before the reference; sent
+ * again, it mints new ids) is deleted instead: there is nothing to decide, and it would be queued
+ * again forever.
  */
-export function startPendingDecisionSweeper(deps: { decisions: DecisionRepository; bus: MessageBus; logger: Logger; staleMs: number; intervalMs: number }) {
+export function startPendingDecisionSweeper(deps: { decisions: DecisionRepository; references: Pick<ReferenceRepository, 'existing'>; bus: MessageBus; logger: Logger; staleMs: number; intervalMs: number }) {
   let stopped = false;
   let running: Promise<void> | undefined;
   const sweep = async () => {
     const cutoff = new Date(Date.now() - deps.staleMs);
-    const stale = await deps.decisions.decisions
+    const found = await deps.decisions.decisions
       .find({ duplicate_determination: 'pending', updated_at: { $lt: cutoff } }, { projection: { _id: 1, reference_id: 1 } })
       .limit(10 * JOB_SIZE)
       .toArray();
+    const stored = await deps.references.existing([...new Set(found.map((row) => row.reference_id))]);
+    const orphans = found.filter((row) => !stored.has(row.reference_id)).map((row) => row._id);
+    if (orphans.length > 0) {
+      await deps.decisions.decisions.deleteMany({ _id: { $in: orphans }, duplicate_determination: 'pending', updated_at: { $lt: cutoff } });
+      deps.logger.info({ decisions: orphans.length }, 'deleted stale pending duplicate decisions of references never stored');
+    }
+    const stale = found.filter((row) => stored.has(row.reference_id));
     for (let start = 0; start < stale.length && !stopped; start += JOB_SIZE) {
       const group = stale.slice(start, start + JOB_SIZE);
       const job: DeduplicationJob = { job_id: uuidv7(), reference_ids: group.map((row) => row.reference_id), decision_ids: group.map((row) => row._id) };
