@@ -257,6 +257,18 @@ describe('robot-broker enhancement requests and robot batches', () => {
     expect(JSON.stringify(fileLine)).not.toMatch(/confidence|extra_key|"note"/);
   });
 
+  it('when a result file starts with a byte-order mark and ends its lines with CRLF, then every line is read as JSON', async () => {
+    const refs = await ingestReferences(references, 2, 'bom');
+    const robot = await newRobot('bom-bot');
+    await request(robot.id, refs);
+    const batch = (await poll(robot.id))!;
+    const response = await fetch(batch.result_storage_url, { method: 'PUT', body: `\ufeff${abstractLine(refs[0])}\r\n${abstractLine(refs[1])}\r\n` });
+    expect(response.status).toBe(200);
+    await submit(batch.id);
+    const validationUrl = await waitFor(async () => (await json<Batch>('GetRobotEnhancementBatch', { id: batch.id })).validation_result_url, 'the import');
+    expect(await download(validationUrl)).toEqual([{ reference_id: refs[0] }, { reference_id: refs[1] }]);
+  });
+
   it('when a reference carries a full-text enhancement, then only a caller with full_text sees it in the reference file', async () => {
     const [ref] = await ingestReferences(references, 1, 'full-text');
     const fullText = { reference_id: ref, source: 'pdf-bot', visibility: 'public', content: { enhancement_type: 'full_text', file_url: 'https://files.example/paper.pdf' } };

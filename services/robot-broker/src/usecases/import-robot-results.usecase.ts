@@ -41,7 +41,13 @@ interface QueuedEnhancement {
 async function* nonBlankLines(stream: Readable | null): AsyncGenerator<string> {
   if (!stream) return;
   const lines = readline.createInterface({ input: stream, crlfDelay: Infinity });
-  for await (const line of lines) if (line.trim() !== '') yield line;
+  let first = true;
+  for await (const read of lines) {
+    // A UTF-8 byte-order mark (as Windows tools save files) marks the encoding; it is not part of the first line's JSON.
+    const line = first && read.charCodeAt(0) === 0xfeff ? read.slice(1) : read;
+    first = false;
+    if (line.trim() !== '') yield line;
+  }
 }
 
 export function createImportRobotResults(deps: {
