@@ -36,6 +36,11 @@ export function parseUuidAnyVersion(input: unknown): string | null {
   if (DASHED.test(value)) hex = value.replace(/-/g, '');
   else if (HEX32.test(value)) hex = value;
   else return null;
+  return dashed(hex);
+}
+
+/** 32 hex digits in the canonical 8-4-4-4-12 form. */
+function dashed(hex: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
@@ -95,10 +100,14 @@ export function uuidv7(now: number = Date.now()): string {
   bytes[3] = (ms >>> 16) & 0xff;
   bytes[4] = (ms >>> 8) & 0xff;
   bytes[5] = ms & 0xff;
+  return asVersion7(bytes);
+}
+
+/** The 16 bytes as a canonical UUID, with the version 7 and RFC 4122 variant bits set. */
+function asVersion7(bytes: Buffer): string {
   bytes[6] = (bytes[6] & 0x0f) | 0x70;
   bytes[8] = (bytes[8] & 0x3f) | 0x80;
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return dashed(bytes.toString('hex'));
 }
 
 /**
@@ -108,10 +117,6 @@ export function uuidv7(now: number = Date.now()): string {
  */
 export function derivedUuidv7(base: string, salt: string): string {
   const bytes = createHash('sha256').update(`${base}:${salt}`).digest().subarray(0, 16);
-  const baseHex = base.replace(/-/g, '');
-  for (let i = 0; i < 6; i += 1) bytes[i] = parseInt(baseHex.slice(2 * i, 2 * i + 2), 16);
-  bytes[6] = (bytes[6] & 0x0f) | 0x70;
-  bytes[8] = (bytes[8] & 0x3f) | 0x80;
-  const hex = bytes.toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  uuidToBytes(base).copy(bytes, 0, 0, 6);
+  return asVersion7(bytes);
 }
