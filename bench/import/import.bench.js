@@ -2,7 +2,7 @@
 // through import-service and dedup-service on the embedded default's components (MongoDB
 // stand-in with a data folder, in-process bus; `--bus rabbitmq` for the local broker), from batch
 // registration until every result is recorded and every reference has a duplicate decision.
-// Run after a build: `node bench/import/import.bench.js [--references 100000] [--bus in-process|rabbitmq] [--chunk-size 500]`
+// Run after a build: `node bench/import/import.bench.js [--references 100000] [--warm-up 5000] [--bus in-process|rabbitmq] [--chunk-size 500]`
 const fs = require('node:fs');
 const http = require('node:http');
 const os = require('node:os');
@@ -16,8 +16,9 @@ const { restartWithSemiSpace, semiSpaceLabel, startService } = require('../suppo
 const { startStandInProcess } = require('../support/service-processes');
 
 // The services run with the young generation they get in production (`npm start`, the images:
-// 64 MB semi-spaces); `--semi-space default` keeps V8's 16 MB. The MongoDB stand-in always keeps
-// V8's default, as `npm run devstack -- mongo` runs it.
+// 64 MB semi-spaces); `--semi-space default` keeps V8's 16 MB. The MongoDB stand-in gets 64 MB
+// too: `npm start` runs it on a thread of the same process, which shares the process's V8 flags
+// (BENCH_MONGO_NODE_ARGS replaces its node arguments).
 // V8 reads the size only at start-up, so this process starts itself again with it.
 const semiSpace = argument('--semi-space', '64');
 restartWithSemiSpace(semiSpace, __filename);
@@ -34,6 +35,10 @@ const { readLines } = services('services/import-service/dist/domain/line-reader.
 const { validateImportLine } = services('services/import-service/dist/domain/import-line.validator.js');
 
 const total = Number(argument('--references', '100000'));
+// References imported (in a batch of their own, other identifiers) before the measured batch, as
+// a running system has served imports before: the services' code is compiled and optimised. `0`
+// measures a cold start.
+const warmUp = Number(argument('--warm-up', '5000'));
 const busKind = argument('--bus', 'in-process');
 // `process`: the stand-in in its own process (as `npm run devstack -- mongo`); `in-process`: in this one.
 const mongoKind = argument('--mongo', 'process');
@@ -148,8 +153,7 @@ async function startCommandCounter(targetUrl) {
 
 async function startMongoStandIn(dataDir) {
   if (mongoKind === 'in-process') return startMongo({ port: 0, dataDir });
-  // The stand-in keeps V8's default young generation, as `npm run devstack -- mongo` runs it.
-  const standIn = await startStandInProcess('mongo', dataDir, process.env.BENCH_MONGO_NODE_ARGS ? process.env.BENCH_MONGO_NODE_ARGS.split(' ') : []);
+  const standIn = await startStandInProcess('mongo', dataDir, (process.env.BENCH_MONGO_NODE_ARGS ?? '--max-semi-space-size=64').split(' ').filter(Boolean));
   return { ...standIn, scanStatistics: () => 'n/a (stand-in in its own process)' };
 }
 
@@ -183,7 +187,8 @@ function rssOf(pid) {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)[1]) / 1024;
 }
-const checkpoints = [10_000, 100_000].filter((n) => n <= total);
+// Every 10,000 references (and the end), so the rate's fall as the store grows is visible.
+const checkpoints = [...Array.from({ length: Math.floor(total / 10_000) }, (_, index) => (index + 1) * 10_000), ...(total % 10_000 === 0 ? [] : [total])];
 
 // Deterministic references shared with the whole-pipeline benchmark.
 const { createReferenceGenerator } = require('../support/references');
@@ -233,7 +238,9 @@ async function main() {
   console.log(`parse+validate only (one core): ${Math.round(parse.ms)} ms (${Math.round((parse.lines / parse.ms) * 1000)} lines/s)`);
 
   const mongo = await startMongoStandIn(path.join(dir, 'mongo'));
-  const server = http.createServer((request, response) => fs.createReadStream(file).pipe(response));
+  const warmUpFile = path.join(dir, 'warm-up.jsonl');
+  if (warmUp > 0) createReferenceGenerator({ seed: 7 }).writeFile(warmUpFile, warmUp, total);
+  const server = http.createServer((request, response) => fs.createReadStream(request.url === '/warm-up.jsonl' ? warmUpFile : file).pipe(response));
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const timing = timingLogger();
   const namespace = `import-bench-${process.pid}`;
@@ -251,14 +258,29 @@ async function main() {
   const unary = (method, request) => platform.callUnary(client, client[method], request);
   const db = (name) => reader.db(name);
 
-  const record = JSON.parse((await unary('CreateImportRecord', { json: JSON.stringify({ processor_name: 'bench', processor_version: '1', expected_reference_count: total, source_name: 'bench' }) })).json);
+  const decisions = db('destiny_dedup').collection('duplicate_decisions');
+  const decidedCount = async () => (await decisions.estimatedDocumentCount()) - (await decisions.countDocuments({ duplicate_determination: 'pending' }));
+  const createRecord = async (count) => JSON.parse((await unary('CreateImportRecord', { json: JSON.stringify({ processor_name: 'bench', processor_version: '1', expected_reference_count: count, source_name: 'bench' }) })).json);
+  const registerBatch = async (importRecord, name) => JSON.parse((await unary('RegisterImportBatch', { import_record_id: importRecord.id, batch_json: JSON.stringify({ storage_url: `http://127.0.0.1:${server.address().port}/${name}` }) })).json);
+  if (warmUp > 0) {
+    const warming = performance.now();
+    const warmUpBatch = await registerBatch(await createRecord(warmUp), 'warm-up.jsonl');
+    for (;;) {
+      const progress = await db('destiny_import').collection('import_batches').findOne({ _id: warmUpBatch.id }, { projection: { next_line: 1 } });
+      if (progress.next_line - 1 >= warmUp && (await decidedCount()) >= warmUp) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    console.log(`warm-up (not measured): ${warmUp} other references imported and decided in ${((performance.now() - warming) / 1000).toFixed(1)} s`);
+  }
+  const decidedBefore = await decidedCount();
+  const record = await createRecord(total);
   counter?.reset();
   const started = performance.now();
   const cpuStart = { services: process.cpuUsage(), mongo: mongo.pid ? cpuMsOf(mongo.pid) : 0 };
   const threadIds = [['main thread', process.pid], ...[['dedup-service', dedup], ['import-service', imports]].filter(([, service]) => service.osThreadId).map(([name, service]) => [`${name} thread`, service.osThreadId])];
   const threadCpuStart = threadIds.map(([, tid]) => threadCpuMsOf(tid));
   const allThreadsStart = allThreadsCpu();
-  const batch = JSON.parse((await unary('RegisterImportBatch', { import_record_id: record.id, batch_json: JSON.stringify({ storage_url: `http://127.0.0.1:${server.address().port}/references.jsonl` }) })).json);
+  const batch = await registerBatch(record, 'references.jsonl');
   const marks = {};
   let importedMs;
   let peakRss = 0;
@@ -267,9 +289,12 @@ async function main() {
     // Progress from the batch document (every line before next_line has its terminal result).
     const progress = await db('destiny_import').collection('import_batches').findOne({ _id: batch.id }, { projection: { next_line: 1 } });
     const recorded = progress.next_line - 1;
-    const decided = (await db('destiny_dedup').collection('duplicate_decisions').estimatedDocumentCount()) - (await db('destiny_dedup').collection('duplicate_decisions').countDocuments({ duplicate_determination: 'pending' }));
+    const decided = (await decidedCount()) - decidedBefore;
     for (const checkpoint of checkpoints) {
-      if (!marks[checkpoint] && recorded >= checkpoint && decided >= checkpoint) marks[checkpoint] = performance.now() - started;
+      if (!marks[checkpoint] && recorded >= checkpoint && decided >= checkpoint) {
+        const servicesSoFar = process.cpuUsage(cpuStart.services);
+        marks[checkpoint] = { ms: performance.now() - started, servicesCpuMs: (servicesSoFar.user + servicesSoFar.system) / 1000, mongoCpuMs: mongo.pid ? cpuMsOf(mongo.pid) - cpuStart.mongo : 0 };
+      }
     }
     if (importedMs === undefined && recorded >= total) importedMs = performance.now() - started;
     if (recorded >= total && decided >= total) break;
@@ -287,8 +312,20 @@ async function main() {
   const determinations = await db('destiny_dedup').collection('duplicate_decisions').aggregate([{ $group: { _id: '$duplicate_determination', count: { $sum: 1 } } }]).toArray();
 
   console.log(`threads: ${threaded.length ? threaded.join(', ') : 'none'}; bus: ${busKind}; semi-space: ${semiSpaceLabel(semiSpace)}; batch ${summary.import_batch_status}; results ${JSON.stringify(summary.results)}`);
-  console.log(`determinations: ${determinations.map((row) => `${row._id}=${row.count}`).join(', ')}`);
-  for (const checkpoint of checkpoints) console.log(`first ${checkpoint} recorded and decided: ${(marks[checkpoint] / 1000).toFixed(1)} s`);
+  console.log(`determinations${warmUp > 0 ? ' (warm-up included)' : ''}: ${determinations.map((row) => `${row._id}=${row.count}`).join(', ')}`);
+  // Checkpoints are read every 500 ms, so each interval's figures are good to about that.
+  console.log('recorded and decided: first N at T s; since the line before: wall s, references/s, CPU ms per reference (services + stand-in)');
+  let previous = { count: 0, ms: 0, servicesCpuMs: 0, mongoCpuMs: 0 };
+  for (const checkpoint of checkpoints) {
+    const mark = marks[checkpoint];
+    const count = checkpoint - previous.count;
+    const wall = mark.ms - previous.ms;
+    const cpuPerReference = (ms) => (ms / count).toFixed(2);
+    console.log(
+      `  first ${String(checkpoint).padStart(6)} at ${(mark.ms / 1000).toFixed(1).padStart(5)} s; last ${count}: ${(wall / 1000).toFixed(1)} s, ${Math.round((count / wall) * 1000)}/s, CPU ${cpuPerReference(mark.servicesCpuMs - previous.servicesCpuMs)} + ${cpuPerReference(mark.mongoCpuMs - previous.mongoCpuMs)} ms`,
+    );
+    previous = { count: checkpoint, ...mark };
+  }
   console.log(`all results recorded: ${(importedMs / 1000).toFixed(1)} s; all decided: ${(totalMs / 1000).toFixed(1)} s => ${Math.round((total / totalMs) * 1000)} references/s end to end`);
   const perReference = (ms) => `${(ms / total).toFixed(2)} ms/reference`;
   if (mongo.pid) console.log(`CPU time: services process (all its threads) ${Math.round(cpu.services)} ms (${perReference(cpu.services)}), MongoDB stand-in ${Math.round(cpu.mongo)} ms (${perReference(cpu.mongo)}); load average ${os.loadavg().map((value) => value.toFixed(2)).join(' ')}`);

@@ -73,12 +73,15 @@ function createReferenceGenerator({ seed = 42, source = () => 'bench-importer' }
     return fresh;
   }
 
-  /** Writes `total` lines to `file`; answers the file's size in bytes. */
-  function writeFile(file, total) {
+  /**
+   * Writes `total` lines to `file`; answers the file's size in bytes. Lines are numbered from
+   * `firstIndex`, which their identifiers carry: files written from disjoint ranges share none.
+   */
+  function writeFile(file, total, firstIndex = 0) {
     const out = fs.openSync(file, 'w');
     let bytes = 0;
     let buffer = [];
-    for (let i = 0; i < total; i += 1) {
+    for (let i = firstIndex; i < firstIndex + total; i += 1) {
       const line = `${JSON.stringify(reference(i))}\n`;
       bytes += Buffer.byteLength(line);
       buffer.push(line);
