@@ -132,6 +132,40 @@ describe('deduplication jobs on MongoDB', () => {
     expect(await decisionOf(pubmedId)).toMatchObject({ duplicate_determination: 'canonical', detail: TRUSTED_IDENTIFIERS_UNMATCHED_DETAIL });
   });
 
+  it('when a blocking key finds references whose filed years are more than one apart, then they are not candidates; one year apart they are', async () => {
+    const atPlace = (identifier: string, title: string, year: number) => ({
+      identifiers: [{ identifier_type: 'other', identifier, other_identifier_name: 'local' }],
+      enhancements: [bibliographic(title, ['Hill, A.'], year, 'Journal of Tests', { pagination: { volume: '5', first_page: '10', last_page: '20' } })],
+    });
+    const decide = createProcessDeduplication({ ...repositories(), engine, trustedTypes: new Set(['doi']), exclusive: run, onEvents: () => undefined, logger });
+    const earlier = await ingestLines([atPlace('year-2000', 'Complement inhibition in paroxysmal nocturnal haemoglobinuria: a cohort study', 2000)]);
+    await decide(earlier);
+    jobs.splice(0);
+    // Same journal, volume and pages (the locator key), another title: only the year tells them apart before reading.
+    const later = await ingestLines([atPlace('year-2010', 'Renal outcomes of atypical haemolytic uraemic syndrome in children', 2010), atPlace('year-2001', 'Thrombotic microangiopathy after transplantation treated with eculizumab', 2001)]);
+    await decide(later);
+    const [year2010, year2001] = later.reference_ids;
+    expect(await decisionOf(year2010)).toMatchObject({ duplicate_determination: 'canonical', detail: 'No duplicate among 0 candidate(s).' });
+    // The 2000 reference is read and scored; the 2010 one, decided earlier in the pass, is not.
+    expect(await decisionOf(year2001)).toMatchObject({ duplicate_determination: 'canonical', detail: 'No duplicate among 1 candidate(s).' });
+    expect(await db.collection(COLLECTIONS.referenceBlockingKeys).findOne({ _id: earlier.reference_ids[0] } as never)).toMatchObject({ years: [2000] });
+  });
+
+  it('when blocking keys are added to a reference with years and then with an unknown year, then its years are kept, grown, and then cleared', async () => {
+    const blocking = createBlockingKeyRepository(db);
+    const now = new Date();
+    await blocking.addMany([{ referenceId: 'r1', keys: ['k:a'], years: [2000] }], now);
+    await blocking.addMany([{ referenceId: 'r1', keys: ['k:b'], years: [2000, 2001] }], now);
+    let found = await blocking.lookup(['k:a', 'k:b']);
+    expect(found.candidates.get('k:b')).toEqual(['r1']);
+    expect(found.years.get('r1')).toEqual([2000, 2001]);
+    await blocking.addMany([{ referenceId: 'r1', keys: ['k:c'], years: null }], now);
+    found = await blocking.lookup(['k:a', 'k:c']);
+    expect(found.candidates.get('k:a')).toEqual(['r1']);
+    expect(found.candidates.get('k:c')).toEqual(['r1']);
+    expect(found.years.has('r1')).toBe(false);
+  });
+
   it('when the waiting jobs exceed the pass size, then a pass takes whole jobs up to it', async () => {
     const [job1, job2, job3, job4] = await ingestChunks([[first], [second, third], [copyOf(first, 1001)], [copyOf(third, 1003)]]);
     const lane = heldLane();

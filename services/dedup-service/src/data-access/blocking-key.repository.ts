@@ -6,7 +6,19 @@ import { isDuplicateKeyError } from './reference.repository';
 export interface ReferenceBlockingKeys {
   _id: string;
   keys: string[];
+  /**
+   * Every publication year the reference's content has had (only ever added, as its keys are), so a
+   * lookup can leave out candidates whose year rules a match out before reading them. Absent on
+   * rows written before the field existed: such candidates are always read.
+   */
+  years?: number[];
   created_at: Date;
+}
+
+/** What a lookup found: reference ids per key, and the years filed with each reference found. */
+export interface BlockingLookup {
+  candidates: Map<string, string[]>;
+  years: Map<string, number[]>;
 }
 
 /** The earlier layout, one row per (key, reference); still read while such rows exist. */
@@ -40,8 +52,13 @@ export function createBlockingKeyRepository(db: Db) {
 
   return {
     /** Adds keys to references (a reference decided again may gain keys; none are removed). */
-    async addMany(entries: Array<{ referenceId: string; keys: readonly string[] }>, now: Date): Promise<void> {
-      const documents = entries.map((entry) => ({ _id: entry.referenceId, keys: [...new Set(entry.keys)], created_at: now }));
+    /**
+     * `years`: the reference's publication years, added to those filed; null when one is unknown
+     * (the content has none, or had none before this change), which clears them, so its candidates
+     * are always read.
+     */
+    async addMany(entries: Array<{ referenceId: string; keys: readonly string[]; years: readonly number[] | null }>, now: Date): Promise<void> {
+      const documents: ReferenceBlockingKeys[] = entries.map((entry) => ({ _id: entry.referenceId, keys: [...new Set(entry.keys)], ...(entry.years === null ? {} : { years: [...new Set(entry.years)] }), created_at: now }));
       if (documents.length === 0) return;
       let existing: ReferenceBlockingKeys[] = [];
       try {
@@ -51,11 +68,22 @@ export function createBlockingKeyRepository(db: Db) {
         const failed = new Set(((error as { writeErrors?: Array<{ index: number }> }).writeErrors ?? []).map((item) => item.index));
         existing = documents.filter((_document, index) => failed.has(index));
       }
-      if (existing.length > 0) await sets.bulkWrite(existing.map((document) => ({ updateOne: { filter: { _id: document._id }, update: { $addToSet: { keys: { $each: document.keys } } } } })), { ordered: false });
+      if (existing.length > 0) {
+        await sets.bulkWrite(
+          existing.map((document) => ({
+            updateOne: {
+              filter: { _id: document._id },
+              update: document.years ? { $addToSet: { keys: { $each: document.keys }, years: { $each: document.years } } } : { $addToSet: { keys: { $each: document.keys } }, $unset: { years: '' } },
+            },
+          })),
+          { ordered: false },
+        );
+      }
     },
-    /** Reference ids per key (most recent first, capped per key). */
-    async lookup(keys: readonly string[]): Promise<Map<string, string[]>> {
+    /** Reference ids per key (most recent first, capped per key), with the years filed for each. */
+    async lookup(keys: readonly string[]): Promise<BlockingLookup> {
       const map = new Map<string, string[]>();
+      const years = new Map<string, number[]>();
       const add = (key: string, referenceId: string) => {
         const list = map.get(key) ?? [];
         if (list.length < CANDIDATES_PER_KEY) list.push(referenceId);
@@ -65,7 +93,7 @@ export function createBlockingKeyRepository(db: Db) {
       const found = await Promise.all(
         groups.map((group) =>
           sets
-            .find({ keys: { $in: group } }, { projection: { keys: 1 } })
+            .find({ keys: { $in: group } }, { projection: { keys: 1, years: 1 } })
             .sort({ created_at: -1 })
             .limit(CANDIDATES_PER_KEY * group.length)
             .toArray(),
@@ -73,13 +101,16 @@ export function createBlockingKeyRepository(db: Db) {
       );
       groups.forEach((group, index) => {
         const wanted = new Set(group);
-        for (const row of found[index]) for (const key of row.keys) if (wanted.has(key)) add(key, row._id);
+        for (const row of found[index]) {
+          if (row.years) years.set(row._id, row.years);
+          for (const key of row.keys) if (wanted.has(key)) add(key, row._id);
+        }
       });
       if (await hasLegacyRows()) {
         const older = await Promise.all(groups.map((group) => legacy.find({ key: { $in: group } }, { projection: { key: 1, reference_id: 1 } }).sort({ created_at: -1 }).limit(CANDIDATES_PER_KEY * group.length).toArray()));
         for (const row of older.flat()) if (!map.get(row.key)?.includes(row.reference_id)) add(row.key, row.reference_id);
       }
-      return map;
+      return { candidates: map, years };
     },
   };
 }

@@ -30,6 +30,11 @@ export interface ComparisonUpdate {
   dedupRecord: StoredDedupRecord;
   /** Keys of the new content (blocking keys are only ever added, so the old content's stay). */
   blockingKeys: string[];
+  /**
+   * The publication years before and after the change, filed with the keys (which are written
+   * before the content, so both must pass the candidate filter); null when either is unknown.
+   */
+  years: number[] | null;
 }
 
 /**
@@ -40,5 +45,6 @@ export function comparisonUpdate(engine: DeduplicationEnginePort, trustedTypes: 
   const next = storedDedupRecord(engine, after);
   const kept = keptDedupRecord(engine, before);
   if (kept && JSON.stringify(kept) === JSON.stringify(next.record)) return undefined;
-  return { dedupRecord: next, blockingKeys: [...trustedKeys(after.identifiers, trustedTypes), ...engine.blockingKeys(next.record)] };
+  const years = kept && kept.year !== null && next.record.year !== null ? [kept.year, next.record.year] : null;
+  return { dedupRecord: next, blockingKeys: [...trustedKeys(after.identifiers, trustedTypes), ...engine.blockingKeys(next.record)], years };
 }

@@ -17,6 +17,8 @@ export interface DeduplicationEnginePort {
   /** The enhancement types `toDedupRecord` reads (others never change a record). */
   readonly recordEnhancementTypes: readonly string[];
   blockingKeys(record: DedupRecord): string[];
+  /** False when a candidate filed with these years cannot be a duplicate of a reference of `year` (checked before reading it). */
+  yearsMayMatch(year: number | null, candidateYears: readonly number[] | undefined): boolean;
   isSearchable(record: DedupRecord): boolean;
   decideDuplicate(record: DedupRecord, candidates: ReadonlyArray<DedupRecord | GroupCandidate>): EngineDecision;
   applyDecisionRules(input: { referenceId: string; current: ActiveRuleDecision | null; proposed: ProposedRuleDecision; referenceHasDuplicates: boolean; canonicalTargetDetermination: string | null; manual: boolean }): RuleOutcome;

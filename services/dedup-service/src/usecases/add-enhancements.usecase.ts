@@ -173,11 +173,11 @@ export function createAddEnhancements(deps: {
         duplicates.length === 0
           ? compactEnhancedEntry({ reference: after, addedFrom: reference.enhancements.length, origin, now })
           : referenceChangedEntry({ kind: 'enhanced', reference: after, duplicates, changeset: enhancementChangeset(enhancements), origin, now });
-      return { id, expectedVersion: reference.version, set: { version: after.version, ...(dedupRecord ? { dedup_record: dedupRecord } : {}) }, events: [event], push: { enhancements: { $each: enhancements } }, marker: enhancements[0].id, after, blockingKeys: comparison?.blockingKeys };
+      return { id, expectedVersion: reference.version, set: { version: after.version, ...(dedupRecord ? { dedup_record: dedupRecord } : {}) }, events: [event], push: { enhancements: { $each: enhancements } }, marker: enhancements[0].id, after, blockingKeys: comparison?.blockingKeys, years: comparison?.years ?? null };
     });
     if (writes.length === 0) return [];
     // The new content's blocking keys go first: a key without its content yet only adds a candidate.
-    await deps.blocking.addMany(writes.flatMap((write) => (write.blockingKeys ? [{ referenceId: write.id, keys: write.blockingKeys }] : [])), now);
+    await deps.blocking.addMany(writes.flatMap((write) => (write.blockingKeys ? [{ referenceId: write.id, keys: write.blockingKeys, years: write.years }] : [])), now);
     const conflicts = await deps.references.updateVersionedMany(writes);
     const conflicted = new Set(conflicts);
     deps.references.rememberDecided(writes.filter((write) => !conflicted.has(write.id)).map((write) => write.after));

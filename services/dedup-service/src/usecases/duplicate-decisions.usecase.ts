@@ -101,16 +101,18 @@ export function createDuplicateDecisionUsecases(deps: Deps) {
     missingReferences(ids, new Set(byId.keys()));
     const asked = new Map([...byId].map(([id, reference]) => {
       const record = dedupRecordOf(deps.engine, reference);
-      return [id, { searchable: deps.engine.isSearchable(record), keys: deps.engine.blockingKeys(record) }];
+      return [id, { searchable: deps.engine.isSearchable(record), keys: deps.engine.blockingKeys(record), year: record.year }];
     }));
-    const index = await deps.blocking.lookup([...asked.values()].flatMap((item) => item.keys));
-    const states = new Map((await deps.references.summaries([...new Set([...index.values()].flat())])).map((row) => [row._id, row]));
+    const { candidates: index, years } = await deps.blocking.lookup([...asked.values()].flatMap((item) => item.keys));
+    // As in the decision itself: a candidate whose filed years rule a match out is not one.
+    const found = new Map([...asked].map(([id, item]) => [id, [...new Set(item.keys.flatMap((key) => index.get(key) ?? []))].filter((candidate) => candidate !== id && deps.engine.yearsMayMatch(item.year, years.get(candidate)))]));
+    const states = new Map((await deps.references.summaries([...new Set([...found.values()].flat())])).map((row) => [row._id, row]));
     // A duplicate found by a key stands for its group's canonical, as in the decision itself.
     const unread = [...states.values()].map(groupCanonicalId).filter((head): head is string => head !== null && !states.has(head));
     for (const row of await deps.references.summaries([...new Set(unread)])) states.set(row._id, row);
     return ids.map((id) => {
-      const { searchable, keys } = asked.get(id) as { searchable: boolean; keys: string[] };
-      const heads = new Set(keys.flatMap((key) => index.get(key) ?? []).filter((candidate) => candidate !== id).map((candidate) => groupCanonicalId(states.get(candidate))));
+      const { searchable } = asked.get(id) as { searchable: boolean };
+      const heads = new Set((found.get(id) ?? []).map((candidate) => groupCanonicalId(states.get(candidate))));
       const canonical = [...heads].filter((head): head is string => head !== null && head !== id && states.get(head)?.active_decision?.duplicate_determination === 'canonical').sort();
       return { reference_id: id, searchable, candidate_canonical_ids: searchable ? canonical : [] };
     });

@@ -230,7 +230,7 @@ export function createIngestReferences(deps: {
     const groups = await deps.references.duplicatesOf([...merged.values()].filter((change) => isCanonicalLike(change.before)).map((change) => change.before._id));
     // The new content's blocking keys go first: a key without its content yet only adds a candidate.
     const comparisons = new Map([...merged].map(([id, change]) => [id, comparisonUpdate(deps.engine, deps.trustedTypes, change.before, change.after)]));
-    await deps.blocking.addMany([...comparisons].flatMap(([referenceId, update]) => (update ? [{ referenceId, keys: update.blockingKeys }] : [])), now);
+    await deps.blocking.addMany([...comparisons].flatMap(([referenceId, update]) => (update ? [{ referenceId, keys: update.blockingKeys, years: update.years }] : [])), now);
     for (const [id, change] of merged) await writeMerge(id, change, groups.get(id) ?? [], comparisons.get(id)?.dedupRecord, now);
     // A duplicate is searchable only through its canonical's view, which the merge just changed.
     const mergedDuplicates = new Map([...merged].filter(([, change]) => !isCanonicalLike(change.before)).map(([id, change]) => [id, new Set(change.added.map((enhancement) => enhancement.id))]));

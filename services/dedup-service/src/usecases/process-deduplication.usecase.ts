@@ -72,31 +72,38 @@ export function createProcessDeduplication(deps: DeduplicationDeps, options: { m
     if (decisions.length === 0) return;
     const session = new DecisionSession(deps);
     await session.load(decisions.map((decision) => decision.reference_id));
-    const keysOf = new Map<string, { trusted: string[]; blocking: string[] }>();
+    const keysOf = new Map<string, { trusted: string[]; blocking: string[]; year: number | null }>();
     for (const decision of decisions) {
       const reference = session.get(decision.reference_id);
       if (!reference) continue;
-      keysOf.set(reference._id, { trusted: trustedKeys(reference.identifiers, deps.trustedTypes), blocking: deps.engine.blockingKeys(session.recordOf(reference._id) as DedupRecord) });
+      const record = session.recordOf(reference._id) as DedupRecord;
+      keysOf.set(reference._id, { trusted: trustedKeys(reference.identifiers, deps.trustedTypes), blocking: deps.engine.blockingKeys(record), year: record.year });
     }
     const trustedKeyList = [...keysOf.values()].flatMap((keys) => keys.trusted);
-    const index = await deps.blocking.lookup([...trustedKeyList, ...[...keysOf.values()].flatMap((keys) => keys.blocking)]);
+    const { candidates: index, years: filedYears } = await deps.blocking.lookup([...trustedKeyList, ...[...keysOf.values()].flatMap((keys) => keys.blocking)]);
+    // The engine's candidates of one reference: what its blocking keys found, less what the filed
+    // years rule out (the year veto), which is then never read.
+    const candidatesOf = (referenceId: string, keys: { blocking: string[]; year: number | null }) =>
+      [...new Set(keys.blocking.flatMap((key) => index.get(key) ?? []))].filter((id) => id !== referenceId && deps.engine.yearsMayMatch(keys.year, filedYears.get(id)));
     // The trusted-identifier shortcut may group the references it finds, so those are read whole;
     // the engine's candidates are only compared against, so their kept records and state suffice.
     const sharingTrusted = [...new Set(trustedKeyList.flatMap((key) => index.get(key) ?? []))];
     if (sharingTrusted.length > 0) await session.load(sharingTrusted);
-    const found = [...new Set([...index.values()].flat())];
+    const found = [...new Set([...keysOf].flatMap(([referenceId, keys]) => candidatesOf(referenceId, keys)))];
     await session.loadCompared(found);
     // A duplicate found by a key speaks for its group, so its canonical is read too.
     await session.loadCompared(found.map((id) => groupCanonicalId(session.state(id))).filter((id): id is string => id !== null));
-    const addToIndex = (referenceId: string, keys: string[]) => {
-      for (const key of keys) index.set(key, [referenceId, ...(index.get(key) ?? [])]);
+    const addToIndex = (referenceId: string, keys: { trusted: string[]; blocking: string[]; year: number | null }) => {
+      for (const key of [...keys.trusted, ...keys.blocking]) index.set(key, [referenceId, ...(index.get(key) ?? [])]);
+      if (keys.year === null) filedYears.delete(referenceId);
+      else filedYears.set(referenceId, [keys.year]);
     };
 
     for (const decision of decisions) {
       const reference = session.get(decision.reference_id);
       const keys = keysOf.get(decision.reference_id);
       if (!reference || !keys) continue;
-      const proposed = shortcut(session, reference, keys.trusted, index) ?? withoutTrustedMatch(keys.trusted.length > 0, engineDecision(session, reference, keys.blocking, index));
+      const proposed = shortcut(session, reference, keys.trusted, index) ?? withoutTrustedMatch(keys.trusted.length > 0, engineDecision(session, reference, candidatesOf(reference._id, keys)));
       let applied;
       try {
         applied = session.apply(reference._id, { ...proposed.decision, trigger: decision.decision_trigger }, { pendingDecisionId: decision._id, manual: false });
@@ -122,13 +129,13 @@ export function createProcessDeduplication(deps: DeduplicationDeps, options: { m
           // The rules refused (e.g. a person's decision stands); that reference keeps its own decision.
         }
       }
-      addToIndex(reference._id, [...keys.trusted, ...keys.blocking]);
+      addToIndex(reference._id, keys);
     }
     // Blocking keys first: a pass that stops between the two writes (the database went away) is
     // delivered again and skips what it already decided, so keys written after the decisions could
     // be lost for good and later copies would not find these references. Keys written first are
     // harmless alone: they lead only to references whose active decision is canonical.
-    await deps.blocking.addMany([...keysOf].map(([referenceId, keys]) => ({ referenceId, keys: [...keys.trusted, ...keys.blocking] })), new Date());
+    await deps.blocking.addMany([...keysOf].map(([referenceId, keys]) => ({ referenceId, keys: [...keys.trusted, ...keys.blocking], years: keys.year === null ? null : [keys.year] })), new Date());
     const queuedEvents = await session.commit();
     if (queuedEvents) deps.onEvents();
     deps.logger.debug({ references: decisions.length, dedup_ms: performance.now() - started }, 'deduplication job processed');
@@ -169,17 +176,12 @@ export function createProcessDeduplication(deps: DeduplicationDeps, options: { m
     return { decision: { ...proposed.decision, determination: 'canonical' as const, detail: TRUSTED_IDENTIFIERS_UNMATCHED_DETAIL }, ungrouped: [] };
   }
 
-  function engineDecision(
-    session: DecisionSession,
-    reference: ReferenceDocument,
-    keys: string[],
-    index: Map<string, string[]>,
-  ): { decision: Omit<ProposedDecision, 'trigger'>; ungrouped: string[] } {
+  function engineDecision(session: DecisionSession, reference: ReferenceDocument, candidateIds: string[]): { decision: Omit<ProposedDecision, 'trigger'>; ungrouped: string[] } {
     if (deps.candidateSearch === false) {
       return { decision: { determination: 'unsearchable', canonicalId: null, authority: 'system', detail: CANDIDATE_SEARCH_DISABLED_DETAIL, candidateIds: [] }, ungrouped: [] };
     }
     const candidates: GroupCandidate[] = [];
-    for (const id of new Set(keys.flatMap((key) => index.get(key) ?? []))) {
+    for (const id of candidateIds) {
       const member = session.state(id);
       const canonicalId = groupCanonicalId(member);
       const canonical = canonicalId === null ? undefined : session.state(canonicalId);

@@ -1,4 +1,8 @@
-import { blockingKeys } from './blocking';
+import { blockingKeys, yearsMayMatch } from './blocking';
+import { labelledLineToView } from './evaluation';
+import { loadHaematologySample } from './labelled-sample.fixture';
+import { toDedupRecord } from './record';
+import { scorePair } from './score';
 import { type DedupRecord } from './record';
 import { dedupRecord } from './record.fixture';
 
@@ -47,5 +51,40 @@ describe('blockingKeys', () => {
     const subject = record();
     expect(blockingKeys(subject)).toEqual(blockingKeys({ ...subject }));
     expect(blockingKeys(subject)).toEqual([...blockingKeys(subject)].sort());
+  });
+});
+
+describe('yearsMayMatch', () => {
+  it('when the candidate was filed with a year at most one apart, then it may match; when every filed year is further apart, then not', () => {
+    expect(yearsMayMatch(2011, [2011])).toBe(true);
+    expect(yearsMayMatch(2011, [2012])).toBe(true);
+    expect(yearsMayMatch(2011, [2010])).toBe(true);
+    expect(yearsMayMatch(2011, [2013])).toBe(false);
+    expect(yearsMayMatch(2011, [1990, 2009])).toBe(false);
+    expect(yearsMayMatch(2011, [1990, 2012])).toBe(true);
+  });
+
+  it('when either year is unknown, then the candidate may match', () => {
+    expect(yearsMayMatch(null, [2011])).toBe(true);
+    expect(yearsMayMatch(2011, undefined)).toBe(true);
+    expect(yearsMayMatch(2011, [])).toBe(true);
+  });
+
+  it('when the labelled sample\'s pairs that share a blocking key are filtered by year, then every pair left out is one scoring rules out as distinct', () => {
+    const records = loadHaematologySample().lines.map((line) => toDedupRecord(labelledLineToView(line)));
+    const byKey = new Map<string, typeof records>();
+    for (const item of records) for (const key of blockingKeys(item)) byKey.set(key, [...(byKey.get(key) ?? []), item]);
+    let leftOut = 0;
+    for (const block of byKey.values()) {
+      for (const a of block) {
+        for (const b of block) {
+          if (a === b || yearsMayMatch(a.year, b.year === null ? undefined : [b.year])) continue;
+          leftOut += 1;
+          expect(scorePair(a, b).verdict).toBe('distinct');
+        }
+      }
+    }
+    // The sample has pairs of this kind (a DOI-less set: titles and locators recur across years).
+    expect(leftOut).toBeGreaterThan(0);
   });
 });

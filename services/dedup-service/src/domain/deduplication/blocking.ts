@@ -58,3 +58,15 @@ export function blockingKeys(record: DedupRecord): string[] {
   }
   return [...keys].sort();
 }
+
+/**
+ * Whether a reference of `year` can be a duplicate of a candidate filed with `candidateYears`
+ * (every year its content has had): publication years more than one apart are a veto in
+ * score.ts, so such a candidate is not read or scored at all. The journal-locator keys find
+ * references of any year (journal initial, volume and page recur across years), so in a large
+ * store most of what they find is cut here. An unknown year on either side passes.
+ */
+export function yearsMayMatch(year: number | null, candidateYears: readonly number[] | undefined): boolean {
+  if (year === null || candidateYears === undefined || candidateYears.length === 0) return true;
+  return candidateYears.some((candidate) => Math.abs(candidate - year) <= 1);
+}

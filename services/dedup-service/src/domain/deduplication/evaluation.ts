@@ -2,13 +2,13 @@
 // time, each compared with the references already in a group (found through their blocking keys), and
 // the outcome scored against the hand-made key. Pure: the caller reads the file.
 
-import { blockingKeys } from './blocking';
+import { blockingKeys, yearsMayMatch } from './blocking';
 import { decideDuplicate, type DuplicateDetermination, type GroupCandidate } from './decide';
 import { type DedupRecord } from './record';
 
 export interface StreamResult {
   decisions: Map<string, DuplicateDetermination>;
-  /** Candidates looked at per record (decided references sharing at least one blocking key). */
+  /** Candidates looked at per record (decided references sharing at least one blocking key, years not ruling a match out). */
   candidateCounts: number[];
   /** Records per blocking key at the end of the run (canonicals and duplicates). */
   largestBlock: number;
@@ -29,7 +29,8 @@ export function replayStream(records: DedupRecord[]): StreamResult {
     const candidates: GroupCandidate[] = [];
     for (const key of keys) {
       for (const candidate of index.get(key) ?? []) {
-        if (candidate.record.id === record.id || seen.has(candidate.record.id)) continue;
+        // As dedup-service does: a candidate whose year rules a match out is not read.
+        if (candidate.record.id === record.id || seen.has(candidate.record.id) || !yearsMayMatch(record.year, candidate.record.year === null ? undefined : [candidate.record.year])) continue;
         seen.add(candidate.record.id);
         candidates.push(candidate);
       }
