@@ -16,7 +16,10 @@ export interface DeduplicationEnginePort {
   readonly recordFormat: number;
   /** The enhancement types `toDedupRecord` reads (others never change a record). */
   readonly recordEnhancementTypes: readonly string[];
+  /** The keys a reference is filed under. */
   blockingKeys(record: DedupRecord): string[];
+  /** The keys a reference looks its candidates up under (journal-locator keys differ from the filed ones). */
+  probeKeys(record: DedupRecord): string[];
   /** False when a candidate filed with these years cannot be a duplicate of a reference of `year` (checked before reading it). */
   yearsMayMatch(year: number | null, candidateYears: readonly number[] | undefined): boolean;
   isSearchable(record: DedupRecord): boolean;

@@ -101,7 +101,7 @@ export function createDuplicateDecisionUsecases(deps: Deps) {
     missingReferences(ids, new Set(byId.keys()));
     const asked = new Map([...byId].map(([id, reference]) => {
       const record = dedupRecordOf(deps.engine, reference);
-      return [id, { searchable: deps.engine.isSearchable(record), keys: deps.engine.blockingKeys(record), year: record.year }];
+      return [id, { searchable: deps.engine.isSearchable(record), keys: deps.engine.probeKeys(record), year: record.year }];
     }));
     const { candidates: index, years } = await deps.blocking.lookup([...asked.values()].flatMap((item) => item.keys));
     // As in the decision itself: a candidate whose filed years rule a match out is not one.

@@ -72,19 +72,19 @@ export function createProcessDeduplication(deps: DeduplicationDeps, options: { m
     if (decisions.length === 0) return;
     const session = new DecisionSession(deps);
     await session.load(decisions.map((decision) => decision.reference_id));
-    const keysOf = new Map<string, { trusted: string[]; blocking: string[]; year: number | null }>();
+    const keysOf = new Map<string, { trusted: string[]; blocking: string[]; probed: string[]; year: number | null }>();
     for (const decision of decisions) {
       const reference = session.get(decision.reference_id);
       if (!reference) continue;
       const record = session.recordOf(reference._id) as DedupRecord;
-      keysOf.set(reference._id, { trusted: trustedKeys(reference.identifiers, deps.trustedTypes), blocking: deps.engine.blockingKeys(record), year: record.year });
+      keysOf.set(reference._id, { trusted: trustedKeys(reference.identifiers, deps.trustedTypes), blocking: deps.engine.blockingKeys(record), probed: deps.engine.probeKeys(record), year: record.year });
     }
     const trustedKeyList = [...keysOf.values()].flatMap((keys) => keys.trusted);
-    const { candidates: index, years: filedYears } = await deps.blocking.lookup([...trustedKeyList, ...[...keysOf.values()].flatMap((keys) => keys.blocking)]);
-    // The engine's candidates of one reference: what its blocking keys found, less what the filed
+    const { candidates: index, years: filedYears } = await deps.blocking.lookup([...trustedKeyList, ...[...keysOf.values()].flatMap((keys) => keys.probed)]);
+    // The engine's candidates of one reference: what its probed keys found, less what the filed
     // years rule out (the year veto), which is then never read.
-    const candidatesOf = (referenceId: string, keys: { blocking: string[]; year: number | null }) =>
-      [...new Set(keys.blocking.flatMap((key) => index.get(key) ?? []))].filter((id) => id !== referenceId && deps.engine.yearsMayMatch(keys.year, filedYears.get(id)));
+    const candidatesOf = (referenceId: string, keys: { probed: string[]; year: number | null }) =>
+      [...new Set(keys.probed.flatMap((key) => index.get(key) ?? []))].filter((id) => id !== referenceId && deps.engine.yearsMayMatch(keys.year, filedYears.get(id)));
     // The trusted-identifier shortcut may group the references it finds, so those are read whole;
     // the engine's candidates are only compared against, so their kept records and state suffice.
     const sharingTrusted = [...new Set(trustedKeyList.flatMap((key) => index.get(key) ?? []))];
@@ -93,6 +93,7 @@ export function createProcessDeduplication(deps: DeduplicationDeps, options: { m
     await session.loadCompared(found);
     // A duplicate found by a key speaks for its group, so its canonical is read too.
     await session.loadCompared(found.map((id) => groupCanonicalId(session.state(id))).filter((id): id is string => id !== null));
+    // A reference decided in this pass is found by the later ones as if stored: under its filed keys.
     const addToIndex = (referenceId: string, keys: { trusted: string[]; blocking: string[]; year: number | null }) => {
       for (const key of [...keys.trusted, ...keys.blocking]) index.set(key, [referenceId, ...(index.get(key) ?? [])]);
       if (keys.year === null) filedYears.delete(referenceId);

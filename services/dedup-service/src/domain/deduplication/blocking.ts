@@ -19,13 +19,17 @@ function yearBuckets(year: number | null): string[] {
   return year === null ? [] : [String(year), String(year + 1)];
 }
 
-/** Keys under which a record is filed and looked up; two records that may be duplicates must share
- *  at least one key (recall), while keys stay selective (each key should hit few records even in a
- *  100k-reference store). */
-export function blockingKeys(record: DedupRecord): string[] {
+/**
+ * A record's keys: `filed` are those it is stored under, `probed` those it looks candidates up
+ * under. Two records that may be duplicates must meet whichever arrives first: the later one's
+ * probed keys include one of the earlier one's filed keys (recall), while keys stay selective
+ * (each key should hit few records even in a large store). Identifier and title keys are both
+ * filed and probed; the journal-locator keys are not (see `locatorKeys`).
+ */
+export function blockingKeySets(record: DedupRecord): { filed: string[]; probed: string[] } {
   const prepared = prepare(record);
-  const keys = new Set<string>();
-  for (const [type, value] of prepared.uniqueIds) keys.add(`id:${type}:${value}`);
+  const both = new Set<string>();
+  for (const [type, value] of prepared.uniqueIds) both.add(`id:${type}:${value}`);
 
   const title = prepared.title;
   const years = yearBuckets(record.year);
@@ -36,35 +40,67 @@ export function blockingKeys(record: DedupRecord): string[] {
       // the title selective; without authors only the locator key below can find a duplicate
       // (rule D needs the locator anyway).
       const firstAuthor = prepared.authors[0]?.surname;
-      if (firstAuthor !== undefined) for (const year of years) keys.add(`tw:${title.key}:${firstAuthor}:${year}`);
+      if (firstAuthor !== undefined) for (const year of years) both.add(`tw:${title.key}:${firstAuthor}:${year}`);
     } else {
       // Head and tail stems: a typo or a truncation spoils at most one of the two.
       const head = words.slice(0, TITLE_KEY_WORDS).join(' ');
       const tail = words.slice(-TITLE_KEY_WORDS).join(' ');
       for (const year of years) {
-        keys.add(`th:${head}:${year}`);
-        keys.add(`tt:${tail}:${year}`);
+        both.add(`th:${head}:${year}`);
+        both.add(`tt:${tail}:${year}`);
       }
-      if (words.length >= YEARLESS_MIN_WORDS) keys.add(`tx:${words.slice(0, YEARLESS_KEY_WORDS).join(' ')}`);
+      if (words.length >= YEARLESS_MIN_WORDS) both.add(`tx:${words.slice(0, YEARLESS_KEY_WORDS).join(' ')}`);
     }
   }
+  const filed = new Set(both);
+  const probed = new Set(both);
   // The printed locator (journal initial + volume + first or last page) reaches reworded or
   // translated titles, generic titles and title-less records; every rule that relies on it needs
   // a journal on both sides, and an abbreviation keeps the initial ("J Thromb Haemost").
   const venueInitial = prepared.venue?.tokens[0]?.[0];
   if (venueInitial !== undefined && prepared.volume !== null && prepared.pages !== null) {
-    if (prepared.pages.first !== null) keys.add(`lp:${venueInitial}:${prepared.volume}:${prepared.pages.first}`);
-    if (prepared.pages.last !== null) keys.add(`ll:${venueInitial}:${prepared.volume}:${prepared.pages.last}`);
+    const places = [
+      ...(prepared.pages.first !== null ? [`lp:${venueInitial}:${prepared.volume}:${prepared.pages.first}`] : []),
+      ...(prepared.pages.last !== null ? [`ll:${venueInitial}:${prepared.volume}:${prepared.pages.last}`] : []),
+    ];
+    for (const place of places) {
+      const keys = locatorKeys(place, record.year);
+      for (const key of keys.filed) filed.add(key);
+      for (const key of keys.probed) probed.add(key);
+    }
   }
-  return [...keys].sort();
+  return { filed: [...filed].sort(), probed: [...probed].sort() };
+}
+
+/**
+ * A journal locator recurs across years (journal initial, volume and page), so its keys carry the
+ * year: a record of year y is filed under y and probes y − 1, y and y + 1 (the year veto allows
+ * nothing further apart). A record without a year is filed under "-" and probes "*", under which
+ * every record is also filed, so it meets records of any year and they meet it through "-".
+ * The locator alone (`place`, how keys were written before they carried years) is probed too, so
+ * references filed that way stay reachable.
+ */
+function locatorKeys(place: string, year: number | null): { filed: string[]; probed: string[] } {
+  if (year === null) return { filed: [`${place}:-`, `${place}:*`], probed: [`${place}:*`, place] };
+  return { filed: [`${place}:${year}`, `${place}:*`], probed: [`${place}:${year - 1}`, `${place}:${year}`, `${place}:${year + 1}`, `${place}:-`, place] };
+}
+
+/** The keys a record is filed under (see `blockingKeySets`). */
+export function blockingKeys(record: DedupRecord): string[] {
+  return blockingKeySets(record).filed;
+}
+
+/** The keys a record looks its candidates up under (see `blockingKeySets`). */
+export function probeKeys(record: DedupRecord): string[] {
+  return blockingKeySets(record).probed;
 }
 
 /**
  * Whether a reference of `year` can be a duplicate of a candidate filed with `candidateYears`
  * (every year its content has had): publication years more than one apart are a veto in
  * score.ts, so such a candidate is not read or scored at all. The journal-locator keys find
- * references of any year (journal initial, volume and page recur across years), so in a large
- * store most of what they find is cut here. An unknown year on either side passes.
+ * references of any year for a record without one, and references filed before their keys carried
+ * years, so what they find is cut here. An unknown year on either side passes.
  */
 export function yearsMayMatch(year: number | null, candidateYears: readonly number[] | undefined): boolean {
   if (year === null || candidateYears === undefined || candidateYears.length === 0) return true;

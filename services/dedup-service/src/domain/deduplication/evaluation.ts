@@ -2,7 +2,7 @@
 // time, each compared with the references already in a group (found through their blocking keys), and
 // the outcome scored against the hand-made key. Pure: the caller reads the file.
 
-import { blockingKeys, yearsMayMatch } from './blocking';
+import { blockingKeys, probeKeys, yearsMayMatch } from './blocking';
 import { decideDuplicate, type DuplicateDetermination, type GroupCandidate } from './decide';
 import { type DedupRecord } from './record';
 
@@ -27,7 +27,7 @@ export function replayStream(records: DedupRecord[]): StreamResult {
     const keys = blockingKeys(record);
     const seen = new Set<string>();
     const candidates: GroupCandidate[] = [];
-    for (const key of keys) {
+    for (const key of probeKeys(record)) {
       for (const candidate of index.get(key) ?? []) {
         // As dedup-service does: a candidate whose year rules a match out is not read.
         if (candidate.record.id === record.id || seen.has(candidate.record.id) || !yearsMayMatch(record.year, candidate.record.year === null ? undefined : [candidate.record.year])) continue;
