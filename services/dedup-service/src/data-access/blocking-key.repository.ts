@@ -51,11 +51,10 @@ export function createBlockingKeyRepository(db: Db) {
   const hasLegacyRows = () => (legacyInUse ??= legacy.estimatedDocumentCount().then((count) => count > 0));
 
   return {
-    /** Adds keys to references (a reference decided again may gain keys; none are removed). */
     /**
-     * `years`: the reference's publication years, added to those filed; null when one is unknown
-     * (the content has none, or had none before this change), which clears them, so its candidates
-     * are always read.
+     * Adds keys to references (a reference decided again may gain keys; none are removed). `years`:
+     * the reference's publication years, added to those filed; null when one is unknown (the content
+     * has none, or had none before this change), which clears them, so it is always read when found.
      */
     async addMany(entries: Array<{ referenceId: string; keys: readonly string[]; years: readonly number[] | null }>, now: Date): Promise<void> {
       const documents: ReferenceBlockingKeys[] = entries.map((entry) => ({ _id: entry.referenceId, keys: [...new Set(entry.keys)], ...(entry.years === null ? {} : { years: [...new Set(entry.years)] }), created_at: now }));
