@@ -20,6 +20,8 @@ export interface DeduplicationEnginePort {
   blockingKeys(record: DedupRecord): string[];
   /** The keys a reference looks its candidates up under (journal-locator keys differ from the filed ones). */
   probeKeys(record: DedupRecord): string[];
+  /** Both at once. */
+  blockingKeySets(record: DedupRecord): { filed: string[]; probed: string[] };
   /** False when a candidate filed with these years cannot be a duplicate of a reference of `year` (checked before reading it). */
   yearsMayMatch(year: number | null, candidateYears: readonly number[] | undefined): boolean;
   isSearchable(record: DedupRecord): boolean;

@@ -77,7 +77,8 @@ export function createProcessDeduplication(deps: DeduplicationDeps, options: { m
       const reference = session.get(decision.reference_id);
       if (!reference) continue;
       const record = session.recordOf(reference._id) as DedupRecord;
-      keysOf.set(reference._id, { trusted: trustedKeys(reference.identifiers, deps.trustedTypes), blocking: deps.engine.blockingKeys(record), probed: deps.engine.probeKeys(record), year: record.year });
+      const { filed, probed } = deps.engine.blockingKeySets(record);
+      keysOf.set(reference._id, { trusted: trustedKeys(reference.identifiers, deps.trustedTypes), blocking: filed, probed, year: record.year });
     }
     const trustedKeyList = [...keysOf.values()].flatMap((keys) => keys.trusted);
     const { candidates: index, years: filedYears } = await deps.blocking.lookup([...trustedKeyList, ...[...keysOf.values()].flatMap((keys) => keys.probed)]);
@@ -95,7 +96,11 @@ export function createProcessDeduplication(deps: DeduplicationDeps, options: { m
     await session.loadCompared(found.map((id) => groupCanonicalId(session.state(id))).filter((id): id is string => id !== null));
     // A reference decided in this pass is found by the later ones as if stored: under its filed keys.
     const addToIndex = (referenceId: string, keys: { trusted: string[]; blocking: string[]; year: number | null }) => {
-      for (const key of [...keys.trusted, ...keys.blocking]) index.set(key, [referenceId, ...(index.get(key) ?? [])]);
+      for (const key of [...keys.trusted, ...keys.blocking]) {
+        const found = index.get(key);
+        if (found) found.unshift(referenceId);
+        else index.set(key, [referenceId]);
+      }
       if (keys.year === null) filedYears.delete(referenceId);
       else filedYears.set(referenceId, [keys.year]);
     };
