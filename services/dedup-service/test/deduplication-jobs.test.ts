@@ -151,6 +151,27 @@ describe('deduplication jobs on MongoDB', () => {
     expect(await db.collection(COLLECTIONS.referenceBlockingKeys).findOne({ _id: earlier.reference_ids[0] } as never)).toMatchObject({ years: [2000] });
   });
 
+  it('when a reference was filed under journal-locator keys without a year (as before keys carried years), then a later reference at that locator still finds and merges with it', async () => {
+    const placed = (identifier: string, year: number) => ({
+      identifiers: [{ identifier_type: 'other', identifier, other_identifier_name: 'local' }],
+      enhancements: [bibliographic('Eculizumab in atypical haemolytic uraemic syndrome', ['Hill, A.', 'Kelly, R.'], year, 'Journal of Tests', { pagination: { volume: '5', first_page: '10', last_page: '20' } })],
+    });
+    const decide = createProcessDeduplication({ ...repositories(), engine, trustedTypes: new Set(['doi']), exclusive: run, onEvents: () => undefined, logger });
+    const earlier = await ingestLines([placed('filed-before', 2011)]);
+    await decide(earlier);
+    jobs.splice(0);
+    // Its keys rewritten as the earlier format stored the locator ones: without a year, and no years filed.
+    const sets = db.collection<{ _id: string; keys: string[]; years?: number[] }>(COLLECTIONS.referenceBlockingKeys);
+    const stored = await sets.findOne({ _id: earlier.reference_ids[0] });
+    const legacy = [...new Set((stored?.keys ?? []).filter((key) => key.startsWith('lp:') || key.startsWith('ll:')).map((key) => key.slice(0, key.lastIndexOf(':'))))];
+    expect(legacy.length).toBe(2);
+    await sets.updateOne({ _id: earlier.reference_ids[0] }, { $set: { keys: legacy }, $unset: { years: '' } });
+    // Its title keys are gone too, so only the locator without a year can lead a copy to it.
+    const later = await ingestLines([placed('filed-after', 2011)]);
+    await decide(later);
+    expect(await decisionOf(later.reference_ids[0])).toMatchObject({ duplicate_determination: 'duplicate', canonical_reference_id: earlier.reference_ids[0] });
+  });
+
   it('when blocking keys are added to a reference with years and then with an unknown year, then its years are kept, grown, and then cleared', async () => {
     const blocking = createBlockingKeyRepository(db);
     const now = new Date();
