@@ -27,10 +27,29 @@ export function canonicalJson(value: unknown): string {
   return canonicalObjectJson(value as Record<string, unknown>, []);
 }
 
+/**
+ * The object's keys in `sort()` order (UTF-16 code units), sorted in place by insertion: objects
+ * have few keys, and `Array.prototype.sort` allocates a work copy on every call, which showed as
+ * the largest allocation site of import (a fingerprint sorts the keys of every nested object).
+ */
+function sortedKeys(record: Record<string, unknown>): string[] {
+  const keys = Object.keys(record);
+  for (let index = 1; index < keys.length; index += 1) {
+    const key = keys[index];
+    let at = index - 1;
+    while (at >= 0 && keys[at] > key) {
+      keys[at + 1] = keys[at];
+      at -= 1;
+    }
+    keys[at + 1] = key;
+  }
+  return keys;
+}
+
 // Built by appending to one string: fingerprints are computed for every imported enhancement.
 function canonicalObjectJson(record: Record<string, unknown>, excluded: readonly string[]): string {
   let out = '{';
-  for (const key of Object.keys(record).sort()) {
+  for (const key of sortedKeys(record)) {
     const item = record[key];
     if (item === null || item === undefined || excluded.includes(key)) continue;
     if (out.length > 1) out += ',';
