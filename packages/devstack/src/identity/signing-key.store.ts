@@ -21,6 +21,16 @@ export interface RsaSigningJwk {
 
 export const SIGNING_KEY_FILE = 'signing-keys.jwks.json';
 
+/**
+ * A new RSA private key as PEM. Node 20 can deadlock when a key object returned by
+ * `generateKeyPairSync` is exported or inspected while a garbage collection frees the generating
+ * job (both lock the key's one mutex on the same thread); a key object created from the PEM has a
+ * mutex of its own.
+ */
+export function generatePrivateKeyPem(): string {
+  return crypto.generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } }).privateKey;
+}
+
 /** RFC 7638 thumbprint, so the same key always gets the same `kid`. */
 function thumbprint(jwk: { e: string; n: string }): string {
   const canonical = JSON.stringify({ e: jwk.e, kty: 'RSA', n: jwk.n });
@@ -28,8 +38,7 @@ function thumbprint(jwk: { e: string; n: string }): string {
 }
 
 export function generateSigningKey(): RsaSigningJwk {
-  const { privateKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const jwk = privateKey.export({ format: 'jwk' }) as Record<string, string>;
+  const jwk = crypto.createPrivateKey(generatePrivateKeyPem()).export({ format: 'jwk' }) as Record<string, string>;
   const { n, e, d, p, q, dp, dq, qi } = jwk;
   return { kty: 'RSA', kid: thumbprint({ n, e }), alg: 'RS256', use: 'sig', n, e, d, p, q, dp, dq, qi };
 }

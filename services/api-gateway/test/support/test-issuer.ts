@@ -3,6 +3,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { generatePrivateKeyPem } from '@destiny/devstack/identity';
 import jwt from 'jsonwebtoken';
 
 export const TEST_AUDIENCE = 'destiny-repository-client-test';
@@ -13,9 +14,10 @@ interface TestKey {
   publicKey: crypto.KeyObject;
 }
 
+/** Key objects made from PEM, not the generated ones (see `generatePrivateKeyPem`: Node 20 can deadlock on those). */
 function newKey(): TestKey {
-  const { privateKey, publicKey } = crypto.generateKeyPairSync('rsa', { modulusLength: 2048 });
-  return { kid: crypto.randomUUID(), privateKey, publicKey };
+  const privateKey = crypto.createPrivateKey(generatePrivateKeyPem());
+  return { kid: crypto.randomUUID(), privateKey, publicKey: crypto.createPublicKey(privateKey) };
 }
 
 export interface TestIssuer {
