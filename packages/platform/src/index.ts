@@ -12,6 +12,7 @@ export * from './blob/blob-storage';
 export * from './outbound-http/address-policy';
 export * from './outbound-http/outbound-http';
 export * from './enhancement-content';
+export * from './jsonl/byte-order-mark';
 export * from './lifecycle/health-server';
 export * from './lifecycle/service-runner';
 export * from './outbox/outbox';

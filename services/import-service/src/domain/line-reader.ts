@@ -1,3 +1,4 @@
+import { withoutByteOrderMark } from '@destiny/platform/jsonl/byte-order-mark';
 import type { Readable } from 'node:stream';
 
 export interface FileLine {
@@ -22,8 +23,7 @@ export async function* readLines(body: Readable, maxLineBytes: number): AsyncGen
     if (!oversized) {
       text = Buffer.concat(parts, length).toString('utf8');
       if (text.endsWith('\r')) text = text.slice(0, -1);
-      // A UTF-8 byte-order mark (as Windows tools save files) marks the encoding; it is not part of line 1's JSON.
-      if (number === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      if (number === 1) text = withoutByteOrderMark(text);
     }
     parts = [];
     length = 0;

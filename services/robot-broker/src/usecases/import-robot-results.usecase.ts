@@ -1,7 +1,7 @@
 import readline from 'node:readline';
 import type { Readable } from 'node:stream';
 import { parseRobotResultLine, serialiseJsonLine, uuidv7, type PendingEnhancementStatus, type RobotResultValidationEntry } from '@destiny/contracts';
-import { ServiceError, type BlobStorage, type EnhancementContentPreparer, type ForegroundPriorityGate, type Logger } from '@destiny/platform';
+import { ServiceError, withoutByteOrderMark, type BlobStorage, type EnhancementContentPreparer, type ForegroundPriorityGate, type Logger } from '@destiny/platform';
 import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
 import type { BatchRepository } from '../data-access/batch.repository';
 import { createBatchImportChunkRepository } from '../data-access/batch-import-chunk.repository';
@@ -43,8 +43,7 @@ async function* nonBlankLines(stream: Readable | null): AsyncGenerator<string> {
   const lines = readline.createInterface({ input: stream, crlfDelay: Infinity });
   let first = true;
   for await (const read of lines) {
-    // A UTF-8 byte-order mark (as Windows tools save files) marks the encoding; it is not part of the first line's JSON.
-    const line = first && read.charCodeAt(0) === 0xfeff ? read.slice(1) : read;
+    const line = first ? withoutByteOrderMark(read) : read;
     first = false;
     if (line.trim() !== '') yield line;
   }
