@@ -21,6 +21,16 @@ export interface BlockingLookup {
   years: Map<string, number[]>;
 }
 
+/**
+ * The references a lookup found under one reference's probed keys: itself left out, and those whose
+ * filed years `mayMatch` rules out (read nothing further of them).
+ */
+export function candidatesFound(found: BlockingLookup, referenceId: string, probed: readonly string[], mayMatch: (candidateYears: number[] | undefined) => boolean): string[] {
+  const ids = new Set(probed.flatMap((key) => found.candidates.get(key) ?? []));
+  ids.delete(referenceId);
+  return [...ids].filter((id) => mayMatch(found.years.get(id)));
+}
+
 /** The earlier layout, one row per (key, reference); still read while such rows exist. */
 interface LegacyBlockingKeyRow {
   _id: string;

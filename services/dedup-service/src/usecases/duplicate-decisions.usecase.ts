@@ -10,7 +10,7 @@ import {
   type MakeDuplicateDecisionResult,
 } from '@destiny/contracts';
 import { ServiceError, type MessageBus } from '@destiny/platform';
-import type { BlockingKeyRepository } from '../data-access/blocking-key.repository';
+import { candidatesFound, type BlockingKeyRepository } from '../data-access/blocking-key.repository';
 import { pendingDecision, type DecisionRepository } from '../data-access/decision.repository';
 import type { ReferenceRepository } from '../data-access/reference.repository';
 import { dedupRecordOf } from '../domain/dedup-record';
@@ -103,9 +103,9 @@ export function createDuplicateDecisionUsecases(deps: Deps) {
       const record = dedupRecordOf(deps.engine, reference);
       return [id, { searchable: deps.engine.isSearchable(record), keys: deps.engine.probeKeys(record), year: record.year }];
     }));
-    const { candidates: index, years } = await deps.blocking.lookup([...asked.values()].flatMap((item) => item.keys));
+    const lookup = await deps.blocking.lookup([...asked.values()].flatMap((item) => item.keys));
     // As in the decision itself: a candidate whose filed years rule a match out is not one.
-    const found = new Map([...asked].map(([id, item]) => [id, [...new Set(item.keys.flatMap((key) => index.get(key) ?? []))].filter((candidate) => candidate !== id && deps.engine.yearsMayMatch(item.year, years.get(candidate)))]));
+    const found = new Map([...asked].map(([id, item]) => [id, candidatesFound(lookup, id, item.keys, (years) => deps.engine.yearsMayMatch(item.year, years))]));
     const states = new Map((await deps.references.summaries([...new Set([...found.values()].flat())])).map((row) => [row._id, row]));
     // A duplicate found by a key stands for its group's canonical, as in the decision itself.
     const unread = [...states.values()].map(groupCanonicalId).filter((head): head is string => head !== null && !states.has(head));

@@ -1,6 +1,6 @@
 import type { DeduplicationJob } from '@destiny/contracts';
 import type { Logger } from '@destiny/platform';
-import type { BlockingKeyRepository } from '../data-access/blocking-key.repository';
+import { candidatesFound, type BlockingKeyRepository } from '../data-access/blocking-key.repository';
 import type { DecisionRepository } from '../data-access/decision.repository';
 import type { ReferenceRepository } from '../data-access/reference.repository';
 import type { DedupRecord, DeduplicationEnginePort, GroupCandidate } from '../domain/deduplication-engine.port';
@@ -81,19 +81,20 @@ export function createProcessDeduplication(deps: DeduplicationDeps, options: { m
       keysOf.set(reference._id, { trusted: trustedKeys(reference.identifiers, deps.trustedTypes), blocking: filed, probed, year: record.year });
     }
     const trustedKeyList = [...keysOf.values()].flatMap((keys) => keys.trusted);
-    const { candidates: index, years: filedYears } = await deps.blocking.lookup([...trustedKeyList, ...[...keysOf.values()].flatMap((keys) => keys.probed)]);
+    const found = await deps.blocking.lookup([...trustedKeyList, ...[...keysOf.values()].flatMap((keys) => keys.probed)]);
+    const { candidates: index, years: filedYears } = found;
     // The engine's candidates of one reference: what its probed keys found, less what the filed
     // years rule out (the year veto), which is then never read.
     const candidatesOf = (referenceId: string, keys: { probed: string[]; year: number | null }) =>
-      [...new Set(keys.probed.flatMap((key) => index.get(key) ?? []))].filter((id) => id !== referenceId && deps.engine.yearsMayMatch(keys.year, filedYears.get(id)));
+      candidatesFound(found, referenceId, keys.probed, (years) => deps.engine.yearsMayMatch(keys.year, years));
     // The trusted-identifier shortcut may group the references it finds, so those are read whole;
     // the engine's candidates are only compared against, so their kept records and state suffice.
     const sharingTrusted = [...new Set(trustedKeyList.flatMap((key) => index.get(key) ?? []))];
     if (sharingTrusted.length > 0) await session.load(sharingTrusted);
-    const found = [...new Set([...keysOf].flatMap(([referenceId, keys]) => candidatesOf(referenceId, keys)))];
-    await session.loadCompared(found);
+    const compared = [...new Set([...keysOf].flatMap(([referenceId, keys]) => candidatesOf(referenceId, keys)))];
+    await session.loadCompared(compared);
     // A duplicate found by a key speaks for its group, so its canonical is read too.
-    await session.loadCompared(found.map((id) => groupCanonicalId(session.state(id))).filter((id): id is string => id !== null));
+    await session.loadCompared(compared.map((id) => groupCanonicalId(session.state(id))).filter((id): id is string => id !== null));
     // A reference decided in this pass is found by the later ones as if stored: under its filed keys.
     const addToIndex = (referenceId: string, keys: { trusted: string[]; blocking: string[]; year: number | null }) => {
       for (const key of [...keys.trusted, ...keys.blocking]) {
