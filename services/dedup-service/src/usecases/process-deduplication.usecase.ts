@@ -98,8 +98,8 @@ export function createProcessDeduplication(deps: DeduplicationDeps, options: { m
     // A reference decided in this pass is found by the later ones as if stored: under its filed keys.
     const addToIndex = (referenceId: string, keys: { trusted: string[]; blocking: string[]; year: number | null }) => {
       for (const key of [...keys.trusted, ...keys.blocking]) {
-        const found = index.get(key);
-        if (found) found.unshift(referenceId);
+        const listed = index.get(key);
+        if (listed) listed.unshift(referenceId);
         else index.set(key, [referenceId]);
       }
       if (keys.year === null) filedYears.delete(referenceId);

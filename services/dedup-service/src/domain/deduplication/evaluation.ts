@@ -2,7 +2,7 @@
 // time, each compared with the references already in a group (found through their blocking keys), and
 // the outcome scored against the hand-made key. Pure: the caller reads the file.
 
-import { blockingKeys, probeKeys, yearsMayMatch } from './blocking';
+import { blockingKeySets, yearsMayMatch } from './blocking';
 import { decideDuplicate, type DuplicateDetermination, type GroupCandidate } from './decide';
 import { type DedupRecord } from './record';
 
@@ -24,10 +24,10 @@ export function replayStream(records: DedupRecord[]): StreamResult {
   const candidateCounts: number[] = [];
   const byId = new Map<string, DedupRecord>();
   for (const record of records) {
-    const keys = blockingKeys(record);
+    const { filed, probed } = blockingKeySets(record);
     const seen = new Set<string>();
     const candidates: GroupCandidate[] = [];
-    for (const key of probeKeys(record)) {
+    for (const key of probed) {
       for (const candidate of index.get(key) ?? []) {
         // As dedup-service does: a candidate whose year rules a match out is not read.
         if (candidate.record.id === record.id || seen.has(candidate.record.id) || !yearsMayMatch(record.year, candidate.record.year === null ? undefined : [candidate.record.year])) continue;
@@ -42,7 +42,7 @@ export function replayStream(records: DedupRecord[]): StreamResult {
     // Unsearchable and decoupled references belong to no group, so they lead nowhere.
     const canonical = decision.determination === 'canonical' ? record : decision.determination === 'duplicate' && decision.canonicalId ? byId.get(decision.canonicalId) : undefined;
     if (canonical) {
-      for (const key of keys) {
+      for (const key of filed) {
         const block = index.get(key);
         if (block) block.push({ record, canonical });
         else index.set(key, [{ record, canonical }]);
