@@ -88,9 +88,9 @@ describe('IngestReferences when the other lane writes a reference between the ch
     expect(stored.active_decision).toEqual(decided);
     expect(stored.identifiers).toEqual([doi, pmid]);
     expect(stored.enhancements.map((enhancement) => enhancement.content.abstract)).toEqual(['first', 'second']);
-    // The decision moved the version to 1; the merge's event names the version after it.
-    expect(stored.version).toBe(2);
-    expect(stored._outbox.map((entry) => entry.payload.version)).toEqual([2]);
+    // Stored at version 1 (its imported event), the decision moved it to 2; the merge's event names the version after it.
+    expect(stored.version).toBe(3);
+    expect(stored._outbox.map((entry) => entry.payload.version)).toEqual([1, 3]);
     expect(await claimOf(pmid)).toBe(created.reference_id);
   });
 

@@ -49,14 +49,25 @@ describe('dedup-service reference store through gRPC', () => {
   const eventsFor = (id: string) => observer.events.filter((event) => event.reference_id === id);
   const doi = (value: string) => ({ identifier: value, identifier_type: 'doi' });
 
-  it('when a new reference is ingested, then it is stored, decided canonical and a versioned reference.changed event is published', async () => {
+  it('when a new reference is ingested, then it is stored, an imported event at version 1 and then its decision at version 2 are published', async () => {
     const [outcome] = await ingest('fail', [{ visibility: 'public', identifiers: [doi('10.1000/alpha.1')], enhancements: [bibliographic('Alpha trial of exercise in adults with chronic pain', ['Ada Lovelace', 'Charles Babbage'], 2020)] }]);
     expect(outcome.status).toBe('completed');
     const decision = await decided(outcome.reference_id);
     expect(decision).toEqual({ duplicate_determination: 'canonical', canonical_reference_id: null });
-    const events = await waitFor(() => eventsFor(outcome.reference_id).length > 0 && eventsFor(outcome.reference_id), 'the event');
-    expect(events[0]).toMatchObject({ kind: 'duplicate_decision_changed', version: 1, duplicate_decision: { duplicate_determination: 'canonical' } });
-    expect(events[0].changeset.identifiers).toEqual([{ reference_id: outcome.reference_id, identifier: '10.1000/alpha.1', identifier_type: 'doi' }]);
+    const events = await waitFor(() => eventsFor(outcome.reference_id).length >= 2 && eventsFor(outcome.reference_id), 'the events');
+    expect(events.map((event) => [event.kind, event.version])).toEqual([
+      ['imported', 1],
+      ['duplicate_decision_changed', 2],
+    ]);
+    const [imported, first] = events;
+    expect(imported.duplicate_decision).toBeNull();
+    expect(imported.reference).toMatchObject({ id: outcome.reference_id, duplicate_decision: null, identifiers: [{ identifier: '10.1000/alpha.1', identifier_type: 'doi' }] });
+    expect(imported.reference.enhancements).toHaveLength(1);
+    // A fresh import's changeset is the reference itself (§13.2), with no determination yet.
+    expect(imported.changeset.identifiers).toEqual([{ reference_id: outcome.reference_id, identifier: '10.1000/alpha.1', identifier_type: 'doi' }]);
+    expect(imported.changeset).not.toHaveProperty('duplicate_determination');
+    expect(first).toMatchObject({ duplicate_decision: { duplicate_determination: 'canonical' } });
+    expect(first.changeset.identifiers).toEqual([{ reference_id: outcome.reference_id, identifier: '10.1000/alpha.1', identifier_type: 'doi' }]);
   });
 
   it('when a reference with the same bibliographic record arrives without the DOI, then it becomes a duplicate and lookup folds it into the canonical', async () => {

@@ -115,13 +115,14 @@ describe('two dedup-service replicas on one MongoDB and one broker', () => {
     const duplicateRows = rows.filter((row) => row.active_decision?.duplicate_determination === 'duplicate');
     expect([canonicals.length, duplicateRows.length]).toEqual([WORKS, WORKS]);
 
-    // No lost event: every version of every reference was published, each decision event names its
-    // decision, and a canonical's group event names the duplicate's decision.
+    // No lost event: every version of every reference was published (from 1, its import), each
+    // decision event names its decision, and a canonical's group event names the duplicate's decision.
     const eventsOf = (id: string) => observer.events.filter((event) => event.reference_id === id);
     for (const row of rows) {
       expect([...new Set(eventsOf(row._id).map((event) => event.version))].sort((a, b) => a - b)).toEqual(Array.from({ length: row.version }, (_, index) => index + 1));
       const decisionEvents = eventsOf(row._id).filter((event) => event.kind === 'duplicate_decision_changed');
-      expect(decisionEvents[0]).toMatchObject({ version: 1, duplicate_decision_id: row.active_decision?.decision_id });
+      expect(eventsOf(row._id).find((event) => event.version === 1)?.kind).toBe('imported');
+      expect(decisionEvents[0]).toMatchObject({ version: 2, duplicate_decision_id: row.active_decision?.decision_id });
     }
     for (const duplicate of duplicateRows) {
       const canonicalId = duplicate.active_decision?.canonical_reference_id as string;

@@ -60,8 +60,9 @@ export function startOutboxRelay(options: {
   /**
    * Completes an entry (as `expand` would) from what the writer kept in memory, or answers null; when
    * given, the relay reads outboxes only and whole documents only where an entry answered null.
+   * `last` tells the document's last waiting entry, after which the writer's copy is no longer needed.
    */
-  expandFromMemory?(entry: OutboxEntry, documentId: unknown): OutboxEntry | null;
+  expandFromMemory?(entry: OutboxEntry, documentId: unknown, last: boolean): OutboxEntry | null;
   /** Runs each page when it is background work's turn (see ForegroundPriorityGate); at once when absent. */
   inBackgroundTurn?<T>(step: () => Promise<T>): Promise<T>;
 }): OutboxRelay {
@@ -107,7 +108,8 @@ export function startOutboxRelay(options: {
     const fromMemory = new Map<unknown, OutboxEntry[]>();
     if (expandFromMemory) {
       for (const document of documents) {
-        const completed = outboxOf(document).map((entry) => expandFromMemory(entry, document._id));
+        const entries = outboxOf(document);
+        const completed = entries.map((entry, index) => expandFromMemory(entry, document._id, index === entries.length - 1));
         if (completed.every((entry) => entry !== null)) fromMemory.set(document._id, completed as OutboxEntry[]);
       }
     }

@@ -180,16 +180,18 @@ describe('outbox relay against the MongoDB stand-in and RabbitMQ', () => {
     await relay.stop();
   });
 
-  it('when entries can be completed from memory, then only outboxes are read; where memory answers null, the whole document is read and expanded', async () => {
+  it('when entries can be completed from memory, then only outboxes are read, each told whether it is its document\'s last; where memory answers null, the whole document is read and expanded', async () => {
     const compact = db.collection('compact');
+    const rememberedFirst = entry(exchange, 'thing.remembered', { short: 'remembered-first' });
     const remembered = entry(exchange, 'thing.remembered', { short: 'remembered' });
     const forgotten = entry(exchange, 'thing.forgotten', { short: 'forgotten' });
     await compact.insertMany([
-      { _id: 'remembered' as never, content: 'stored', ...pushToOutbox([remembered]).$max, _outbox: [remembered] },
+      { _id: 'remembered' as never, content: 'stored', ...pushToOutbox([rememberedFirst, remembered]).$max, _outbox: [rememberedFirst, remembered] },
       { _id: 'forgotten' as never, content: 'stored', ...pushToOutbox([forgotten]).$max, _outbox: [forgotten] },
     ]);
     const published: unknown[] = [];
     const seenByExpand: unknown[] = [];
+    const asked: Array<[string, boolean]> = [];
     const relay = startOutboxRelay({
       db,
       collections: ['compact'],
@@ -200,13 +202,18 @@ describe('outbox relay against the MongoDB stand-in and RabbitMQ', () => {
         seenByExpand.push(document._id);
         return { ...outboxEntry, payload: { ...(outboxEntry.payload as object), content: document.content } };
       },
-      expandFromMemory: (outboxEntry, id) => (id === 'remembered' ? { ...outboxEntry, payload: { ...(outboxEntry.payload as object), content: 'memory' } } : null),
+      expandFromMemory: (outboxEntry, id, last) => {
+        asked.push([(outboxEntry.payload as { short: string }).short, last]);
+        return id === 'remembered' ? { ...outboxEntry, payload: { ...(outboxEntry.payload as object), content: 'memory' } } : null;
+      },
     });
-    await waitFor(() => published.length >= 2, 'the first pass');
+    await waitFor(() => published.length >= 3, 'the first pass');
     await relay.drain();
     expect(seenByExpand).toEqual(['forgotten']);
-    expect(published).toEqual(expect.arrayContaining([{ short: 'remembered', content: 'memory' }, { short: 'forgotten', content: 'stored' }]));
-    expect(published).toHaveLength(2);
+    expect(published).toEqual(expect.arrayContaining([{ short: 'remembered-first', content: 'memory' }, { short: 'remembered', content: 'memory' }, { short: 'forgotten', content: 'stored' }]));
+    expect(published).toHaveLength(3);
+    expect(asked).toEqual(expect.arrayContaining([['remembered-first', false], ['remembered', true], ['forgotten', true]]));
+    expect(asked).toHaveLength(3);
     expect(await compact.countDocuments({ outbox_pending: true })).toBe(0);
     await relay.stop();
   });

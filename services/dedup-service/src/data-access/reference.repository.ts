@@ -207,14 +207,19 @@ export function createReferenceRepository(db: Db, fence?: WriteFence) {
       const holders = new Map(stored.map((row) => [row._id, row.reference_id]));
       return rows.filter((row) => holders.get(row._id) !== row.reference_id).map((row) => row._id);
     },
-    async insertNew(documents: ReferenceDocument[]): Promise<void> {
+    /** Inserts new references, each with the events `eventsOf` answers for it in its outbox (stored with it or not at all). */
+    async insertNew(documents: ReferenceDocument[], eventsOf?: (document: ReferenceDocument) => OutboxEntry[]): Promise<void> {
       const token = stamp();
       if (documents.length === 0) return;
       const tenure = fence?.tenure();
       const stored = documents.map((document) => ({ ...document, ...token }));
       const numbers = forget(stored.map((document) => document._id));
+      const written = stored.map((document) => {
+        const events = eventsOf?.(document) ?? [];
+        return events.length > 0 ? { ...document, [OUTBOX_FIELD]: events, [OUTBOX_PENDING_FIELD]: true } : document;
+      });
       try {
-        await references.insertMany(stored as never[], { ordered: false });
+        await references.insertMany(written as never[], { ordered: false });
       } catch (error) {
         // An id already stored (a retried chunk) is done; the stored document may differ, so none is kept.
         if (!isDuplicateKeyError(error)) throw error;

@@ -93,7 +93,8 @@ export function planIngest(input: PlanInput): IngestPlan {
         identifiers: dedupeIdentifiers(incoming.identifiers),
         enhancements: dedupeEnhancements(incoming.enhancements.map((enhancement) => toStoredEnhancement(enhancement, id, input.newId(), input.now))),
         active_decision: null,
-        version: 0,
+        // The version its `imported` event carries; events start at 1 (0 means "unversioned" downstream).
+        version: 1,
         import_result_id: input.importResultId,
         merged_import_results: [],
         import_decision_id: input.newId(),

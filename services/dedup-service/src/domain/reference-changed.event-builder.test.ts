@@ -93,6 +93,21 @@ describe('compact own-decision outbox entries', () => {
   });
 });
 
+describe('compact imported outbox entries', () => {
+  it('when an imported entry is expanded after the reference was decided and enhanced, then it is the event built whole at import: no decision, the view and changeset the stored reference', () => {
+    const imported: ReferenceDocument = { ...reference, active_decision: null, version: 1 };
+    const full = referenceChangedEntry({ kind: 'imported', reference: imported, duplicates: [], changeset: referenceDoc([{ reference: imported }], imported.visibility, null), now: new Date('2026-01-02T00:00:00.000Z') });
+    const compact = compactOwnChangeEntry({ kind: 'imported', reference: imported, now: new Date('2026-01-02T00:00:00.000Z') });
+    const sameId = { ...compact, event_id: full.event_id, payload: { ...(compact.payload as Record<string, unknown>), event_id: full.event_id } };
+    const later: ReferenceDocument = { ...reference, enhancements: [...reference.enhancements, enhancement('e3', { enhancement_type: 'abstract', process: 'other', abstract: 'Later words.' })], version: 4 };
+
+    const expanded = expandFromDocument(sameId, later).payload as Record<string, unknown>;
+    expect(expanded).toEqual(full.payload);
+    expect(expanded).toMatchObject({ kind: 'imported', version: 1, duplicate_decision: null, reference: { duplicate_decision: null } });
+    expect((expanded.changeset as Record<string, unknown>).duplicate_determination).toBeUndefined();
+  });
+});
+
 describe('compact enhanced outbox entries', () => {
   const now = new Date('2026-01-03T00:00:00.000Z');
   const origin = { robot_id: 'robot-1', robot_enhancement_batch_id: 'batch-1' };

@@ -7,7 +7,7 @@ import { pendingDecision, type DecisionDocument, type DecisionRepository } from 
 import { ConcurrentChangeError, insertIgnoringDuplicates, WRITE_ROUNDS, type IdentifierClaimWrite, type ReferenceRepository } from '../data-access/reference.repository';
 import { planIngest, type IncomingReference, type IngestStrategy } from '../domain/ingest.planner';
 import { enhancementChangeset, identityKeys, isCanonicalLike, type ReferenceDocument, type StoredEnhancement } from '../domain/reference.model';
-import { referenceChangedEntry } from '../domain/reference-changed.event-builder';
+import { compactOwnChangeEntry, referenceChangedEntry } from '../domain/reference-changed.event-builder';
 import { comparisonUpdate, storedDedupRecord } from '../domain/dedup-record';
 import type { BlockingKeyRepository } from '../data-access/blocking-key.repository';
 import type { DeduplicationEnginePort } from '../domain/deduplication-engine.port';
@@ -226,7 +226,11 @@ export function createIngestReferences(deps: {
     if (lost.length > 0) throw new ConcurrentChangeError(owners.get(lost[0]) ?? lost[0]);
     const pending = created.map((reference) => pendingDecision(reference.import_decision_id as string, reference._id, 'import', now));
     await deps.decisions.insert([...pending, ...decisions]);
-    await deps.references.insertNew(created.filter((reference) => !earlier.has(reference.import_result_id as string)));
+    // Each new reference carries its `imported` event (§13.2: searchable from storage, percolated
+    // only from its first decision), compact as a decision's: its content is the document's.
+    const inserted = created.filter((reference) => !earlier.has(reference.import_result_id as string));
+    await deps.references.insertNew(inserted, (reference) => [compactOwnChangeEntry({ kind: 'imported', reference, now })]);
+    deps.references.rememberDecided(inserted);
     const groups = await deps.references.duplicatesOf([...merged.values()].filter((change) => isCanonicalLike(change.before)).map((change) => change.before._id));
     // The new content's blocking keys go first: a key without its content yet only adds a candidate.
     const comparisons = new Map([...merged].map(([id, change]) => [id, comparisonUpdate(deps.engine, deps.trustedTypes, change.before, change.after)]));
@@ -240,7 +244,7 @@ export function createIngestReferences(deps: {
       await deps.bus.sendToQueue(QUEUES.dedupServiceDeduplication, job, { messageId: job.job_id });
     }
     await insertIgnoringDuplicates(outcomes, newOutcomes);
-    if (merged.size > 0) deps.onEvents();
+    if (merged.size > 0 || inserted.length > 0) deps.onEvents();
     return result;
   }
 
