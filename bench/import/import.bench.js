@@ -2,7 +2,7 @@
 // through import-service and dedup-service on the embedded default's components (MongoDB
 // stand-in with a data folder, in-process bus; `--bus rabbitmq` for the local broker), from batch
 // registration until every result is recorded and every reference has a duplicate decision.
-// Run after a build: `node bench/import/import.bench.js [--references 100000] [--warm-up 5000] [--bus in-process|rabbitmq] [--chunk-size 500]`
+// Run after a build: `node bench/import/import.bench.js [--references 100000] [--warm-up 5000] [--bus in-process|rabbitmq] [--chunk-size 500] [--drain-events]`
 const fs = require('node:fs');
 const http = require('node:http');
 const os = require('node:os');
@@ -51,6 +51,10 @@ const chunkSize = argument('--chunk-size', '');
 const threaded = threadList === 'none' ? [] : threadList.split(',');
 // `--count-commands`: the services reach MongoDB through a counting proxy (costs CPU; diagnostic only).
 const countCommands = process.argv.includes('--count-commands');
+// `--drain-events`: the search and percolator queues' `reference.changed` events are acknowledged as
+// they arrive (in-process bus only), as those services' consumers would take them; without it they
+// pile up in this process's memory, which a deployment's broker would hold instead.
+const drainEvents = process.argv.includes('--drain-events');
 
 /**
  * A TCP proxy that counts the OP_MSG commands the services send: per command and collection, how
@@ -252,6 +256,12 @@ async function main() {
   const start = (name, starter, serviceEnv) => startService({ root, threaded, bus: shared, name, starter, env: serviceEnv, overrides: overrides(name) });
   const dedup = await start('dedup-service', startDedupService, env);
   const imports = await start('import-service', startImportService, { ...env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}`, OUTBOUND_ALLOWLIST: '127.0.0.0/8', ...(chunkSize ? { IMPORT_CHUNK_SIZE: chunkSize } : {}) });
+  if (drainEvents && shared) {
+    const { QUEUES } = req('packages/contracts/dist/index.js');
+    for (const queue of [QUEUES.searchRequestServiceReferenceChanged, QUEUES.percolatorReferenceChanged]) {
+      await shared.consume(`${namespace}.${queue}`, async () => ({ outcome: 'ack' }), { prefetch: 500 });
+    }
+  }
   const reader = await new (require('mongodb').MongoClient)(mongo.url).connect();
   const protos = loadDestinyProtos();
   const client = platform.createGrpcClient(protos.destiny.import_service.ImportService, `127.0.0.1:${imports.grpcPort}`);
@@ -313,7 +323,7 @@ async function main() {
   const summary = JSON.parse((await unary('GetImportBatchSummary', { import_record_id: record.id, import_batch_id: batch.id })).json);
   const determinations = await db('destiny_dedup').collection('duplicate_decisions').aggregate([{ $group: { _id: '$duplicate_determination', count: { $sum: 1 } } }]).toArray();
 
-  console.log(`threads: ${threaded.length ? threaded.join(', ') : 'none'}; bus: ${busKind}; semi-space: ${semiSpaceLabel(semiSpace)}; batch ${summary.import_batch_status}; results ${JSON.stringify(summary.results)}`);
+  console.log(`threads: ${threaded.length ? threaded.join(', ') : 'none'}; bus: ${busKind}${drainEvents ? ' (events drained)' : ''}; semi-space: ${semiSpaceLabel(semiSpace)}; batch ${summary.import_batch_status}; results ${JSON.stringify(summary.results)}`);
   console.log(`determinations${warmUp > 0 ? ' (warm-up included)' : ''}: ${determinations.map((row) => `${row._id}=${row.count}`).join(', ')}`);
   // Checkpoints are read every 500 ms, so each interval's figures are good to about that.
   console.log('recorded and decided: first N at T s; since the line before: wall s, references/s, CPU ms per reference (services + stand-in)');
