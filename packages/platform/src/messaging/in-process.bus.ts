@@ -39,6 +39,8 @@ interface StoredMessage {
 interface Exchange {
   type: ExchangeType;
   bindings: Array<{ queue: string; routingKey: string }>;
+  /** Target queues by routing key, as the bindings route it; emptied whenever the bindings change. */
+  routed: Map<string, string[]>;
 }
 
 interface Queue {
@@ -84,7 +86,7 @@ class InProcessBus implements MessageBus {
     for (const exchange of topology.exchanges) {
       const existing = this.exchanges.get(exchange.name);
       if (existing && existing.type !== exchange.type) throw new Error(`Exchange ${exchange.name} already exists with type ${existing.type}`);
-      if (!existing) this.exchanges.set(exchange.name, { type: exchange.type, bindings: [] });
+      if (!existing) this.exchanges.set(exchange.name, { type: exchange.type, bindings: [], routed: new Map() });
     }
     for (const description of topology.queues) {
       this.ensureQueue(description.name, description);
@@ -94,6 +96,7 @@ class InProcessBus implements MessageBus {
         if (!exchange) throw new UnroutableMessageError(`exchange ${binding.exchange}`);
         if (!exchange.bindings.some((b) => b.queue === description.name && b.routingKey === binding.routingKey)) {
           exchange.bindings.push({ queue: description.name, routingKey: binding.routingKey });
+          exchange.routed.clear();
         }
       }
     }
@@ -110,6 +113,7 @@ class InProcessBus implements MessageBus {
       }
       for (const exchange of this.exchanges.values()) {
         exchange.bindings = exchange.bindings.filter((binding) => binding.queue !== description.name);
+        exchange.routed.clear();
       }
     }
     for (const exchange of topology.exchanges) this.exchanges.delete(exchange.name);
@@ -120,7 +124,13 @@ class InProcessBus implements MessageBus {
     const exchange = this.exchanges.get(exchangeName);
     if (!exchange) throw new UnroutableMessageError(`exchange ${exchangeName}`);
     const stored = this.newMessage(exchangeName, routingKey, message, options);
-    const targets = new Set(exchange.bindings.filter((binding) => routes(exchange.type, binding.routingKey, routingKey)).map((binding) => binding.queue));
+    let targets = exchange.routed.get(routingKey);
+    if (!targets) {
+      targets = [...new Set(exchange.bindings.filter((binding) => routes(exchange.type, binding.routingKey, routingKey)).map((binding) => binding.queue))];
+      // Routing keys are few (one per event type); the bound only guards against callers minting them.
+      if (exchange.routed.size >= 1000) exchange.routed.clear();
+      exchange.routed.set(routingKey, targets);
+    }
     for (const queueName of targets) {
       const queue = this.queues.get(queueName);
       if (queue) this.enqueue(queue, { ...stored });

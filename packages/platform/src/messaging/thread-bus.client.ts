@@ -3,7 +3,12 @@ import type { ConsumeOptions, MessageBus, MessageConsumer, MessageHandler, Messa
 import { encodeMessage } from './message.codec';
 import { MessageBusClosedError, PublishRejectedError, PublishTimeoutError, UnroutableMessageError } from './messaging.errors';
 import { injectTraceContext, runInTraceContextOf } from './trace-context.propagation';
-import type { ThreadBusFailure, ThreadBusReply, ThreadBusRequest } from './thread-bus.protocol';
+import type { ThreadBusFailure, ThreadBusPublication, ThreadBusReply, ThreadBusRequest } from './thread-bus.protocol';
+
+interface Waiting {
+  resolve(): void;
+  reject(error: Error): void;
+}
 
 type Request = ThreadBusRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
@@ -27,13 +32,33 @@ function errorFrom(failure: ThreadBusFailure): Error {
  * own thread, and handlers run here inside the trace context the publisher sent.
  */
 export function connectBusToHost(port: MessagePort, name = 'thread'): MessageBus {
-  const replies = new Map<number, { resolve(): void; reject(error: Error): void }>();
+  const replies = new Map<number, Waiting>();
   const handlers = new Map<number, MessageHandler<unknown>>();
   let nextId = 1;
   let closing: Promise<void> | null = null;
 
+  // Messages published in one turn of this thread's event loop (an outbox page's events, say) cross
+  // in one port message: one hand-over and one reply instead of one of each per message.
+  let outgoing: Array<{ message: ThreadBusPublication } & Waiting> = [];
+  const batches = new Map<number, Waiting[]>();
+  const flush = () => {
+    if (outgoing.length === 0) return;
+    const batch = outgoing;
+    outgoing = [];
+    const id = nextId++;
+    batches.set(id, batch);
+    port.postMessage({ kind: 'publish-many', id, messages: batch.map((item) => item.message) } satisfies ThreadBusRequest);
+  };
+  const enqueue = (message: ThreadBusPublication): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      if (outgoing.length === 0) setImmediate(flush);
+      outgoing.push({ message, resolve, reject });
+    });
+
   const call = (request: Request): Promise<void> =>
     new Promise<void>((resolve, reject) => {
+      // Whatever was published before this request reaches the host before it.
+      flush();
       const id = nextId++;
       replies.set(id, { resolve, reject });
       port.postMessage({ ...request, id } as ThreadBusRequest);
@@ -55,6 +80,16 @@ export function connectBusToHost(port: MessagePort, name = 'thread'): MessageBus
 
   port.on('message', (reply: ThreadBusReply) => {
     if (reply.kind === 'deliver') return deliver(reply);
+    if (reply.kind === 'replies') {
+      const batch = batches.get(reply.id) ?? [];
+      batches.delete(reply.id);
+      batch.forEach((waiting, index) => {
+        const failure = reply.failures[index];
+        if (failure) waiting.reject(errorFrom(failure));
+        else waiting.resolve();
+      });
+      return;
+    }
     const waiting = replies.get(reply.id);
     replies.delete(reply.id);
     if (!waiting) return;
@@ -79,11 +114,11 @@ export function connectBusToHost(port: MessagePort, name = 'thread'): MessageBus
     },
     async publish(exchange: string, routingKey: string, message: unknown, options?: PublishOptions) {
       assertOpen();
-      await call({ kind: 'publish', exchange, routingKey, content: encodeMessage(message), options: publishOptions(options) });
+      await enqueue({ target: 'exchange', exchange, routingKey, content: encodeMessage(message), options: publishOptions(options) });
     },
     async sendToQueue(queue: string, message: unknown, options?: PublishOptions) {
       assertOpen();
-      await call({ kind: 'send', queue, content: encodeMessage(message), options: publishOptions(options) });
+      await enqueue({ target: 'queue', queue, content: encodeMessage(message), options: publishOptions(options) });
     },
     async consume<T = unknown>(queue: string, handler: MessageHandler<T>, options?: ConsumeOptions): Promise<MessageConsumer> {
       assertOpen();

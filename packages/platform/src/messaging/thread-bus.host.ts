@@ -38,16 +38,25 @@ export function serveBusToThread(bus: MessageBus, port: MessagePort): { detach()
     await Promise.allSettled(stopping);
   };
 
-  const perform = async (request: Exclude<ThreadBusRequest, { kind: 'outcome' }>): Promise<void> => {
+  /** Publishes in the thread's order (each call enqueues before the next starts); one outcome per message. */
+  const publishAll = (request: Extract<ThreadBusRequest, { kind: 'publish-many' }>) => {
+    const published = request.messages.map((message) => {
+      // A view, not a copy: the port's clone gave this side bytes of its own (copying a
+      // Uint8Array into a Buffer took ~20 µs per 3 KB event, element by element).
+      const content = new EncodedMessage(Buffer.from(message.content.buffer, message.content.byteOffset, message.content.byteLength));
+      return message.target === 'exchange' ? bus.publish(message.exchange, message.routingKey, content, message.options) : bus.sendToQueue(message.queue, content, message.options);
+    });
+    void Promise.allSettled(published).then((outcomes) => {
+      post({ kind: 'replies', id: request.id, failures: outcomes.map((outcome) => (outcome.status === 'fulfilled' ? null : failureOf(outcome.reason))) });
+    });
+  };
+
+  const perform = async (request: Exclude<ThreadBusRequest, { kind: 'outcome' } | { kind: 'publish-many' }>): Promise<void> => {
     switch (request.kind) {
       case 'declare':
         return bus.declareTopology(request.topology);
       case 'delete':
         return bus.deleteTopology(request.topology);
-      case 'publish':
-        return bus.publish(request.exchange, request.routingKey, new EncodedMessage(Buffer.from(request.content)), request.options);
-      case 'send':
-        return bus.sendToQueue(request.queue, new EncodedMessage(Buffer.from(request.content)), request.options);
       case 'consume': {
         const consumer = await bus.consume(
           request.queue,
@@ -83,6 +92,7 @@ export function serveBusToThread(bus: MessageBus, port: MessagePort): { detach()
       else pending.reject(new Error(request.failure ?? 'the handler failed'));
       return;
     }
+    if (request.kind === 'publish-many') return publishAll(request);
     perform(request).then(
       () => post({ kind: 'reply', id: request.id, failure: null }),
       (error: unknown) => post({ kind: 'reply', id: request.id, failure: failureOf(error) }),

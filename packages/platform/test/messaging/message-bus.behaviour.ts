@@ -65,6 +65,34 @@ export function describeMessageBusBehaviour(label: string, harness: BusHarness):
       expect(received.map((r) => r.meta.messageId)).toEqual(['msg-1']);
     });
 
+    it('when a queue is bound or deleted between publications with the same routing key, then each publication goes to the queues bound at that moment', async () => {
+      const first = await declare('rebinding');
+      const second = { name: `${first.queue}.second`, bindings: [{ exchange: first.exchange, routingKey: 'thing.*' }] };
+      // Declared with the exchange it binds to; deleted without it, so the exchange stays.
+      const secondTopology: MessagingTopology = { exchanges: [{ name: first.exchange, type: 'topic' }], queues: [second] };
+      const received: Array<{ queue: string; body: unknown }> = [];
+      const collect = (queue: string) => async (body: unknown) => {
+        received.push({ queue, body });
+        return { outcome: 'ack' as const };
+      };
+      await bus.consume(first.queue, collect('first'));
+
+      await bus.publish(first.exchange, 'thing.moved', { n: 1 });
+      await bus.declareTopology(secondTopology);
+      const secondConsumer = await bus.consume(second.name, collect('second'));
+      await bus.publish(first.exchange, 'thing.moved', { n: 2 });
+      await waitFor(() => received.length === 3, 'three deliveries');
+      await secondConsumer.stop();
+      await bus.deleteTopology({ exchanges: [], queues: [second] });
+      await bus.publish(first.exchange, 'thing.moved', { n: 3 });
+      await waitFor(() => received.length === 4, 'the fourth delivery');
+      await sleep(100);
+
+      const sorted = (queue: string) => received.filter((item) => item.queue === queue).map((item) => (item.body as { n: number }).n).sort();
+      expect(sorted('first')).toEqual([1, 2, 3]);
+      expect(sorted('second')).toEqual([2]);
+    });
+
     it('when a message is sent straight to a work queue, then its consumer receives it', async () => {
       const { queue } = await declare('work');
       const received: unknown[] = [];

@@ -1,5 +1,5 @@
 import { MessageChannel } from 'node:worker_threads';
-import { connectBusToHost, createInProcessBus, serveBusToThread, type MessageBus } from '../../src/messaging';
+import { connectBusToHost, createInProcessBus, serveBusToThread, UnroutableMessageError, type MessageBus } from '../../src/messaging';
 import { describeMessageBusBehaviour } from './message-bus.behaviour';
 import { singleQueueTopology, testLogger, waitFor } from './messaging.test-support';
 
@@ -52,6 +52,57 @@ describe('bus of a service thread, across the thread boundary', () => {
     await host.publish(exchange, 'thing.created', { id: 2 });
     await waitFor(() => onThread.length === 1, 'the thread consumer');
     expect(onThread[0]).toEqual({ id: 2 });
+    await thread.close();
+    channel.port1.close();
+    await host.close();
+  });
+
+  it('when the thread publishes many messages in one turn, then they cross in one port message, arrive in order, and only the unroutable one fails', async () => {
+    const host = createInProcessBus({ logger: testLogger(), name: 'host' });
+    const channel = new MessageChannel();
+    serveBusToThread(host, channel.port1);
+    const sent: string[] = [];
+    const postMessage = channel.port2.postMessage.bind(channel.port2);
+    channel.port2.postMessage = (value: { kind: string }) => {
+      sent.push(value.kind);
+      postMessage(value);
+    };
+    const thread = connectBusToHost(channel.port2, 'thread');
+    const { topology, exchange, queue } = singleQueueTopology('batched');
+    await thread.declareTopology(topology);
+    const received: unknown[] = [];
+    await host.consume(queue, async (body) => {
+      received.push(body);
+      return { outcome: 'ack' };
+    }, { prefetch: 1 });
+    sent.length = 0;
+
+    const outcomes = await Promise.allSettled([
+      ...Array.from({ length: 50 }, (_unused, index) => thread.publish(exchange, 'thing.batched', { index })),
+      thread.publish('no-such-exchange', 'thing.lost', { index: 'lost' }),
+      thread.sendToQueue(queue, { index: 50 }),
+    ]);
+
+    expect(sent).toEqual(['publish-many']);
+    expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([{ status: 'rejected', reason: expect.any(UnroutableMessageError) }]);
+    expect(outcomes[50]).toMatchObject({ status: 'rejected' });
+    await waitFor(() => received.length === 51, 'every routable message');
+    expect(received).toEqual(Array.from({ length: 51 }, (_unused, index) => ({ index })));
+    await thread.close();
+    channel.port1.close();
+    await host.close();
+  });
+
+  it('when a request follows publications of the same turn, then the host receives the publications first', async () => {
+    const { host, thread, channel } = connectedPair();
+    const { topology, exchange } = singleQueueTopology('ordered');
+    await thread.declareTopology(topology);
+    // Were the deletion to overtake it, the publication would find no exchange and be refused.
+    const published = thread.publish(exchange, 'thing.first', { first: true });
+    const deleted = thread.deleteTopology(topology);
+    await expect(published).resolves.toBeUndefined();
+    await deleted;
+    await expect(thread.publish(exchange, 'thing.second', { first: false })).rejects.toBeInstanceOf(UnroutableMessageError);
     await thread.close();
     channel.port1.close();
     await host.close();
