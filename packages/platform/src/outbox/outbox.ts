@@ -133,20 +133,28 @@ export function startOutboxRelay(options: {
       .toArray();
     if (documents.length === 0) return { published: 0, more: false };
     const outcomes = await Promise.all((await completeEntries(collection, documents)).map(async ({ document, entries, toPublish }) => ({ document, entries, done: await publishEntries(toPublish) })));
-    // All in one command: a document whose outbox still holds exactly the entries read (only the
-    // relay removes entries, so no element past them means none arrived since) is emptied and
-    // unflagged at once; otherwise the published ones are pulled and the flag stays for the next
-    // pass. Documents whose outboxes held as many entries share one statement (usually one for
-    // the whole page): the store compiles one filter instead of one per document.
+    // All in one command: a document whose outbox still holds exactly the entries read is emptied
+    // and unflagged at once; otherwise the published ones are pulled and the flag stays for the
+    // next pass. "Exactly" is the last entry read still last, at its index: entries are only
+    // appended, so a later one would sit past it; a length check alone is not enough when another
+    // replica's relay pulled entries meanwhile (an entry appended since would fill the freed
+    // place and be cleared unpublished). Documents whose outboxes held as many entries share one
+    // statement (usually one for the whole page): the store compiles one filter instead of one per
+    // document; event ids are unique, so one document's last id cannot match another's.
     const complete = outcomes.filter((item) => item.done.length === item.entries.length);
-    const completeByLength = new Map<number, unknown[]>();
+    const completeByLength = new Map<number, { ids: unknown[]; lastEventIds: string[] }>();
     for (const { document, entries } of complete) {
-      const ids = completeByLength.get(entries.length) ?? [];
-      ids.push(document._id);
-      completeByLength.set(entries.length, ids);
+      const group = completeByLength.get(entries.length) ?? { ids: [], lastEventIds: [] };
+      group.ids.push(document._id);
+      // An outbox a pull emptied (its flag still up) has no last entry: it is unflagged if still empty.
+      if (entries.length > 0) group.lastEventIds.push(entries[entries.length - 1].event_id);
+      completeByLength.set(entries.length, group);
     }
-    const clears = [...completeByLength].map(([length, ids]) => ({
-      updateMany: { filter: { _id: { $in: ids }, [`${OUTBOX_FIELD}.${length}`]: { $exists: false } }, update: { $set: { [OUTBOX_FIELD]: [], [OUTBOX_PENDING_FIELD]: false } } },
+    const clears = [...completeByLength].map(([length, { ids, lastEventIds }]) => ({
+      updateMany: {
+        filter: { _id: { $in: ids }, ...(length > 0 ? { [`${OUTBOX_FIELD}.${length - 1}.event_id`]: { $in: lastEventIds } } : {}), [`${OUTBOX_FIELD}.${length}`]: { $exists: false } },
+        update: { $set: { [OUTBOX_FIELD]: [], [OUTBOX_PENDING_FIELD]: false } },
+      },
     }));
     const cleared = clears.length > 0 ? (await collection.bulkWrite(clears as never, { ordered: false })).matchedCount : 0;
     const pulls = outcomes

@@ -147,6 +147,33 @@ describe('outbox relay against the MongoDB stand-in and RabbitMQ', () => {
     await relay.stop();
   });
 
+  it('when another relay pulls the entry being published and a new entry arrives meanwhile (two replicas), then the new entry is not cleared unpublished', async () => {
+    const shared = db.collection('shared');
+    const imported = entry(exchange, 'thing.imported', { thing: 'imported' });
+    const decided = entry(exchange, 'thing.decided', { thing: 'decided' });
+    await shared.insertOne({ _id: 'shared' as never, ...pushToOutbox([imported]).$max, _outbox: [imported] });
+    const published: string[] = [];
+    const relay = startOutboxRelay({
+      db,
+      collections: ['shared'],
+      logger,
+      intervalMs: 100,
+      publish: async (outboxEntry) => {
+        published.push(outboxEntry.event_id);
+        if (outboxEntry.event_id !== imported.event_id) return;
+        // The other replica's relay published it too and pulled it; then the writer appended its next event:
+        // the outbox is as long as this relay read it, but holds another entry.
+        await shared.updateOne({ _id: 'shared' as never }, { $pull: { _outbox: { event_id: imported.event_id } } } as never);
+        await shared.updateOne({ _id: 'shared' as never }, pushToOutbox([decided]));
+      },
+    });
+    await waitFor(() => published.includes(decided.event_id), 'the entry that arrived meanwhile');
+    await relay.drain();
+    expect(published).toEqual([imported.event_id, decided.event_id]);
+    expect(await shared.findOne({ _id: 'shared' as never })).toEqual({ _id: 'shared', _outbox: [], outbox_pending: false });
+    await relay.stop();
+  });
+
   it('when a page holds outboxes of different lengths and one of each length gets a new entry during publishing, then the others are emptied together and the grown ones keep only their new entry', async () => {
     const lengths = db.collection('lengths');
     const documents = [1, 1, 1, 2, 2, 3].map((length, index) => ({ _id: `doc-${index}`, length, entries: Array.from({ length }, (_, at) => entry(exchange, 'thing.page', { thing: `${index}.${at}` })) }));
