@@ -84,7 +84,9 @@ describe('dedup-service reference store through gRPC', () => {
     expect(found[0].identifiers).toEqual([{ identifier: '10.1000/beta.1', identifier_type: 'doi' }, { identifier: 31415, identifier_type: 'pm_id' }]);
     expect(found[0].enhancements.map((enhancement) => enhancement.reference_id)).toEqual([first.reference_id, second.reference_id]);
 
-    const canonicalEvents = await waitFor(() => eventsFor(first.reference_id).length >= 2 && eventsFor(first.reference_id), 'the canonical group event');
+    // Its import, its own decision, then the group event the duplicate's joining makes.
+    const canonicalEvents = await waitFor(() => eventsFor(first.reference_id).length >= 3 && eventsFor(first.reference_id), 'the canonical group event');
+    expect(canonicalEvents.map((event) => event.kind)).toEqual(['imported', 'duplicate_decision_changed', 'duplicate_decision_changed']);
     const versions = canonicalEvents.map((event) => event.version);
     expect(versions).toEqual([...versions].sort((a, b) => a - b));
     expect(new Set(versions).size).toBe(versions.length);
@@ -162,6 +164,9 @@ describe('dedup-service reference store through gRPC', () => {
     let stored = await getReference(id);
     expect(stored.identifiers.map((identifier) => identifier.identifier)).toEqual(['10.1000/delta.1', 'W100', 777]);
     expect(stored.enhancements.map((enhancement) => (enhancement.content as { abstract: string }).abstract)).toEqual(['first']);
+    // Only an identifier was added: the new view still reaches the index, with no enhancement in the changeset.
+    const identifiersMerged = await waitFor(() => eventsFor(id).find((event) => event.kind === 'enhanced' && event.reference.identifiers?.some((identifier) => identifier.identifier === 777)), 'the merge event');
+    expect(identifiersMerged.changeset).toEqual({ visibility: 'public' });
 
     const [aggressive] = await ingest('merge_aggressive', [
       { identifiers: [doi('10.1000/delta.1'), doi('10.1000/delta.other')], enhancements: [{ source: 's1', visibility: 'public', content: { enhancement_type: 'abstract', process: 'other', abstract: 'second' } }] },

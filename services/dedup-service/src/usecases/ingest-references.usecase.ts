@@ -254,8 +254,10 @@ export function createIngestReferences(deps: {
    * written again on the decided version instead of failing the whole chunk.
    */
   async function writeMerge(id: string, change: MergeChange, duplicates: ReferenceDocument[], dedupRecord: ReferenceDocument['dedup_record'] | undefined, now: Date): Promise<void> {
+    // Identifiers alone change the view too (search answers with the indexed view), so they also make an event.
+    const changed = change.added.length > 0 || change.after.identifiers.length > change.before.identifiers.length;
     for (let round = 1; ; round += 1) {
-      const events = change.added.length > 0 ? [referenceChangedEntry({ kind: 'enhanced', reference: { ...change.after, version: change.before.version + 1 }, duplicates, changeset: enhancementChangeset(change.added), now })] : [];
+      const events = changed ? [referenceChangedEntry({ kind: 'enhanced', reference: { ...change.after, version: change.before.version + 1 }, duplicates, changeset: enhancementChangeset(change.added), now })] : [];
       try {
         await deps.references.update(
           id,
