@@ -44,7 +44,12 @@ export function serveBusToThread(bus: MessageBus, port: MessagePort): { detach()
       // A view, not a copy: the port's clone gave this side bytes of its own (copying a
       // Uint8Array into a Buffer took ~20 µs per 3 KB event, element by element).
       const content = new EncodedMessage(Buffer.from(message.content.buffer, message.content.byteOffset, message.content.byteLength));
-      return message.target === 'exchange' ? bus.publish(message.exchange, message.routingKey, content, message.options) : bus.sendToQueue(message.queue, content, message.options);
+      try {
+        return message.target === 'exchange' ? bus.publish(message.exchange, message.routingKey, content, message.options) : bus.sendToQueue(message.queue, content, message.options);
+      } catch (error) {
+        // A bus that throws instead of rejecting fails this message only, not the port's handler.
+        return Promise.reject(error);
+      }
     });
     void Promise.allSettled(published).then((outcomes) => {
       post({ kind: 'replies', id: request.id, failures: outcomes.map((outcome) => (outcome.status === 'fulfilled' ? null : failureOf(outcome.reason))) });

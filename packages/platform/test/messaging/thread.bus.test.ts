@@ -93,6 +93,34 @@ describe('bus of a service thread, across the thread boundary', () => {
     await host.close();
   });
 
+  it('when the launcher\'s bus throws for one message instead of rejecting, then only that publication fails and the others go out', async () => {
+    const host = createInProcessBus({ logger: testLogger(), name: 'host' });
+    const throwing: MessageBus = Object.assign(Object.create(host) as MessageBus, {
+      publish(exchange: string, routingKey: string, message: unknown, options?: object) {
+        if (routingKey === 'thing.throws') throw new Error('thrown, not rejected');
+        return host.publish(exchange, routingKey, message, options);
+      },
+    });
+    const channel = new MessageChannel();
+    serveBusToThread(throwing, channel.port1);
+    const thread = connectBusToHost(channel.port2, 'thread');
+    const { topology, exchange, queue } = singleQueueTopology('throwing');
+    await thread.declareTopology(topology);
+    const outcomes = await Promise.allSettled([thread.publish(exchange, 'thing.before', { n: 1 }), thread.publish(exchange, 'thing.throws', { n: 2 }), thread.publish(exchange, 'thing.after', { n: 3 })]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((outcomes[1] as PromiseRejectedResult).reason.message).toBe('thrown, not rejected');
+    const received: unknown[] = [];
+    await host.consume(queue, async (body) => {
+      received.push(body);
+      return { outcome: 'ack' };
+    });
+    await waitFor(() => received.length === 2, 'the two routable messages');
+    expect(received).toEqual([{ n: 1 }, { n: 3 }]);
+    await thread.close();
+    channel.port1.close();
+    await host.close();
+  });
+
   it('when a request follows publications of the same turn, then the host receives the publications first', async () => {
     const { host, thread, channel } = connectedPair();
     const { topology, exchange } = singleQueueTopology('ordered');
