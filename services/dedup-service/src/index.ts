@@ -56,12 +56,12 @@ export async function startDedupService(env: NodeJS.ProcessEnv = process.env, ov
         publish: (entry) => bus.publish(entry.exchange || EVENTS_EXCHANGE, entry.routing_key, entry.payload, { messageId: entry.event_id }),
         expand: (entry, document) => expandFromDocument(entry, document as ReferenceDocument),
         expandFromMemory: (entry, id, last) => {
-          const content = references.decidedContentOf(String(id));
+          const content = references.unrelayedContentOf(String(id));
           const expanded = expandFromContent(entry, content);
           // The copies are released as the relay uses them, so a relay that lags behind the
           // writes (it waits for reads) still finds the copies of what it has not published yet;
           // an import's event and its decision's often wait in one outbox, over the same content.
-          if (expanded && content && last && contentEndsWith(entry, content)) references.releaseDecided(String(id), content);
+          if (expanded && content && last && contentEndsWith(entry, content)) references.releaseUnrelayedContent(String(id), content);
           return expanded;
         },
         inBackgroundTurn: (step) => readsFirst.inBackgroundTurn(step),

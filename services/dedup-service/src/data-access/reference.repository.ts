@@ -57,12 +57,12 @@ export interface WriteFence {
  */
 export const RECENTLY_STORED_LIMIT = 10000;
 /**
- * Contents of references decided or enhanced whose events the outbox relay has not published yet
+ * Contents of references imported, decided or enhanced whose events the outbox relay has not published yet
  * (it releases each as it uses it). While robots poll, the relay waits behind their reads and can
  * fall more than 5,000 references behind the writes; every miss is a whole-document read and
  * decode, so the bound is the backlog it tolerates: at ~6 KB each, ~120 MB at worst.
  */
-export const DECIDED_CONTENT_LIMIT = 20000;
+export const UNRELAYED_CONTENT_LIMIT = 20000;
 
 function keepNewest<T>(map: Map<string, T>, limit: number) {
   for (const key of map.keys()) {
@@ -84,7 +84,7 @@ export function createReferenceRepository(db: Db, fence?: WriteFence) {
   // writer can have changed it: valid only in the lease tenure it was stored in, dropped on any
   // other write here. Readers never modify the documents they get (they copy them).
   const recentlyStored = new Map<string, { document: ReferenceDocument; tenure: number }>();
-  const decidedContent = new Map<string, ReferenceContent>();
+  const unrelayedContent = new Map<string, ReferenceContent>();
   // Every write here numbers the references it touches, and a document is kept after a write only
   // if no later write here touched it meanwhile: the two writer lanes write side by side.
   const writeNumbers = new Map<string, number>();
@@ -228,22 +228,23 @@ export function createReferenceRepository(db: Db, fence?: WriteFence) {
       if (tenure !== undefined) keep(stored, numbers, tenure);
     },
     /**
-     * Keeps the content of references just written with compact events (decisions, enhancements),
-     * for the relay to complete them without reading the documents (their content only ever grows).
+     * Keeps the content of references just written with compact events (imports, decisions,
+     * enhancements), for the relay to complete them without reading the documents (their content
+     * only ever grows).
      */
-    rememberDecided(documents: readonly ReferenceContent[]): void {
+    rememberUnrelayedContent(documents: readonly ReferenceContent[]): void {
       for (const document of documents) {
-        decidedContent.delete(document._id);
-        decidedContent.set(document._id, { _id: document._id, visibility: document.visibility, identifiers: document.identifiers, enhancements: document.enhancements });
+        unrelayedContent.delete(document._id);
+        unrelayedContent.set(document._id, { _id: document._id, visibility: document.visibility, identifiers: document.identifiers, enhancements: document.enhancements });
       }
-      keepNewest(decidedContent, DECIDED_CONTENT_LIMIT);
+      keepNewest(unrelayedContent, UNRELAYED_CONTENT_LIMIT);
     },
-    decidedContentOf(id: string): ReferenceContent | undefined {
-      return decidedContent.get(id);
+    unrelayedContentOf(id: string): ReferenceContent | undefined {
+      return unrelayedContent.get(id);
     },
     /** Drops the kept copy when it is still `content` (a later write keeps a newer one for its own entries). */
-    releaseDecided(id: string, content: ReferenceContent): void {
-      if (decidedContent.get(id) === content) decidedContent.delete(id);
+    releaseUnrelayedContent(id: string, content: ReferenceContent): void {
+      if (unrelayedContent.get(id) === content) unrelayedContent.delete(id);
     },
     /**
      * Replaces fields of one reference if nobody changed it since `expectedVersion` was read, with

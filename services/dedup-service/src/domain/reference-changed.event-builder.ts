@@ -43,11 +43,11 @@ interface OwnContentAt {
 const OWN_CONTENT_FIELD = 'own_content_at';
 
 /**
- * An event about a reference's own decision whose view has no duplicates and whose changeset is
- * the reference itself, stored without them: both are exactly the document's content at that
+ * An event about a reference's own import or decision whose view has no duplicates and whose
+ * changeset is the reference itself, stored without them: both are exactly the document's content at that
  * moment, which stays recoverable because identifiers and enhancements are only ever appended.
  * The relay rebuilds them (`expandFromDocument`), so the outbox holds a few hundred bytes instead
- * of two copies of the reference, and the decision never builds them.
+ * of two copies of the reference, and the writer never builds them.
  */
 export function compactOwnChangeEntry(input: { kind: ReferenceChangeKind; reference: ReferenceDocument; origin?: ChangeOrigin; duplicateDecisionId?: string; now?: Date }): OutboxEntry {
   const now = input.now ?? new Date();

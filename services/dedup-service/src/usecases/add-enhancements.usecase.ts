@@ -180,7 +180,7 @@ export function createAddEnhancements(deps: {
     await deps.blocking.addMany(writes.flatMap((write) => (write.blockingKeys ? [{ referenceId: write.id, keys: write.blockingKeys, years: write.years }] : [])), now);
     const conflicts = await deps.references.updateVersionedMany(writes);
     const conflicted = new Set(conflicts);
-    deps.references.rememberDecided(writes.filter((write) => !conflicted.has(write.id)).map((write) => write.after));
+    deps.references.rememberUnrelayedContent(writes.filter((write) => !conflicted.has(write.id)).map((write) => write.after));
     if (conflicts.length < writes.length) deps.onEvents();
     for (const [id, enhancements] of added) {
       if (conflicted.has(id) || isCanonicalLike(references.get(id) as ReferenceDocument)) continue;

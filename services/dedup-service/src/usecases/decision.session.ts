@@ -266,7 +266,7 @@ export class DecisionSession {
     if (operations.length > 0) {
       const matched = await this.deps.references.updateMany(operations);
       if (matched !== operations.length) throw new Error('a reference changed while its duplicate decision was applied; the job will be retried');
-      this.deps.references.rememberDecided(compacted);
+      this.deps.references.rememberUnrelayedContent(compacted);
     }
     const decisionOps: AnyBulkWriteOperation<DecisionDocument>[] = [
       ...[...this.deactivated].map((id) => ({ updateOne: { filter: { _id: id }, update: { $set: { active_decision: false, updated_at: this.now } } } })),

@@ -230,7 +230,7 @@ export function createIngestReferences(deps: {
     // only from its first decision), compact as a decision's: its content is the document's.
     const inserted = created.filter((reference) => !earlier.has(reference.import_result_id as string));
     await deps.references.insertNew(inserted, (reference) => [compactOwnChangeEntry({ kind: 'imported', reference, now })]);
-    deps.references.rememberDecided(inserted);
+    deps.references.rememberUnrelayedContent(inserted);
     const groups = await deps.references.duplicatesOf([...merged.values()].filter((change) => isCanonicalLike(change.before)).map((change) => change.before._id));
     // The new content's blocking keys go first: a key without its content yet only adds a candidate.
     const comparisons = new Map([...merged].map(([id, change]) => [id, comparisonUpdate(deps.engine, deps.trustedTypes, change.before, change.after)]));
