@@ -266,16 +266,19 @@ describe('outbox relay against the MongoDB stand-in and RabbitMQ', () => {
         return gate.inBackgroundTurn(step);
       },
     });
-    await waitFor(() => turns >= 1, 'the relay to ask for its first turn');
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(published).toEqual([]);
-    expect(await paged.countDocuments({ outbox_pending: true })).toBe(5);
-    releasePoll();
-    await poll;
-    await waitFor(async () => (await paged.countDocuments({ outbox_pending: true })) === 0, 'every page to be relayed');
-    expect([...published].sort()).toEqual(entries.map((item) => item.event_id).sort());
-    // Five documents in pages of two: three pages, each its own turn.
-    expect(turns).toBe(3);
-    await relay.stop();
+    try {
+      await waitFor(() => turns >= 1, 'the relay to ask for its first turn');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(published).toEqual([]);
+      expect(await paged.countDocuments({ outbox_pending: true })).toBe(5);
+      releasePoll();
+      await poll;
+      await waitFor(async () => (await paged.countDocuments({ outbox_pending: true })) === 0, 'every page to be relayed');
+      expect([...published].sort()).toEqual(entries.map((item) => item.event_id).sort());
+      // Five documents in pages of two: three pages, each its own turn.
+      expect(turns).toBe(3);
+    } finally {
+      await relay.stop();
+    }
   });
 });
