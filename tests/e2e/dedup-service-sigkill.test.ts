@@ -27,9 +27,11 @@ describe('dedup-service killed with SIGKILL while it ingests and decides an impo
         HEALTH_PORT: '0',
         LOG_LEVEL: 'silent',
         // A decision whose job died with the process is queued again after this long (default 2 min),
-        // and the lease the killed process held expires after this long (default 15 s).
+        // and the leases the killed process held (writing, relaying events) expire after this long
+        // (default 15 s and 10 s).
         DEDUP_PENDING_REQUEUE_MS: '3000',
         DEDUP_WRITER_LEASE_MS: '3000',
+        OUTBOX_RELAY_LEASE_MS: '3000',
       },
       stdio: 'ignore',
     });

@@ -65,6 +65,9 @@ export async function startDedupService(env: NodeJS.ProcessEnv = process.env, ov
           return expanded;
         },
         inBackgroundTurn: (step) => readsFirst.inBackgroundTurn(step),
+        lease: { name: SERVICE_NAME, ttlMs: config.OUTBOX_RELAY_LEASE_MS },
+        // The replica relaying reads what this one wrote from the documents.
+        onStandby: () => references.forgetUnrelayedContent(),
       });
       const onEvents = () => relay.notify();
       const trustedTypes = new Set(config.DEDUP_TRUSTED_IDENTIFIER_TYPES);

@@ -70,7 +70,7 @@ describe('two dedup-service replicas on one MongoDB and one broker', () => {
       return pending === 0 && outboxes === 0 && published && rows;
     }, 'every decision made and every event published');
 
-  it('when both replicas import the same DOIs, decide and group duplicates concurrently, then identifiers have one owner, every reference is decided once and no event is lost', async () => {
+  it('when both replicas import the same DOIs, decide and group duplicates concurrently, then identifiers have one owner, every reference is decided once and no event is lost or published twice', async () => {
     // Wave 1: every work once, and every third work a second time through the other replica with an
     // abstract: whichever comes second collides and fails under the default strategy.
     const secondCopy = (n: number) => {
@@ -124,6 +124,10 @@ describe('two dedup-service replicas on one MongoDB and one broker', () => {
       expect(eventsOf(row._id).find((event) => event.version === 1)?.kind).toBe('imported');
       expect(decisionEvents[0]).toMatchObject({ version: 2, duplicate_decision_id: row.active_decision?.decision_id });
     }
+    // Each event once: the replicas' relays take turns under one lease instead of both reading every waiting outbox.
+    const copies = new Map<string, number>();
+    for (const event of observer.events) copies.set(event.event_id, (copies.get(event.event_id) ?? 0) + 1);
+    expect([...copies].filter(([, count]) => count > 1)).toEqual([]);
     for (const duplicate of duplicateRows) {
       const canonicalId = duplicate.active_decision?.canonical_reference_id as string;
       const groupEvent = eventsOf(canonicalId).find((event: ReferenceChangedEvent) => event.duplicate_decision_id === duplicate.active_decision?.decision_id);

@@ -115,6 +115,7 @@ export async function startRobotBroker(env: NodeJS.ProcessEnv = process.env, ove
         collections: [COLLECTIONS.batches],
         logger,
         publish: (entry) => (entry.exchange === '' ? bus.sendToQueue(entry.routing_key, entry.payload, { messageId: entry.event_id }) : bus.publish(entry.exchange || EVENTS_EXCHANGE, entry.routing_key, entry.payload, { messageId: entry.event_id })),
+        lease: { name: SERVICE_NAME, ttlMs: config.OUTBOX_RELAY_LEASE_MS },
       });
       const content = enhancementContentPreparerFor(config, createOutboundHttpClient({ allowlist: config.OUTBOUND_ALLOWLIST, maxBytes: config.FULL_TEXT_MAX_BYTES, timeoutMs: config.FULL_TEXT_TIMEOUT_MS }), blob);
       const fullTextLinks = createFullTextLinks(blob, SIGNED_URL_SECONDS);

@@ -13,7 +13,8 @@ const USER = { subject: 'user', roles: [], entitlements: [], robot_id: '' };
 
 /** robot-broker as its own process (the built main.js); resolves with its gRPC port once started. */
 function spawnBroker(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The restarted process takes over event publication once the killed one's relay lease expires (default 10 s).
+  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, ...env, LOG_LEVEL: 'info', OUTBOX_RELAY_LEASE_MS: '1000' }, stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     const log: string[] = [];
     const timer = setTimeout(() => reject(new Error(`robot-broker did not start: ${log.join('\n')}`)), 30_000);

@@ -17,4 +17,10 @@ export const backendConfig = defineConfig({
   MONGODB_URL: { kind: 'url', schemes: ['mongodb', 'mongodb+srv'], default: 'mongodb://127.0.0.1:27017/?directConnection=true', description: 'MongoDB connection string; options it names (e.g. `serverSelectionTimeoutMS`, default 10000; `maxPoolSize`, default 50) apply as given' },
   AMQP_URL: { kind: 'url', schemes: ['amqp', 'amqps'], default: 'amqp://guest:guest@127.0.0.1:5672', description: 'RabbitMQ connection URL' },
   AMQP_NAMESPACE: { kind: 'string', default: '', description: 'prefix for every exchange and queue name, so several deployments (or test runs) can share one broker' },
+  OUTBOX_RELAY_LEASE_MS: {
+    kind: 'integer',
+    default: 10_000,
+    min: 300,
+    description: 'replicas of a service publish its outbox events one at a time, under a lease of this lifetime; another replica takes over this long after the holder crashes (at once after a clean stop)',
+  },
 });

@@ -1,5 +1,6 @@
 import type { Collection, Db, Document, Filter } from 'mongodb';
 import type { Logger } from 'pino';
+import { createRelayLease } from './outbox-relay.lease';
 
 /** An event waiting inside the document whose change produced it. */
 export interface OutboxEntry {
@@ -65,6 +66,14 @@ export function startOutboxRelay(options: {
   expandFromMemory?(entry: OutboxEntry, documentId: unknown, last: boolean): OutboxEntry | null;
   /** Runs each page when it is background work's turn (see ForegroundPriorityGate); at once when absent. */
   inBackgroundTurn?<T>(step: () => Promise<T>): Promise<T>;
+  /**
+   * Replicas of one service relay in turn under a lease of this name (see RelayLease): one drains
+   * every outbox, the others stand by. Without it every replica's relay drains, and their passes
+   * overlapping publish entries twice.
+   */
+  lease?: { name: string; ttlMs?: number };
+  /** Called when another replica's relay holds the lease: this one will not use what it kept for `expandFromMemory`. */
+  onStandby?(): void;
 }): OutboxRelay {
   const intervalMs = options.intervalMs ?? 500;
   const batchSize = options.batchSize ?? 200;
@@ -72,6 +81,13 @@ export function startOutboxRelay(options: {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
   let wakeRequested = false;
+  const lease = options.lease ? createRelayLease(options.db, options.lease.name, options.lease.ttlMs ?? 10_000) : undefined;
+  /** Whether this relay may drain now: it holds the lease, or there is none. */
+  const mayDrain = async (): Promise<boolean> => {
+    if (!lease || (await lease.acquire())) return true;
+    options.onStandby?.();
+    return false;
+  };
 
   /**
    * Raises the flag on documents whose events were pushed before the flag existed; one unindexed
@@ -172,6 +188,8 @@ export function startOutboxRelay(options: {
     const turn = options.inBackgroundTurn ?? (<T>(step: () => Promise<T>) => step());
     let published = 0;
     for (;;) {
+      // A pass can outlast the lease: each page checks it (renewing it as it runs low).
+      if (!(await mayDrain())) return published;
       const page = await turn(() => drainPage(collection));
       published += page.published;
       if (!page.more) return published;
@@ -179,6 +197,7 @@ export function startOutboxRelay(options: {
   }
 
   async function drainAll(): Promise<number> {
+    if (!(await mayDrain())) return 0;
     let total = 0;
     for (const name of options.collections) total += await drainCollection(name);
     return total;
@@ -218,6 +237,8 @@ export function startOutboxRelay(options: {
       stopped = true;
       clearTimeout(timer);
       if (running) await running;
+      // Another replica's relay takes over at its next pass instead of when the lease expires.
+      await lease?.release().catch((error: unknown) => options.logger.warn({ err: error }, 'outbox relay lease not released; it expires instead'));
     },
   };
 }

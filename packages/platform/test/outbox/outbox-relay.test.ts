@@ -245,6 +245,82 @@ describe('outbox relay against the MongoDB stand-in and RabbitMQ', () => {
     await relay.stop();
   });
 
+  it('when two replicas relay one collection under one lease, then every entry is published once, by the holder, and the other takes over as soon as the holder stops', async () => {
+    const shared = db.collection('shared');
+    const published = new Map<string, string[]>();
+    const standby = { first: 0, second: 0 };
+    const start = (name: 'first' | 'second') =>
+      startOutboxRelay({
+        db,
+        collections: ['shared'],
+        logger,
+        intervalMs: 20,
+        batchSize: 7,
+        lease: { name: 'shared-service', ttlMs: 60_000 },
+        onStandby: () => void (standby[name] += 1),
+        publish: async (outboxEntry) => {
+          published.set(outboxEntry.event_id, [...(published.get(outboxEntry.event_id) ?? []), name]);
+          await new Promise((resolve) => setImmediate(resolve));
+        },
+      });
+    const relays = { first: start('first'), second: start('second') };
+    const written: string[] = [];
+    const write = async (round: number) => {
+      const entries = Array.from({ length: 10 }, (_unused, index) => entry(exchange, 'thing.shared', { thing: `shared-${round}-${index}` }));
+      await shared.insertMany(entries.map((item, index) => ({ _id: `shared-${round}-${index}` as never, ...pushToOutbox([item]).$max, _outbox: [item] })));
+      written.push(...entries.map((item) => item.event_id));
+      relays.first.notify();
+      relays.second.notify();
+    };
+    try {
+      for (let round = 0; round < 20; round += 1) await write(round);
+      await waitFor(() => written.every((id) => published.has(id)), 'every entry to be published');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect([...published.values()].filter((by) => by.length > 1)).toEqual([]);
+      const publishers = new Set([...published.values()].map(([by]) => by));
+      expect(publishers.size).toBe(1);
+      const [holder] = publishers as Set<'first' | 'second'>;
+      const other = holder === 'first' ? 'second' : 'first';
+      expect(standby[other]).toBeGreaterThan(0);
+      expect(standby[holder]).toBe(0);
+
+      await relays[holder].stop();
+      const stoppedAt = Date.now();
+      await write(20);
+      await waitFor(() => written.every((id) => published.has(id)), 'the other relay to take over');
+      expect(Date.now() - stoppedAt).toBeLessThan(5000);
+      expect(written.slice(-10).map((id) => published.get(id))).toEqual(Array.from({ length: 10 }, () => [other]));
+    } finally {
+      await relays.first.stop();
+      await relays.second.stop();
+    }
+  });
+
+  it('when the relay holding the lease dies without releasing it, then another replica publishes its entries once the lease has expired', async () => {
+    const orphaned = db.collection('orphaned');
+    const crashingClient = await MongoClient.connect(mongo.url);
+    const published: Array<{ id: string; by: string; at: number }> = [];
+    const start = (name: string, database: Db) =>
+      startOutboxRelay({ db: database, collections: ['orphaned'], logger, intervalMs: 20, lease: { name: 'orphaned-service', ttlMs: 800 }, publish: async (outboxEntry) => void published.push({ id: outboxEntry.event_id, by: name, at: Date.now() }) });
+    const crashing = start('crashing', crashingClient.db('outbox_test'));
+    await waitFor(async () => (await db.collection('outbox_relay_leases').countDocuments({ _id: 'orphaned-service' as never })) === 1, 'the first relay to take the lease');
+    const survivor = start('survivor', db);
+    try {
+      // The holder's connection goes with its process: it can neither relay nor release the lease.
+      await crashingClient.close(true);
+      const diedAt = Date.now();
+      const orphan = entry(exchange, 'thing.orphaned', { thing: 'orphan' });
+      await orphaned.insertOne({ _id: 'orphan' as never, ...pushToOutbox([orphan]).$max, _outbox: [orphan] });
+      survivor.notify();
+      await waitFor(() => published.length >= 1, 'the survivor to take over', );
+      expect(published).toEqual([{ id: orphan.event_id, by: 'survivor', at: expect.any(Number) }]);
+      expect(published[0].at - diedAt).toBeGreaterThanOrEqual(300);
+    } finally {
+      await crashing.stop();
+      await survivor.stop();
+    }
+  });
+
   it('when the relay runs its pages as background turns, then no page is published while foreground work is in flight, and every page goes out once it ends', async () => {
     const paged = db.collection('paged');
     const entries = Array.from({ length: 5 }, (_unused, index) => entry(exchange, 'thing.paged', { thing: `paged-${index}` }));

@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import { COLLECTIONS } from './collections';
-import { isDuplicateKeyError } from './reference.repository';
+import { isDuplicateKeyError } from '@destiny/platform';
 
 /** One document per reference with all its keys (multikey index), so a decided reference costs one insert. */
 export interface ReferenceBlockingKeys {

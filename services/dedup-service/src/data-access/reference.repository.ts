@@ -1,5 +1,5 @@
 import type { Collection, Db, Document } from 'mongodb';
-import { OUTBOX_FIELD, OUTBOX_PENDING_FIELD, pushToOutbox, type OutboxEntry } from '@destiny/platform';
+import { isDuplicateKeyError, OUTBOX_FIELD, OUTBOX_PENDING_FIELD, pushToOutbox, type OutboxEntry } from '@destiny/platform';
 import type { ReferenceContent, ReferenceDocument, ReferenceSummary } from '../domain/reference.model';
 import { COLLECTIONS } from './collections';
 
@@ -21,12 +21,6 @@ export class ConcurrentChangeError extends Error {
     super(`reference ${referenceId} changed concurrently`);
     this.name = 'ConcurrentChangeError';
   }
-}
-
-export function isDuplicateKeyError(error: unknown): boolean {
-  const record = error as { code?: number; writeErrors?: Array<{ code?: number }>; result?: unknown };
-  if (record?.code === 11000) return true;
-  return Array.isArray(record?.writeErrors) && record.writeErrors.length > 0 && record.writeErrors.every((item) => item.code === 11000);
 }
 
 /** Inserts, treating rows that already exist as done (idempotent retries). */
@@ -241,6 +235,10 @@ export function createReferenceRepository(db: Db, fence?: WriteFence) {
     },
     unrelayedContentOf(id: string): ReferenceContent | undefined {
       return unrelayedContent.get(id);
+    },
+    /** Drops every kept copy: another replica's relay publishes what this one wrote, from the documents. */
+    forgetUnrelayedContent(): void {
+      unrelayedContent.clear();
     },
     /** Drops the kept copy when it is still `content` (a later write keeps a newer one for its own entries). */
     releaseUnrelayedContent(id: string, content: ReferenceContent): void {

@@ -2,7 +2,7 @@ import type { ImportResultStatus } from '@destiny/contracts';
 import type { IndexDeclaration } from '@destiny/platform';
 import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
 import type { FileState } from '../domain/batch-status';
-import { isDuplicateKeyError } from './errors';
+import { isDuplicateKeyError } from '@destiny/platform';
 
 export const COLLECTIONS = { records: 'import_records', batches: 'import_batches', results: 'import_results' } as const;
 
