@@ -1,7 +1,8 @@
-import { backendConfig, defineConfig } from '@destiny/platform';
+import { backendConfig, outboxRelayConfig, defineConfig } from '@destiny/platform';
 
 export const dedupServiceConfig = defineConfig({
   ...backendConfig,
+  ...outboxRelayConfig,
   GRPC_PORT: { ...backendConfig.GRPC_PORT, default: 50052 },
   HEALTH_PORT: { ...backendConfig.HEALTH_PORT, default: 9462 },
   MONGODB_DATABASE: { kind: 'string', default: 'destiny_dedup', description: 'database holding this service\'s collections' },

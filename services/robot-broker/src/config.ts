@@ -1,7 +1,8 @@
-import { backendConfig, defineConfig, enhancementContentConfig } from '@destiny/platform';
+import { backendConfig, outboxRelayConfig, defineConfig, enhancementContentConfig } from '@destiny/platform';
 
 export const robotBrokerConfig = defineConfig({
   ...backendConfig,
+  ...outboxRelayConfig,
   GRPC_PORT: { ...backendConfig.GRPC_PORT, default: 50053 },
   HEALTH_PORT: { ...backendConfig.HEALTH_PORT, default: 9463 },
   MONGODB_DATABASE: { kind: 'string', default: 'destiny_robot_broker', description: 'database holding this service\'s collections' },

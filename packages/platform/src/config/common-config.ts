@@ -17,6 +17,10 @@ export const backendConfig = defineConfig({
   MONGODB_URL: { kind: 'url', schemes: ['mongodb', 'mongodb+srv'], default: 'mongodb://127.0.0.1:27017/?directConnection=true', description: 'MongoDB connection string; options it names (e.g. `serverSelectionTimeoutMS`, default 10000; `maxPoolSize`, default 50) apply as given' },
   AMQP_URL: { kind: 'url', schemes: ['amqp', 'amqps'], default: 'amqp://guest:guest@127.0.0.1:5672', description: 'RabbitMQ connection URL' },
   AMQP_NAMESPACE: { kind: 'string', default: '', description: 'prefix for every exchange and queue name, so several deployments (or test runs) can share one broker' },
+});
+
+/** Variables of services that publish events through an outbox relay. */
+export const outboxRelayConfig = defineConfig({
   OUTBOX_RELAY_LEASE_MS: {
     kind: 'integer',
     default: 10_000,
