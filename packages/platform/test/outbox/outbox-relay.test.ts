@@ -4,6 +4,7 @@ import { MongoClient, type Db } from 'mongodb';
 import pino from 'pino';
 import { createAmqpConnection, type MessageBus, type MessagingTopology } from '../../src/messaging';
 import { pushToOutbox, startOutboxRelay, type OutboxEntry } from '../../src/outbox/outbox';
+import { OUTBOX_RELAY_LEASES_COLLECTION } from '../../src/outbox/outbox-relay.lease';
 import { createForegroundPriorityGate } from '../../src/scheduling/foreground-priority.gate';
 import { createProcessedMessages } from '../../src/outbox/processed-messages';
 
@@ -303,7 +304,7 @@ describe('outbox relay against the MongoDB stand-in and RabbitMQ', () => {
     const start = (name: string, database: Db) =>
       startOutboxRelay({ db: database, collections: ['orphaned'], logger, intervalMs: 20, lease: { name: 'orphaned-service', ttlMs: 800 }, publish: async (outboxEntry) => void published.push({ id: outboxEntry.event_id, by: name, at: Date.now() }) });
     const crashing = start('crashing', crashingClient.db('outbox_test'));
-    await waitFor(async () => (await db.collection('outbox_relay_leases').countDocuments({ _id: 'orphaned-service' as never })) === 1, 'the first relay to take the lease');
+    await waitFor(async () => (await db.collection(OUTBOX_RELAY_LEASES_COLLECTION).countDocuments({ _id: 'orphaned-service' as never })) === 1, 'the first relay to take the lease');
     const survivor = start('survivor', db);
     try {
       // The holder's connection goes with its process: it can neither relay nor release the lease.
