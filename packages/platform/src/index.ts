@@ -17,7 +17,6 @@ export * from './jsonl/byte-order-mark';
 export * from './lifecycle/health-server';
 export * from './lifecycle/service-runner';
 export * from './outbox/outbox';
-export { OUTBOX_RELAY_LEASES_COLLECTION } from './outbox/outbox-relay.lease';
 export * from './outbox/processed-messages';
 export * from './scheduling/foreground-priority.gate';
 export * from './messaging';

@@ -14,6 +14,11 @@ function entry(exchange: string, routingKey: string, payload: unknown): OutboxEn
   return { event_id: crypto.randomUUID(), exchange, routing_key: routingKey, payload, created_at: new Date() };
 }
 
+/** A document whose outbox holds `item`, as a write with its event stores it. */
+function waitingWith(id: string, item: OutboxEntry, fields: Record<string, unknown> = {}) {
+  return { _id: id as never, ...fields, ...pushToOutbox([item]).$max, _outbox: [item] };
+}
+
 async function waitFor(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
   for (let attempt = 0; attempt < 200; attempt += 1) {
     if (await condition()) return;
@@ -30,6 +35,9 @@ describe('outbox relay against the MongoDB stand-in and RabbitMQ', () => {
   const suffix = crypto.randomBytes(4).toString('hex');
   const exchange = `outbox-test-${suffix}`;
   const queue = `outbox-test-${suffix}.events`;
+  /** A relay over one collection of the test database. */
+  const relayOver = (collection: string, options: Omit<Parameters<typeof startOutboxRelay>[0], 'db' | 'collections' | 'logger'>, database: Db = db) =>
+    startOutboxRelay({ db: database, collections: [collection], logger, ...options });
   const topology: MessagingTopology = { exchanges: [{ name: exchange, type: 'topic' }], queues: [{ name: queue, bindings: [{ exchange, routingKey: 'thing.#' }] }] };
 
   beforeAll(async () => {
@@ -65,10 +73,7 @@ describe('outbox relay against the MongoDB stand-in and RabbitMQ', () => {
 
     // First relay "crashes" after publishing but before it can clear the entries.
     let publishedByCrashingRelay = 0;
-    const crashing = startOutboxRelay({
-      db,
-      collections: ['things'],
-      logger,
+    const crashing = relayOver('things', {
       intervalMs: 10_000,
       publish: async (outboxEntry) => {
         await bus.publish(outboxEntry.exchange, outboxEntry.routing_key, outboxEntry.payload, { messageId: outboxEntry.event_id });
@@ -80,10 +85,7 @@ describe('outbox relay against the MongoDB stand-in and RabbitMQ', () => {
     await crashing.stop();
     expect((await things.findOne({ _id: 'a' as never }))!._outbox).toHaveLength(2);
 
-    const relay = startOutboxRelay({
-      db,
-      collections: ['things'],
-      logger,
+    const relay = relayOver('things', {
       publish: (outboxEntry) => bus.publish(outboxEntry.exchange, outboxEntry.routing_key, outboxEntry.payload, { messageId: outboxEntry.event_id }),
     });
     await waitFor(async () => ((await things.findOne({ _id: 'a' as never }))!._outbox as unknown[]).length === 0, 'the outbox to drain');
@@ -104,7 +106,7 @@ describe('outbox relay against the MongoDB stand-in and RabbitMQ', () => {
     expect(await flags.findOne({ _id: 'fresh' as never })).toMatchObject({ state: 'new', outbox_pending: true });
 
     const published: string[] = [];
-    const relay = startOutboxRelay({ db, collections: ['flags'], logger, intervalMs: 10_000, publish: async (outboxEntry) => void published.push(outboxEntry.event_id) });
+    const relay = relayOver('flags', { intervalMs: 10_000, publish: async (outboxEntry) => void published.push(outboxEntry.event_id) });
     await waitFor(async () => (await flags.countDocuments({ outbox_pending: true })) === 0, 'the first pass to clear the flags');
     expect(await relay.drain()).toBe(0);
     expect([...new Set(published)].sort()).toEqual([legacy.event_id, fresh.event_id].sort());
@@ -126,12 +128,9 @@ describe('outbox relay against the MongoDB stand-in and RabbitMQ', () => {
     const first = entry(exchange, 'thing.first', { thing: 'first' });
     const second = entry(exchange, 'thing.second', { thing: 'second' });
     const calm = entry(exchange, 'thing.calm', { thing: 'calm' });
-    await racing.insertMany([{ _id: 'busy' as never, ...pushToOutbox([first]).$max, _outbox: [first] }, { _id: 'calm' as never, ...pushToOutbox([calm]).$max, _outbox: [calm] }]);
+    await racing.insertMany([waitingWith('busy', first), waitingWith('calm', calm)]);
     const published: string[] = [];
-    const relay = startOutboxRelay({
-      db,
-      collections: ['racing'],
-      logger,
+    const relay = relayOver('racing', {
       intervalMs: 10_000,
       publish: async (outboxEntry) => {
         published.push(outboxEntry.event_id);
@@ -152,12 +151,9 @@ describe('outbox relay against the MongoDB stand-in and RabbitMQ', () => {
     const shared = db.collection('shared');
     const imported = entry(exchange, 'thing.imported', { thing: 'imported' });
     const decided = entry(exchange, 'thing.decided', { thing: 'decided' });
-    await shared.insertOne({ _id: 'shared' as never, ...pushToOutbox([imported]).$max, _outbox: [imported] });
+    await shared.insertOne(waitingWith('shared', imported));
     const published: string[] = [];
-    const relay = startOutboxRelay({
-      db,
-      collections: ['shared'],
-      logger,
+    const relay = relayOver('shared', {
       intervalMs: 100,
       publish: async (outboxEntry) => {
         published.push(outboxEntry.event_id);
@@ -185,10 +181,7 @@ describe('outbox relay against the MongoDB stand-in and RabbitMQ', () => {
     ]);
     const lastOf = new Map(documents.map(({ _id, entries }) => [entries[entries.length - 1].event_id, _id]));
     const published: string[] = [];
-    const relay = startOutboxRelay({
-      db,
-      collections: ['lengths'],
-      logger,
+    const relay = relayOver('lengths', {
       intervalMs: 10_000,
       publish: async (outboxEntry) => {
         published.push(outboxEntry.event_id);
@@ -215,15 +208,12 @@ describe('outbox relay against the MongoDB stand-in and RabbitMQ', () => {
     const forgotten = entry(exchange, 'thing.forgotten', { short: 'forgotten' });
     await compact.insertMany([
       { _id: 'remembered' as never, content: 'stored', ...pushToOutbox([rememberedFirst, remembered]).$max, _outbox: [rememberedFirst, remembered] },
-      { _id: 'forgotten' as never, content: 'stored', ...pushToOutbox([forgotten]).$max, _outbox: [forgotten] },
+      waitingWith('forgotten', forgotten, { content: 'stored' }),
     ]);
     const published: unknown[] = [];
     const seenByExpand: unknown[] = [];
     const asked: Array<[string, boolean]> = [];
-    const relay = startOutboxRelay({
-      db,
-      collections: ['compact'],
-      logger,
+    const relay = relayOver('compact', {
       intervalMs: 10_000,
       publish: async (outboxEntry) => void published.push(outboxEntry.payload),
       expand: (outboxEntry, document) => {
@@ -247,17 +237,14 @@ describe('outbox relay against the MongoDB stand-in and RabbitMQ', () => {
   });
 
   it('when two replicas relay one collection under one lease, then every entry is published once, by the holder, and the other takes over as soon as the holder stops', async () => {
-    const shared = db.collection('shared');
+    const turns = db.collection('turns');
     const published = new Map<string, string[]>();
     const standby = { first: 0, second: 0 };
     const start = (name: 'first' | 'second') =>
-      startOutboxRelay({
-        db,
-        collections: ['shared'],
-        logger,
+      relayOver('turns', {
         intervalMs: 20,
         batchSize: 7,
-        lease: { name: 'shared-service', ttlMs: 60_000 },
+        lease: { name: 'turns-service', ttlMs: 60_000 },
         onStandby: () => void (standby[name] += 1),
         publish: async (outboxEntry) => {
           published.set(outboxEntry.event_id, [...(published.get(outboxEntry.event_id) ?? []), name]);
@@ -267,8 +254,8 @@ describe('outbox relay against the MongoDB stand-in and RabbitMQ', () => {
     const relays = { first: start('first'), second: start('second') };
     const written: string[] = [];
     const write = async (round: number) => {
-      const entries = Array.from({ length: 10 }, (_unused, index) => entry(exchange, 'thing.shared', { thing: `shared-${round}-${index}` }));
-      await shared.insertMany(entries.map((item, index) => ({ _id: `shared-${round}-${index}` as never, ...pushToOutbox([item]).$max, _outbox: [item] })));
+      const entries = Array.from({ length: 10 }, (_unused, index) => entry(exchange, 'thing.turn', { thing: `turn-${round}-${index}` }));
+      await turns.insertMany(entries.map((item, index) => waitingWith(`turns-${round}-${index}`, item)));
       written.push(...entries.map((item) => item.event_id));
       relays.first.notify();
       relays.second.notify();
@@ -302,7 +289,7 @@ describe('outbox relay against the MongoDB stand-in and RabbitMQ', () => {
     const crashingClient = await MongoClient.connect(mongo.url);
     const published: Array<{ id: string; by: string; at: number }> = [];
     const start = (name: string, database: Db) =>
-      startOutboxRelay({ db: database, collections: ['orphaned'], logger, intervalMs: 20, lease: { name: 'orphaned-service', ttlMs: 800 }, publish: async (outboxEntry) => void published.push({ id: outboxEntry.event_id, by: name, at: Date.now() }) });
+      relayOver('orphaned', { intervalMs: 20, lease: { name: 'orphaned-service', ttlMs: 800 }, publish: async (outboxEntry) => void published.push({ id: outboxEntry.event_id, by: name, at: Date.now() }) }, database);
     const crashing = start('crashing', crashingClient.db('outbox_test'));
     await waitFor(async () => (await db.collection(OUTBOX_RELAY_LEASES_COLLECTION).countDocuments({ _id: 'orphaned-service' as never })) === 1, 'the first relay to take the lease');
     const survivor = start('survivor', db);
@@ -311,7 +298,7 @@ describe('outbox relay against the MongoDB stand-in and RabbitMQ', () => {
       await crashingClient.close(true);
       const diedAt = Date.now();
       const orphan = entry(exchange, 'thing.orphaned', { thing: 'orphan' });
-      await orphaned.insertOne({ _id: 'orphan' as never, ...pushToOutbox([orphan]).$max, _outbox: [orphan] });
+      await orphaned.insertOne(waitingWith('orphan', orphan));
       survivor.notify();
       await waitFor(() => published.length >= 1, 'the survivor to take over', );
       expect(published).toEqual([{ id: orphan.event_id, by: 'survivor', at: expect.any(Number) }]);
@@ -325,16 +312,13 @@ describe('outbox relay against the MongoDB stand-in and RabbitMQ', () => {
   it('when the relay runs its pages as background turns, then no page is published while foreground work is in flight, and every page goes out once it ends', async () => {
     const paged = db.collection('paged');
     const entries = Array.from({ length: 5 }, (_unused, index) => entry(exchange, 'thing.paged', { thing: `paged-${index}` }));
-    await paged.insertMany(entries.map((item, index) => ({ _id: `paged-${index}` as never, ...pushToOutbox([item]).$max, _outbox: [item] })));
+    await paged.insertMany(entries.map((item, index) => waitingWith(`paged-${index}`, item)));
     const gate = createForegroundPriorityGate({ maxWaitMs: 60_000, backgroundSlots: 1 });
     let releasePoll!: () => void;
     const poll = gate.inForeground(() => new Promise<void>((resolve) => (releasePoll = resolve)));
     const published: string[] = [];
     let turns = 0;
-    const relay = startOutboxRelay({
-      db,
-      collections: ['paged'],
-      logger,
+    const relay = relayOver('paged', {
       intervalMs: 10_000,
       batchSize: 2,
       publish: async (outboxEntry) => void published.push(outboxEntry.event_id),
