@@ -36,7 +36,8 @@ describe('IngestReferences sent again after an attempt that stopped before recor
   });
 
   const line = (doi: string, abstract: string, importResultId?: string) => abstractLine([{ identifier: doi, identifier_type: 'doi' }], abstract, importResultId);
-  const ingest = async (strategy: string, lines: unknown[]) => (await call<{ outcomes: Array<{ reference_id: string; status: string; failure_details: string }> }>(client, 'IngestReferences', { import_batch_id: uuidv7(), collision_strategy: strategy, lines })).outcomes;
+  const ingest = async (strategy: string, lines: unknown[], giveUpFailureDetails = '') =>
+    (await call<{ outcomes: Array<{ reference_id: string; status: string; failure_details: string }> }>(client, 'IngestReferences', { import_batch_id: uuidv7(), collision_strategy: strategy, lines, give_up_failure_details: giveUpFailureDetails })).outcomes;
   const getReference = async (id: string) => JSON.parse((await call<{ json: string }>(client, 'GetReference', { id })).json) as StoredView;
 
   it.each(['append', 'merge_aggressive'])('when the %s merge of an earlier attempt was written but not its outcome, then the line sent again merges nothing more and answers the same reference', async (strategy) => {
@@ -89,5 +90,74 @@ describe('IngestReferences sent again after an attempt that stopped before recor
     expect(await dedup.collection('duplicate_decisions').find({ reference_id: first.reference_id }).project({ duplicate_determination: 1, canonical_reference_id: 1, _id: 0 }).toArray()).toEqual([
       { duplicate_determination: 'exact_duplicate', canonical_reference_id: created.reference_id },
     ]);
+  });
+
+  describe('and then given up on (import-service\'s retries are exhausted)', () => {
+    const givenUp = 'Retries exhausted.';
+
+    it('when no attempt stored the line, then it is answered failed, and an attempt arriving after that stores nothing', async () => {
+      const doi = '10.4242/given-up-unstored';
+      const late = line(doi, 'never stored');
+
+      const [answer] = await ingest('fail', [late], givenUp);
+      const [lateAnswer] = await ingest('fail', [late]);
+
+      expect(answer).toEqual({ line_number: 1, status: 'failed', reference_id: '', failure_details: givenUp });
+      expect(lateAnswer).toEqual(answer);
+      const dedup = mongo.db('destiny_dedup');
+      expect(await dedup.collection('references').countDocuments({ 'identifiers.identifier': doi })).toBe(0);
+      expect(await dedup.collection('identifiers').countDocuments({ _id: `doi:${doi}` as never })).toBe(0);
+    });
+
+    it('when an earlier attempt stored a new reference but not its outcome, then the line is answered with that reference, stored once', async () => {
+      const doi = '10.4242/given-up-created';
+      const create = line(doi, 'stored by the attempt whose answer was lost');
+      const [first] = await ingest('fail', [create]);
+      const dedup = mongo.db('destiny_dedup');
+      await dedup.collection('ingest_outcomes').deleteOne({ _id: create.import_result_id as never });
+
+      const [answer] = await ingest('fail', [create], givenUp);
+
+      expect(answer).toEqual(first);
+      expect(await dedup.collection('references').countDocuments({ 'identifiers.identifier': doi })).toBe(1);
+    });
+
+    it('when an earlier attempt merged the line but its outcome was lost, then the line is answered with the merged reference and merges nothing more', async () => {
+      const doi = '10.4242/given-up-merged';
+      const [created] = await ingest('fail', [line(doi, 'as first imported')]);
+      await waitFor(async () => (await getReference(created.reference_id)).duplicate_decision, 'the new reference\'s decision');
+      const merge = line(doi, 'merged before the answer was lost');
+      const [first] = await ingest('append', [merge]);
+      const afterFirst = await getReference(created.reference_id);
+      await mongo.db('destiny_dedup').collection('ingest_outcomes').deleteOne({ _id: merge.import_result_id as never });
+
+      const [answer] = await ingest('append', [merge], givenUp);
+
+      expect(answer).toEqual(first);
+      expect(await getReference(created.reference_id)).toEqual(afterFirst);
+    });
+
+    it('when an earlier attempt recorded an exact duplicate but not its outcome, then the line is answered with its minted id', async () => {
+      const doi = '10.4242/given-up-exact-duplicate';
+      await ingest('fail', [line(doi, 'the same content')]);
+      const copy = line(doi, 'the same content');
+      const [first] = await ingest('merge_defensive', [copy]);
+      await mongo.db('destiny_dedup').collection('ingest_outcomes').deleteOne({ _id: copy.import_result_id as never });
+
+      const [answer] = await ingest('merge_defensive', [copy], givenUp);
+
+      expect(answer).toEqual(first);
+      expect(answer.status).toBe('completed');
+    });
+
+    it('when some lines of the chunk were recorded and others never arrived, then each is answered by what the store holds', async () => {
+      const stored = line('10.4242/given-up-mixed.1', 'recorded');
+      const [first] = await ingest('fail', [stored]);
+      const unstored = { ...line('10.4242/given-up-mixed.2', 'never arrived'), line_number: 2 };
+
+      const answers = await ingest('fail', [stored, unstored], givenUp);
+
+      expect(answers).toEqual([first, { line_number: 2, status: 'failed', reference_id: '', failure_details: givenUp }]);
+    });
   });
 });

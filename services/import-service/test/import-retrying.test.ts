@@ -1,5 +1,7 @@
 import type { ImportBatchSummary } from '@destiny/contracts';
-import type { RunningBackendService } from '@destiny/platform';
+import { loadDestinyProtos } from '@destiny/contracts/grpc/proto-files';
+import type { IngestReferencesRequest__Output } from '@destiny/contracts/generated/grpc/destiny/dedup_service/IngestReferencesRequest';
+import { createGrpcServer, createLogger, ServiceError, type RunningBackendService } from '@destiny/platform';
 import { startDedupService } from '../../dedup-service/src/index';
 import { call as dedupCall, dedupClient, startInfrastructure } from '../../dedup-service/test/dedup-helpers';
 import { startImportService } from '../src/index';
@@ -7,7 +9,39 @@ import { call, freePort, importClient, startFileServer, waitFor, type ImportClie
 
 // §8.5 `retrying`: a transient ingest failure (dedup-service unavailable) marks the lines
 // `retrying` and re-queues them with back-off up to 3 more times; then they fail with
-// `Retries exhausted.`.
+// `Retries exhausted.`, unless dedup-service says an earlier attempt stored them after all.
+
+type Outcomes = { outcomes: Array<{ status: string; failure_details: string }> };
+
+/**
+ * A DedupService front for import-service whose `IngestReferences` answers follow a script, with
+ * the real dedup-service behind it: a network that loses an answer, or delivers a request late,
+ * cannot be made to do so on cue otherwise.
+ */
+async function startIngestFront(dedupPort: number, script: (attempt: number, request: IngestReferencesRequest__Output, forward: (request: IngestReferencesRequest__Output) => Promise<Outcomes>) => Promise<Outcomes>) {
+  const dedup = dedupClient(dedupPort);
+  const forward = (request: IngestReferencesRequest__Output) => dedupCall<Outcomes>(dedup, 'IngestReferences', request);
+  const server = createGrpcServer({ host: '127.0.0.1', port: 0, logger: createLogger({ service: 'ingest-front', level: 'silent' }) });
+  const requests: IngestReferencesRequest__Output[] = [];
+  server.addService(loadDestinyProtos().destiny.dedup_service.DedupService.service, {
+    IngestReferences: async (request: IngestReferencesRequest__Output) => {
+      requests.push(request);
+      return script(requests.length, request, forward);
+    },
+  });
+  const port = await server.start();
+  server.setServing(true);
+  return {
+    port,
+    requests,
+    async stop() {
+      await server.stop(0);
+      dedup.close();
+    },
+  };
+}
+
+const unreachable = () => new ServiceError(503, 'dedup-service is unreachable');
 
 describe('import lines retrying while dedup-service is unavailable', () => {
   let infrastructure: Awaited<ReturnType<typeof startInfrastructure>>;
@@ -83,6 +117,79 @@ describe('import lines retrying while dedup-service is unavailable', () => {
       references.close();
       // Both consume the same import queue as the next test's service: stopped here so only that one runs its batch.
       await imports.stop();
+      await dedup.stop();
+    }
+  }, 60_000);
+
+  it('when the first attempt was stored but its answer lost, and dedup-service is unreachable until the retries run out, then the lines are recorded as stored, each once', async () => {
+    const dedupPort = await freePort();
+    const dedup = await startDedupService({ ...infrastructure.env, GRPC_PORT: String(dedupPort) });
+    running.push(dedup);
+    const front = await startIngestFront(dedupPort, async (attempt, request, forward) => {
+      if (attempt === 1) await forward(request);
+      if (attempt <= 4) throw unreachable();
+      return forward(request);
+    });
+    const imports = await startImportService({ ...infrastructure.env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${front.port}`, IMPORT_RETRY_BASE_MS: '20' });
+    running.push(imports);
+    const client = importClient(imports.grpcPort);
+    clients.push(client);
+    const references = dedupClient(dedupPort);
+    try {
+      const { summary } = await register(client, files.serve('/answer-lost.jsonl', [0, 1, 2].map((i) => line('answer-lost', i)).join('')));
+
+      const done = await waitFor(async () => {
+        const current = await summary();
+        return ['completed', 'failed', 'partially_failed'].includes(current.import_batch_status) && current;
+      }, 'the batch to finish', 30_000);
+
+      expect(done.results).toEqual({ created: 0, started: 0, completed: 3, partially_failed: 0, failed: 0, retrying: 0 });
+      expect(front.requests.map((request) => request.give_up_failure_details)).toEqual(['', '', '', '', 'Retries exhausted.']);
+      const found = await dedupCall<{ json: string[] }>(references, 'LookupReferences', { identifiers: [0, 1, 2].map((i) => `doi:10.6666/answer-lost.${i}`) });
+      expect(found.json).toHaveLength(3);
+    } finally {
+      references.close();
+      await imports.stop();
+      await front.stop();
+      await dedup.stop();
+    }
+  }, 60_000);
+
+  it('when the first attempt reaches dedup-service only after import-service gave up on its lines, then the lines fail with "Retries exhausted." and nothing is stored', async () => {
+    const dedupPort = await freePort();
+    const dedup = await startDedupService({ ...infrastructure.env, GRPC_PORT: String(dedupPort) });
+    running.push(dedup);
+    let late: Outcomes | undefined;
+    let delayed: IngestReferencesRequest__Output | undefined;
+    const front = await startIngestFront(dedupPort, async (attempt, request, forward) => {
+      if (attempt === 1) delayed = request;
+      if (attempt <= 4) throw unreachable();
+      const answer = await forward(request);
+      late = await forward(delayed as IngestReferencesRequest__Output);
+      return answer;
+    });
+    const imports = await startImportService({ ...infrastructure.env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${front.port}`, IMPORT_RETRY_BASE_MS: '20' });
+    running.push(imports);
+    const client = importClient(imports.grpcPort);
+    clients.push(client);
+    const references = dedupClient(dedupPort);
+    try {
+      const { summary } = await register(client, files.serve('/delivered-late.jsonl', [0, 1, 2].map((i) => line('delivered-late', i)).join('')));
+
+      const done = await waitFor(async () => {
+        const current = await summary();
+        return current.import_batch_status === 'failed' && current;
+      }, 'the batch to fail', 30_000);
+
+      expect(done.results).toEqual({ created: 0, started: 0, completed: 0, partially_failed: 0, failed: 3, retrying: 0 });
+      expect(done.failure_details).toEqual(['Retries exhausted.', 'Retries exhausted.', 'Retries exhausted.']);
+      expect(late?.outcomes.map((outcome) => [outcome.status, outcome.failure_details])).toEqual(Array(3).fill(['failed', 'Retries exhausted.']));
+      const found = await dedupCall<{ json: string[] }>(references, 'LookupReferences', { identifiers: [0, 1, 2].map((i) => `doi:10.6666/delivered-late.${i}`) });
+      expect(found.json).toHaveLength(0);
+    } finally {
+      references.close();
+      await imports.stop();
+      await front.stop();
       await dedup.stop();
     }
   }, 60_000);

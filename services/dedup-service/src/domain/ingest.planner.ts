@@ -75,6 +75,16 @@ export interface PlanInput {
   now: string;
 }
 
+/** The id an exact duplicate is answered with: derived from its import result, so every attempt answers the same. */
+export function exactDuplicateIdOf(importResultId: string): string {
+  return derivedUuidv7(importResultId, 'exact-duplicate');
+}
+
+/** The id of an exact duplicate's decision, the only thing ingesting one stores. */
+export function exactDuplicateDecisionIdOf(exactDuplicateId: string): string {
+  return derivedUuidv7(exactDuplicateId, 'decision');
+}
+
 export function planIngest(input: PlanInput): IngestPlan {
   const { incoming } = input;
   const colliding = new Map<string, ExternalIdentifier[]>();
@@ -117,7 +127,7 @@ export function planIngest(input: PlanInput): IngestPlan {
   if (hasNonOther) {
     const superset = candidates.find((candidate) => isExactSubset(provisional, incoming, candidate));
     // Derived from the line's result id, so a chunk sent again reports the id its first attempt did.
-    if (superset) return { kind: 'exact_duplicate', mintedId: derivedUuidv7(input.importResultId, 'exact-duplicate'), of: superset._id };
+    if (superset) return { kind: 'exact_duplicate', mintedId: exactDuplicateIdOf(input.importResultId), of: superset._id };
   }
   const existing = candidates[0];
   if (!existing) return { kind: 'fail', detail: `Entry ${input.lineNumber}:\n\nUncaught exception at the repository.` };

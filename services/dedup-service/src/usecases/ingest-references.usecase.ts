@@ -1,11 +1,11 @@
-import { derivedUuidv7, identifierIdentityKey, QUEUES, uuidv7, type DeduplicationJob, type ExternalIdentifier } from '@destiny/contracts';
+import { identifierIdentityKey, QUEUES, uuidv7, type DeduplicationJob, type ExternalIdentifier } from '@destiny/contracts';
 import type { MessageBus } from '@destiny/platform';
 import type { Db } from 'mongodb';
 import type { Logger } from '@destiny/platform';
 import { COLLECTIONS } from '../data-access/collections';
 import { pendingDecision, type DecisionDocument, type DecisionRepository } from '../data-access/decision.repository';
 import { ConcurrentChangeError, insertIgnoringDuplicates, WRITE_ROUNDS, type IdentifierClaimWrite, type ReferenceRepository } from '../data-access/reference.repository';
-import { planIngest, type IncomingReference, type IngestStrategy } from '../domain/ingest.planner';
+import { exactDuplicateDecisionIdOf, exactDuplicateIdOf, planIngest, type IncomingReference, type IngestStrategy } from '../domain/ingest.planner';
 import { enhancementChangeset, identityKeys, isCanonicalLike, type ReferenceDocument, type StoredEnhancement } from '../domain/reference.model';
 import { compactOwnChangeEntry, referenceChangedEntry } from '../domain/reference-changed.event-builder';
 import { comparisonUpdate, storedDedupRecord } from '../domain/dedup-record';
@@ -65,7 +65,12 @@ export function createIngestReferences(deps: {
   const outcomes = deps.db.collection<OutcomeDocument>(COLLECTIONS.ingestOutcomes);
   const refreshCanonicals = createRefreshCanonicalViews(deps);
 
-  async function ingest(request: { import_batch_id: string; collision_strategy: string; lines: IngestLineInput[] }): Promise<IngestOutcome[]> {
+  /**
+   * Ingests a chunk of validated lines, idempotent by import result id. With `give_up_failure_details`
+   * (the caller has given up on the lines), only what earlier attempts stored is finished; the other
+   * lines are recorded failed with those details, so no attempt still on its way stores them later.
+   */
+  async function ingest(request: { import_batch_id: string; collision_strategy: string; lines: IngestLineInput[]; give_up_failure_details?: string }): Promise<IngestOutcome[]> {
     const strategy = (request.collision_strategy || 'fail') as IngestStrategy;
     if (!STRATEGIES.has(strategy)) throw ServiceError.unprocessable(`Unsupported collision strategy: ${request.collision_strategy}.`);
     const lines = request.lines.map((line) => {
@@ -81,13 +86,13 @@ export function createIngestReferences(deps: {
       return { ...line, incoming };
     });
     try {
-      return await deps.exclusive(() => ingestLines(strategy, lines));
+      return await deps.exclusive(() => ingestLines(strategy, lines, request.give_up_failure_details || undefined));
     } catch (error) {
       throw asRetryable(error);
     }
   }
 
-  async function ingestLines(strategy: IngestStrategy, lines: Array<IngestLineInput & { incoming: IncomingReference }>): Promise<IngestOutcome[]> {
+  async function ingestLines(strategy: IngestStrategy, lines: Array<IngestLineInput & { incoming: IncomingReference }>, giveUpFailureDetails: string | undefined): Promise<IngestOutcome[]> {
     const resultIds = lines.map((line) => line.import_result_id);
     // Three independent reads at once (the writer lease is held meanwhile); lines already done only
     // widen the last two, whose answers are consulted for pending lines alone.
@@ -97,6 +102,11 @@ export function createIngestReferences(deps: {
       deps.references.owners(lines.flatMap((line) => identityKeys(line.incoming.identifiers))),
     ]);
     const done = new Map(doneRows.map((row) => [row._id, row]));
+    const recordedExactDuplicates = new Set<string>();
+    if (giveUpFailureDetails !== undefined) {
+      const open = resultIds.filter((id) => !done.has(id)).map(exactDuplicateIdOf);
+      for (const decision of await deps.decisions.getMany(open.map(exactDuplicateDecisionIdOf))) recordedExactDuplicates.add(decision.reference_id);
+    }
     const earlier = new Map(earlierRows.filter((row) => !done.has(row.import_result_id as string)).map((row) => [row.import_result_id as string, row]));
     const known = new Map((await deps.references.getManyHeld([...new Set(owners.values())])).map((row) => [row._id, row]));
     // Claims are written before the references they name, so an attempt that stopped between the
@@ -165,6 +175,13 @@ export function createIngestReferences(deps: {
         record(line, 'completed', mergedInto, '');
         continue;
       }
+      if (giveUpFailureDetails !== undefined) {
+        // An exact duplicate stores no reference, only its decision: that decision is what an earlier attempt left.
+        const mintedId = exactDuplicateIdOf(line.import_result_id);
+        if (recordedExactDuplicates.has(mintedId)) record(line, 'completed', mintedId, '');
+        else record(line, 'failed', '', giveUpFailureDetails);
+        continue;
+      }
       const plan = planIngest({
         lineNumber: line.line_number,
         importResultId: line.import_result_id,
@@ -205,7 +222,7 @@ export function createIngestReferences(deps: {
         case 'exact_duplicate':
           decisions.push({
             // One decision however often the line is sent: its id comes from the minted one, and decisions are inserted ignoring duplicates.
-            ...pendingDecision(derivedUuidv7(plan.mintedId, 'decision'), plan.mintedId, 'import', now),
+            ...pendingDecision(exactDuplicateDecisionIdOf(plan.mintedId), plan.mintedId, 'import', now),
             active_decision: true,
             duplicate_determination: 'exact_duplicate',
             canonical_reference_id: plan.of,

@@ -12,6 +12,8 @@ export interface IngestPort {
     import_batch_id: string;
     collision_strategy: string;
     lines: Array<{ line_number: number; reference_json: string; import_result_id: string }>;
+    /** Set when giving up on the lines: dedup-service finishes what earlier attempts stored and fails the rest for good. */
+    give_up_failure_details?: string;
   }): Promise<Array<{ line_number: number; status: string; reference_id: string; failure_details: string }>>;
 }
 
@@ -110,48 +112,70 @@ export function createProcessImportBatch(deps: {
    */
   async function ingestWithRetries(batch: ImportBatchDocument, items: LineToIngest[], stored: Map<number, ImportResultDocument>, settled: Map<number, Settled>): Promise<void> {
     if (items.length === 0) return;
-    const idOf = (line: FileLine) => stored.get(line.number)?._id ?? importResultId(batch._id, line.number);
-    const settleAll = (status: ImportResultStatus, failureDetails: string) => {
-      for (const item of items) settled.set(item.line.number, { status, reference_id: null, failure_details: failureDetails });
-    };
+    const request = (giveUp: boolean) => ({
+      import_batch_id: batch._id,
+      collision_strategy: batch.collision_strategy,
+      lines: items.map((item) => ({ line_number: item.line.number, reference_json: item.json, import_result_id: stored.get(item.line.number)?._id ?? importResultId(batch._id, item.line.number) })),
+      ...(giveUp ? { give_up_failure_details: RETRIES_EXHAUSTED } : {}),
+    });
+    const range = `${items[0].line.number}-${items[items.length - 1].line.number}`;
     let attempts = Math.max(0, ...items.map((item) => stored.get(item.line.number)?.attempts ?? 0));
     await markStarted(items.map((item) => stored.get(item.line.number)).filter((row): row is ImportResultDocument => row?.status === 'retrying'));
     for (;;) {
-      let outcomes;
       try {
-        outcomes = await deps.dedup.ingest({
-          import_batch_id: batch._id,
-          collision_strategy: batch.collision_strategy,
-          lines: items.map((item) => ({ line_number: item.line.number, reference_json: item.json, import_result_id: idOf(item.line) })),
-        });
+        return settleOutcomes(items, await deps.dedup.ingest(request(false)), settled);
       } catch (error) {
-        const range = `${items[0].line.number}-${items[items.length - 1].line.number}`;
         if (!isTransientIngestFailure(error)) {
           deps.logger.error({ err: error, import_batch_id: batch._id, lines: range }, 'dedup-service failed to ingest lines');
-          return settleAll('failed', UNCAUGHT);
+          return settleAll(items, settled, UNCAUGHT);
         }
         attempts += 1;
         if (attempts > INGEST_RETRIES) {
           deps.logger.warn({ err: error, import_batch_id: batch._id, lines: range, attempts }, 'ingest retries exhausted');
-          return settleAll('failed', RETRIES_EXHAUSTED);
+          return giveUp(batch, items, request(true), settled);
         }
         deps.logger.warn({ err: error, import_batch_id: batch._id, lines: range, attempts }, 'ingest failed transiently; lines are retrying');
         await markRetrying(batch, items.map((item) => item.line.number), attempts, stored);
         await sleep(backoffMs(attempts, limits.retryBaseMs, limits.retryMaxMs));
         if (deps.isStopping()) throw new ProcessingInterrupted('import-service is stopping');
         await markStarted(items.map((item) => stored.get(item.line.number) as ImportResultDocument));
-        continue;
       }
-      const byLine = new Map(outcomes.map((outcome) => [outcome.line_number, outcome]));
-      for (const item of items) {
-        const outcome = byLine.get(item.line.number);
-        if (!outcome) settled.set(item.line.number, { status: 'failed', reference_id: null, failure_details: UNCAUGHT });
-        else if (outcome.status === 'failed') settled.set(item.line.number, { status: 'failed', reference_id: null, failure_details: outcome.failure_details || UNCAUGHT });
-        // §8.6 `discard`: the line is ignored entirely, its invalid parts included.
-        else if (!outcome.reference_id) settled.set(item.line.number, { status: 'completed', reference_id: null, failure_details: null });
-        else settled.set(item.line.number, { status: item.partial ? 'partially_failed' : 'completed', reference_id: outcome.reference_id, failure_details: item.partial });
+    }
+  }
+
+  /**
+   * A failed attempt may still have been stored by dedup-service (its answer was lost, or it is
+   * still on its way there), so before the lines fail dedup-service is asked to finish what earlier
+   * attempts stored and to fail the rest for good: the results then say what the store holds.
+   */
+  async function giveUp(batch: ImportBatchDocument, items: LineToIngest[], request: Parameters<IngestPort['ingest']>[0], settled: Map<number, Settled>): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return settleOutcomes(items, await deps.dedup.ingest(request), settled);
+      } catch (error) {
+        if (!isTransientIngestFailure(error) || attempt > INGEST_RETRIES) {
+          deps.logger.error({ err: error, import_batch_id: batch._id, lines: `${items[0].line.number}-${items[items.length - 1].line.number}` }, 'dedup-service could not say what it stored of lines given up on; they are recorded failed');
+          return settleAll(items, settled, RETRIES_EXHAUSTED);
+        }
+        await sleep(backoffMs(attempt, limits.retryBaseMs, limits.retryMaxMs));
+        if (deps.isStopping()) throw new ProcessingInterrupted('import-service is stopping');
       }
-      return;
+    }
+  }
+
+  function settleAll(items: LineToIngest[], settled: Map<number, Settled>, failureDetails: string): void {
+    for (const item of items) settled.set(item.line.number, { status: 'failed', reference_id: null, failure_details: failureDetails });
+  }
+
+  function settleOutcomes(items: LineToIngest[], outcomes: Awaited<ReturnType<IngestPort['ingest']>>, settled: Map<number, Settled>): void {
+    const byLine = new Map(outcomes.map((outcome) => [outcome.line_number, outcome]));
+    for (const item of items) {
+      const outcome = byLine.get(item.line.number);
+      if (!outcome) settled.set(item.line.number, { status: 'failed', reference_id: null, failure_details: UNCAUGHT });
+      else if (outcome.status === 'failed') settled.set(item.line.number, { status: 'failed', reference_id: null, failure_details: outcome.failure_details || UNCAUGHT });
+      // §8.6 `discard`: the line is ignored entirely, its invalid parts included.
+      else if (!outcome.reference_id) settled.set(item.line.number, { status: 'completed', reference_id: null, failure_details: null });
+      else settled.set(item.line.number, { status: item.partial ? 'partially_failed' : 'completed', reference_id: outcome.reference_id, failure_details: item.partial });
     }
   }
 

@@ -37,7 +37,7 @@ export function registerDedupGrpc(
   const protos = loadDestinyProtos();
   grpc.addService(protos.destiny.dedup_service.DedupService.service, {
     IngestReferences: async (request: IngestReferencesRequest__Output) => ({
-      outcomes: await deps.ingest({ import_batch_id: request.import_batch_id, collision_strategy: request.collision_strategy, lines: request.lines }),
+      outcomes: await deps.ingest({ import_batch_id: request.import_batch_id, collision_strategy: request.collision_strategy, lines: request.lines, give_up_failure_details: request.give_up_failure_details }),
     }),
     GetReference: async (request: { id: string }) => ({ json: JSON.stringify(await deps.reads.getReference(request.id)) }),
     LookupReferences: async (request: LookupReferencesRequest__Output) => ({ json: (await deps.reads.lookup(request.identifiers)).map((view) => JSON.stringify(view)) }),
