@@ -14,4 +14,10 @@ export const importServiceConfig = defineConfig({
   ...enhancementContentConfig,
   ...fullTextBlobConfig,
   IMPORT_RETRY_BASE_MS: { kind: 'integer', default: 1000, min: 0, description: 'first back-off of download and callback retries (doubles, capped at 30 s)' },
+  IMPORT_CALLBACK_TIMEOUT_MS: {
+    kind: 'integer',
+    default: 30_000,
+    min: 100,
+    description: 'longest one batch callback POST may take; a process that dies while sending it leaves it to another after about twice this',
+  },
 });

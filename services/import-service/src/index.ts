@@ -35,7 +35,7 @@ export async function startImportService(env: NodeJS.ProcessEnv = process.env, o
           return response.outcomes.map((outcome) => ({ line_number: outcome.line_number, status: outcome.status, reference_id: outcome.reference_id, failure_details: outcome.failure_details }));
         },
       };
-      const sendCallback = createSendBatchCallback({ repository, records, outbound, logger, attempts: 3, retryBaseMs: config.IMPORT_RETRY_BASE_MS });
+      const sendCallback = createSendBatchCallback({ repository, records, outbound, logger, attempts: 3, retryBaseMs: config.IMPORT_RETRY_BASE_MS, timeoutMs: config.IMPORT_CALLBACK_TIMEOUT_MS, isStopping: () => stopping });
       const processBatch = createProcessImportBatch({
         repository,
         outbound,

@@ -37,8 +37,13 @@ export interface ImportBatchDocument {
   file_state: FileState;
   /** Why the file could not be read to the end (download failure, size limit). */
   file_failure: string | null;
-  /** Set before the callback is attempted, so it fires at most once. */
-  callback_claimed: boolean;
+  /**
+   * The process sending the callback and until when it may (renewed before each attempt): one
+   * process at a time sends it, and another takes over once a dead sender's lease has run out.
+   */
+  callback_lease: { owner: string; expires_at: Date } | null;
+  /** How the callback ended; null until it was answered 2xx or given up on. */
+  callback_outcome: 'delivered' | 'dropped' | null;
   created_at: Date;
 }
 

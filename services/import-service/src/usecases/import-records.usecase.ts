@@ -170,7 +170,8 @@ export function createImportRecordUsecases(deps: Deps) {
         next_line: 1,
         file_state: 'pending',
         file_failure: null,
-        callback_claimed: false,
+        callback_lease: null,
+        callback_outcome: null,
         created_at: new Date(),
       };
       try {
