@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import type { ImportBatchSummary } from '@destiny/contracts';
 import type { RunningBackendService } from '@destiny/platform';
+import { MongoClient } from 'mongodb';
 import { startDedupService } from '../../dedup-service/src/index';
 import { call as dedupCall, dedupClient, startInfrastructure, type DedupClient } from '../../dedup-service/test/dedup-helpers';
 import { call, freePort, importClient, slowFileRoute, startFileServer, waitFor } from './import-helpers';
@@ -9,8 +10,8 @@ import { call, freePort, importClient, slowFileRoute, startFileServer, waitFor }
 // The built import-service process (dist/main.js, as `npm test` builds it) killed with SIGKILL
 // while it streams a slow file: RabbitMQ hands the unacknowledged job to the next process, which
 // resumes after the last recorded chunk; every line ends with exactly one result and one reference.
-// Killed while it sends the batch callback: the next process sends it once the callback's lease
-// has run out.
+// Killed while it sends the batch callback: the next process takes over once the callback's lease
+// has run out, and sends it only if no POST of the dead one may have arrived (at most once, §8.8).
 const MAIN = path.resolve(__dirname, '../dist/main.js');
 
 describe('import-service process killed mid-file', () => {
@@ -18,6 +19,7 @@ describe('import-service process killed mid-file', () => {
   let dedup: RunningBackendService;
   let files: Awaited<ReturnType<typeof startFileServer>>;
   let references: DedupClient;
+  let mongo: MongoClient;
   const children: ChildProcess[] = [];
 
   beforeAll(async () => {
@@ -25,11 +27,13 @@ describe('import-service process killed mid-file', () => {
     dedup = await startDedupService(infrastructure.env);
     files = await startFileServer();
     references = dedupClient(dedup.grpcPort);
+    mongo = await MongoClient.connect(infrastructure.env.MONGODB_URL);
   });
 
   afterAll(async () => {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     references?.close();
+    await mongo?.close();
     await dedup?.stop();
     await files?.stop();
     await infrastructure?.stop();
@@ -99,36 +103,78 @@ describe('import-service process killed mid-file', () => {
     }
   });
 
-  it('when the process is killed while it sends the batch callback, then the next process sends it', async () => {
-    const posts: Array<{ at: number; body: string }> = [];
-    files.routes.set('/callback-kill', (_request, response, body) => {
-      posts.push({ at: Date.now(), body });
-      // The first POST is left unanswered: its sender is killed while it waits.
-      if (posts.length > 1) response.writeHead(200).end();
-    });
-    const lines = Array.from({ length: 10 }, (_, i) => `${JSON.stringify({ identifiers: [{ identifier: `10.8888/callback-kill.${i}`, identifier_type: 'doi' }] })}\n`);
-    const storageUrl = files.serve('/callback-kill.jsonl', lines.join(''));
+  /** Registers a 10-line batch whose summary goes to `callbackPath`; returns the batch id. */
+  async function registerWithCallback(port: number, name: string, callbackPath: string): Promise<string> {
+    const lines = Array.from({ length: 10 }, (_, i) => `${JSON.stringify({ identifiers: [{ identifier: `10.8888/${name}.${i}`, identifier_type: 'doi' }] })}\n`);
+    const client = importClient(port);
+    try {
+      const record = JSON.parse((await call<{ json: string }>(client, 'CreateImportRecord', { json: JSON.stringify({ processor_name: 't', processor_version: '1', expected_reference_count: 10, source_name: 's' }) })).json) as { id: string };
+      const batch = JSON.parse((await call<{ json: string }>(client, 'RegisterImportBatch', { import_record_id: record.id, batch_json: JSON.stringify({ storage_url: files.serve(`/${name}.jsonl`, lines.join('')), callback_url: `${files.base}${callbackPath}` }) })).json) as { id: string };
+      return batch.id;
+    } finally {
+      client.close();
+    }
+  }
+
+  const batchDocument = (id: string) => mongo.db('destiny_import').collection<{ _id: string; callback_attempts: number; callback_in_flight: boolean; callback_outcome: string | null }>('import_batches').findOne({ _id: id });
+
+  it('when the process is killed during a callback POST, then the next process does not send it again (at most once) and records it dropped', async () => {
+    const posts: number[] = [];
+    // Left unanswered: its sender is killed while it waits.
+    files.routes.set('/callback-in-flight', () => posts.push(Date.now()));
     // Long enough that the first process is killed before its POST times out and it tries again itself.
     const callbackEnv = { IMPORT_CALLBACK_TIMEOUT_MS: '3000' };
     const port = await freePort();
     const first = await startProcess(port, callbackEnv);
-    const client = importClient(port);
+    const batchId = await registerWithCallback(port, 'callback-in-flight', '/callback-in-flight');
+    await waitFor(() => posts.length >= 1, 'the first callback POST');
+    await stopProcess(first);
+
+    const next = await startProcess(await freePort(), callbackEnv);
     try {
-      const record = JSON.parse((await call<{ json: string }>(client, 'CreateImportRecord', { json: JSON.stringify({ processor_name: 't', processor_version: '1', expected_reference_count: 10, source_name: 's' }) })).json) as { id: string };
-      await call(client, 'RegisterImportBatch', { import_record_id: record.id, batch_json: JSON.stringify({ storage_url: storageUrl, callback_url: `${files.base}/callback-kill` }) });
-      await waitFor(() => posts.length >= 1, 'the first callback POST');
+      const batch = await waitFor(async () => {
+        const current = await batchDocument(batchId);
+        return current?.callback_outcome && current;
+      }, 'the next process to settle the callback', 30_000);
+
+      expect(batch).toMatchObject({ callback_outcome: 'dropped', callback_attempts: 1, callback_in_flight: false });
+      expect(posts).toHaveLength(1);
     } finally {
-      client.close();
+      await stopProcess(next);
     }
+  }, 60_000);
+
+  it('when the process is killed between two callback attempts, then the next process makes the next attempt', async () => {
+    const posts: Array<{ at: number; body: string }> = [];
+    files.routes.set('/callback-between', (_request, response, body) => {
+      posts.push({ at: Date.now(), body });
+      response.writeHead(posts.length === 1 ? 500 : 200).end();
+    });
+    // A long back-off after the failed first attempt, for the kill to land in.
+    const callbackEnv = { IMPORT_CALLBACK_TIMEOUT_MS: '1000', IMPORT_RETRY_BASE_MS: '4000' };
+    const port = await freePort();
+    const first = await startProcess(port, callbackEnv);
+    const batchId = await registerWithCallback(port, 'callback-between', '/callback-between');
+    await waitFor(async () => {
+      const current = await batchDocument(batchId);
+      return current?.callback_attempts === 1 && !current.callback_in_flight;
+    }, 'the first attempt answered and recorded');
     await stopProcess(first);
     const killedAt = Date.now();
 
-    await startProcess(await freePort(), callbackEnv);
-    const [sent, resent] = await waitFor(() => posts.length >= 2 && posts, 'the callback sent by the next process', 30_000);
+    const next = await startProcess(await freePort(), callbackEnv);
+    try {
+      const batch = await waitFor(async () => {
+        const current = await batchDocument(batchId);
+        return current?.callback_outcome && current;
+      }, 'the next process to send the callback', 30_000);
 
-    expect(resent.at).toBeGreaterThanOrEqual(killedAt);
-    const summary = JSON.parse(resent.body) as ImportBatchSummary;
-    expect(summary).toMatchObject({ import_batch_status: 'completed', results: { created: 0, started: 0, completed: 10, partially_failed: 0, failed: 0, retrying: 0 } });
-    expect(JSON.parse(sent.body)).toEqual(summary);
+      expect(batch).toMatchObject({ callback_outcome: 'delivered', callback_attempts: 2 });
+      expect(posts).toHaveLength(2);
+      expect(posts[1].at).toBeGreaterThanOrEqual(killedAt);
+      expect(JSON.parse(posts[1].body)).toMatchObject({ import_batch_status: 'completed', results: { completed: 10, failed: 0 } });
+    } finally {
+      await stopProcess(next);
+    }
   }, 60_000);
 });

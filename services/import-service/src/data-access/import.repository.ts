@@ -42,6 +42,10 @@ export interface ImportBatchDocument {
    * process at a time sends it, and another takes over once a dead sender's lease has run out.
    */
   callback_lease: { owner: string; expires_at: Date } | null;
+  /** Callback POSTs started so far. */
+  callback_attempts: number;
+  /** A POST was started and its answer not yet recorded: if its sender died, it may have arrived. */
+  callback_in_flight: boolean;
   /** How the callback ended; null until it was answered 2xx or given up on. */
   callback_outcome: 'delivered' | 'dropped' | null;
   created_at: Date;

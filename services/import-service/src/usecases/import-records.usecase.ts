@@ -171,6 +171,8 @@ export function createImportRecordUsecases(deps: Deps) {
         file_state: 'pending',
         file_failure: null,
         callback_lease: null,
+        callback_attempts: 0,
+        callback_in_flight: false,
         callback_outcome: null,
         created_at: new Date(),
       };
