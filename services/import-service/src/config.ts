@@ -18,6 +18,6 @@ export const importServiceConfig = defineConfig({
     kind: 'integer',
     default: 30_000,
     min: 100,
-    description: 'longest one batch callback POST may take; a process that dies while sending it leaves it to another after about twice this',
+    description: 'longest one batch callback POST may take; a process that dies between its POSTs leaves the rest to another after about twice this',
   },
 });
