@@ -173,10 +173,15 @@ export function startOutboxRelay(options: {
       },
     }));
     const cleared = clears.length > 0 ? (await collection.bulkWrite(clears as never, { ordered: false })).matchedCount : 0;
-    const pulls = outcomes
-      .filter((item) => item.done.length > 0 && (item.done.length < item.entries.length || cleared < complete.length))
-      .map(({ document, done }) => ({ updateOne: { filter: { _id: document._id }, update: { $pull: { [OUTBOX_FIELD]: { event_id: { $in: done } } } } } }));
-    if (pulls.length > 0) await collection.bulkWrite(pulls as never, { ordered: false });
+    // What the clear left (an entry appended meanwhile, a publish that failed midway) is pulled by
+    // event id, in one statement for the page: ids are unique, so each document loses only its own
+    // published entries, and one the clear emptied no longer matches. (Which documents the clear
+    // matched is not reported, so every one with published entries is named.)
+    const pulled = outcomes.filter((item) => item.done.length > 0 && (item.done.length < item.entries.length || cleared < complete.length));
+    if (pulled.length > 0) {
+      const eventIds = pulled.flatMap((item) => item.done);
+      await collection.updateMany({ _id: { $in: pulled.map((item) => item.document._id) }, [`${OUTBOX_FIELD}.event_id`]: { $in: eventIds } } as Filter<Document>, { $pull: { [OUTBOX_FIELD]: { event_id: { $in: eventIds } } } } as never);
+    }
     const published = outcomes.reduce((sum, item) => sum + item.done.length, 0);
     // A failed publish, or a full page that changed nothing (every document refilled meanwhile), waits for the next pass.
     return { published, more: complete.length === outcomes.length && cleared > 0 && documents.length === batchSize };

@@ -201,6 +201,32 @@ describe('outbox relay against the MongoDB stand-in and RabbitMQ', () => {
     await relay.stop();
   });
 
+  it('when a publish fails partway through a page, then each outbox keeps exactly its unpublished entries, and the next pass publishes those once', async () => {
+    const partial = db.collection('partial');
+    const documents = [0, 1, 2, 3].map((index) => ({ _id: `doc-${index}`, entries: [0, 1, 2].map((at) => entry(exchange, 'thing.partial', { thing: `${index}.${at}` })) }));
+    await partial.insertMany(documents.map(({ _id, entries }) => ({ _id: _id as never, ...pushToOutbox(entries).$max, _outbox: entries })));
+    // The broker refuses the second entry of doc-1 and the first of doc-2, once each.
+    const refused = new Set([documents[1].entries[1].event_id, documents[2].entries[0].event_id]);
+    const published: string[] = [];
+    const relay = relayOver('partial', {
+      intervalMs: 10_000,
+      publish: async (outboxEntry) => {
+        if (refused.delete(outboxEntry.event_id)) throw new Error('broker refused');
+        published.push(outboxEntry.event_id);
+      },
+    });
+    const state = async () => JSON.stringify((await partial.find({}, { sort: { _id: 1 } }).toArray()).map((document) => [document._id, (document._outbox as OutboxEntry[]).map((item) => item.event_id)]));
+    const unpublished = JSON.stringify(documents.map(({ _id, entries }) => [_id, _id === 'doc-1' ? entries.slice(1).map((item) => item.event_id) : _id === 'doc-2' ? entries.map((item) => item.event_id) : []]));
+    await waitFor(async () => (await state()) === unpublished, 'the first pass to clear what it published');
+    expect(published).toHaveLength(7);
+
+    await relay.drain();
+
+    expect([...published].sort()).toEqual(documents.flatMap(({ entries }) => entries.map((item) => item.event_id)).sort());
+    expect(await partial.countDocuments({ outbox_pending: true })).toBe(0);
+    await relay.stop();
+  });
+
   it('when entries can be completed from memory, then only outboxes are read, each told whether it is its document\'s last; where memory answers null, the whole document is read and expanded', async () => {
     const compact = db.collection('compact');
     const rememberedFirst = entry(exchange, 'thing.remembered', { short: 'remembered-first' });
