@@ -82,7 +82,15 @@ export async function startDedupService(env: NodeJS.ProcessEnv = process.env, ov
         readsFirst,
       });
       const consumer = await startDeduplicationConsumer(bus, processDeduplication, logger);
-      const sweeper = startPendingDecisionSweeper({ decisions, references, bus, logger, staleMs: config.DEDUP_PENDING_REQUEUE_MS, intervalMs: Math.max(1000, Math.floor(config.DEDUP_PENDING_REQUEUE_MS / 2)) });
+      const sweeper = startPendingDecisionSweeper({
+        decisions,
+        references,
+        bus,
+        logger,
+        staleMs: config.DEDUP_PENDING_REQUEUE_MS,
+        intervalMs: Math.max(1000, Math.floor(config.DEDUP_PENDING_REQUEUE_MS / 2)),
+        exclusive: inReferenceLane,
+      });
       return {
         async stop() {
           await sweeper.stop();

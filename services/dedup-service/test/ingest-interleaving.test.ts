@@ -24,6 +24,15 @@ describe('IngestReferences when the other lane writes a reference between the ch
   let ingest: ReturnType<typeof createIngestReferences>;
   /** Fails the next insert of references, after the chunk's claims and pending decisions are written. */
   let failNextInsert = false;
+  /** Runs once, just before the next insert of references, while the chunk holds the lane. */
+  let beforeNextInsert: (() => Promise<void>) | null = null;
+  /** The lane ingestion writes in (dedup-service's writer lease), here one chunk at a time in this process. */
+  let laneTail: Promise<unknown> = Promise.resolve();
+  const inLane = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = laneTail.then(work);
+    laneTail = run.catch(() => undefined);
+    return run;
+  };
 
   beforeAll(async () => {
     infrastructure = await startInfrastructure('dedup-ingest-interleaving');
@@ -38,6 +47,9 @@ describe('IngestReferences when the other lane writes a reference between the ch
           failNextInsert = false;
           throw new Error('the database went away');
         }
+        const hook = beforeNextInsert;
+        beforeNextInsert = null;
+        if (hook) await hook();
         return stored.insertNew(...args);
       },
       async update(...args: Parameters<typeof stored.update>) {
@@ -56,7 +68,7 @@ describe('IngestReferences when the other lane writes a reference between the ch
       trustedTypes: new Set(['doi']),
       bus,
       logger: createLogger({ service: 'test', level: 'silent' }),
-      exclusive: (work) => work(),
+      exclusive: inLane,
       onEvents: () => undefined,
     });
   });
@@ -173,6 +185,36 @@ describe('IngestReferences when the other lane writes a reference between the ch
     expect(await db.collection('duplicate_decisions').countDocuments({ reference_id: again.reference_id, duplicate_determination: 'pending' })).toBe(1);
   });
 
+  it('when the sweeper meets a pending decision whose chunk has not stored its reference yet, then it waits for the chunk and queues the decision instead of deleting it', async () => {
+    const doi = { identifier_type: 'doi', identifier: '10.4242/interleaved.slow-chunk' };
+    let release: () => void = () => undefined;
+    const paused = new Promise<void>((reached) => {
+      beforeNextInsert = () => {
+        reached();
+        return new Promise<void>((resolve) => {
+          release = resolve;
+        });
+      };
+    });
+    const sending = send('fail', [line([doi], 'stored after a pause')]);
+    await paused;
+    const decisions = db.collection<{ _id: string; reference_id: string }>('duplicate_decisions');
+    const pending = (await decisions.find({ duplicate_determination: 'pending' }).sort({ _id: -1 }).limit(1).toArray())[0];
+    expect(await db.collection('references').countDocuments({ _id: pending.reference_id as never })).toBe(0);
+
+    // With no grace period the sweeper looks at once; it must wait for the chunk rather than take the decision for an orphan.
+    const queued = await sweepUntil(async (jobs) => {
+      if (jobs.length === 0) await new Promise((resolve) => setTimeout(resolve, 300));
+      release();
+      return jobs.some((job) => job.decision_ids.includes(pending._id));
+    });
+    const [created] = await sending;
+
+    expect(created.reference_id).toBe(pending.reference_id);
+    expect(queued.flatMap((job) => job.decision_ids)).toContain(pending._id);
+    expect(await decisions.countDocuments({ _id: pending._id })).toBe(1);
+  });
+
   /** Runs the pending-decision sweeper with no grace period until `done`; the jobs it queued. */
   async function sweepUntil(done: (jobs: DeduplicationJob[]) => Promise<boolean>): Promise<DeduplicationJob[]> {
     const jobs: DeduplicationJob[] = [];
@@ -180,7 +222,7 @@ describe('IngestReferences when the other lane writes a reference between the ch
       jobs.push(message as DeduplicationJob);
       return { outcome: 'ack' };
     });
-    const sweeper = startPendingDecisionSweeper({ decisions: createDecisionRepository(db), references: createReferenceRepository(db), bus, logger: createLogger({ service: 'test', level: 'silent' }), staleMs: 0, intervalMs: 10 });
+    const sweeper = startPendingDecisionSweeper({ decisions: createDecisionRepository(db), references: createReferenceRepository(db), bus, logger: createLogger({ service: 'test', level: 'silent' }), staleMs: 0, intervalMs: 10, exclusive: inLane });
     try {
       await waitFor(() => done(jobs), 'the sweep', 10_000);
     } finally {

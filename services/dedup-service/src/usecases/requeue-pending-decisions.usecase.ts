@@ -13,7 +13,19 @@ const JOB_SIZE = 500;
  * again, it mints new ids) is deleted instead: there is nothing to decide, and it would be queued
  * again forever.
  */
-export function startPendingDecisionSweeper(deps: { decisions: DecisionRepository; references: Pick<ReferenceRepository, 'existing'>; bus: MessageBus; logger: Logger; staleMs: number; intervalMs: number }) {
+export function startPendingDecisionSweeper(deps: {
+  decisions: DecisionRepository;
+  references: Pick<ReferenceRepository, 'existing'>;
+  bus: MessageBus;
+  logger: Logger;
+  staleMs: number;
+  intervalMs: number;
+  /**
+   * The lane ingestion writes in: orphans are told apart there, where no ingest is between its
+   * pending decisions and its references (which a slow one could be past any grace period).
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
+}) {
   let stopped = false;
   let running: Promise<void> | undefined;
   const sweep = async () => {
@@ -22,12 +34,15 @@ export function startPendingDecisionSweeper(deps: { decisions: DecisionRepositor
       .find({ duplicate_determination: 'pending', updated_at: { $lt: cutoff } }, { projection: { _id: 1, reference_id: 1 } })
       .limit(10 * JOB_SIZE)
       .toArray();
-    const stored = await deps.references.existing([...new Set(found.map((row) => row.reference_id))]);
-    const orphans = found.filter((row) => !stored.has(row.reference_id)).map((row) => row._id);
-    if (orphans.length > 0) {
-      await deps.decisions.decisions.deleteMany({ _id: { $in: orphans }, duplicate_determination: 'pending', updated_at: { $lt: cutoff } });
-      deps.logger.info({ decisions: orphans.length }, 'deleted stale pending duplicate decisions of references never stored');
-    }
+    const stored = await deps.exclusive(async () => {
+      const existing = await deps.references.existing([...new Set(found.map((row) => row.reference_id))]);
+      const orphans = found.filter((row) => !existing.has(row.reference_id)).map((row) => row._id);
+      if (orphans.length > 0) {
+        await deps.decisions.decisions.deleteMany({ _id: { $in: orphans }, duplicate_determination: 'pending', updated_at: { $lt: cutoff } });
+        deps.logger.info({ decisions: orphans.length }, 'deleted stale pending duplicate decisions of references never stored');
+      }
+      return existing;
+    });
     const stale = found.filter((row) => stored.has(row.reference_id));
     for (let start = 0; start < stale.length && !stopped; start += JOB_SIZE) {
       const group = stale.slice(start, start + JOB_SIZE);
