@@ -38,6 +38,8 @@ describe('IngestReferences sent again after an attempt that stopped before recor
   const line = (doi: string, abstract: string, importResultId?: string) => abstractLine([{ identifier: doi, identifier_type: 'doi' }], abstract, importResultId);
   const ingest = async (strategy: string, lines: unknown[], giveUpFailureDetails = '') =>
     (await call<{ outcomes: Array<{ reference_id: string; status: string; failure_details: string }> }>(client, 'IngestReferences', { import_batch_id: uuidv7(), collision_strategy: strategy, lines, give_up_failure_details: giveUpFailureDetails })).outcomes;
+  /** Recreates the crash window: the attempt's writes stay, its last one, the line's outcome, is removed. */
+  const loseOutcome = (sent: { import_result_id: string }) => mongo.db('destiny_dedup').collection('ingest_outcomes').deleteOne({ _id: sent.import_result_id as never });
   const getReference = async (id: string) => JSON.parse((await call<{ json: string }>(client, 'GetReference', { id })).json) as StoredView;
 
   it.each(['append', 'merge_aggressive'])('when the %s merge of an earlier attempt was written but not its outcome, then the line sent again merges nothing more and answers the same reference', async (strategy) => {
@@ -50,7 +52,7 @@ describe('IngestReferences sent again after an attempt that stopped before recor
     expect(first).toMatchObject({ status: 'completed', reference_id: created.reference_id });
     const afterFirst = await getReference(created.reference_id);
 
-    await mongo.db('destiny_dedup').collection('ingest_outcomes').deleteOne({ _id: merge.import_result_id as never });
+    await loseOutcome(merge);
     const [again] = await ingest(strategy, [merge]);
 
     expect(again).toEqual(first);
@@ -62,7 +64,7 @@ describe('IngestReferences sent again after an attempt that stopped before recor
     const create = line(doi, 'created once');
     const [first] = await ingest('fail', [create]);
     const dedup = mongo.db('destiny_dedup');
-    await dedup.collection('ingest_outcomes').deleteOne({ _id: create.import_result_id as never });
+    await loseOutcome(create);
     await dedup.collection('identifiers').deleteMany({ reference_id: first.reference_id });
 
     const [again] = await ingest('fail', [create]);
@@ -82,7 +84,7 @@ describe('IngestReferences sent again after an attempt that stopped before recor
     expect(first.status).toBe('completed');
     expect(first.reference_id).not.toBe(created.reference_id);
     const dedup = mongo.db('destiny_dedup');
-    await dedup.collection('ingest_outcomes').deleteOne({ _id: copy.import_result_id as never });
+    await loseOutcome(copy);
 
     const [again] = await ingest('merge_defensive', [copy]);
 
@@ -114,7 +116,7 @@ describe('IngestReferences sent again after an attempt that stopped before recor
       const create = line(doi, 'stored by the attempt whose answer was lost');
       const [first] = await ingest('fail', [create]);
       const dedup = mongo.db('destiny_dedup');
-      await dedup.collection('ingest_outcomes').deleteOne({ _id: create.import_result_id as never });
+      await loseOutcome(create);
 
       const [answer] = await ingest('fail', [create], givenUp);
 
@@ -129,7 +131,7 @@ describe('IngestReferences sent again after an attempt that stopped before recor
       const merge = line(doi, 'merged before the answer was lost');
       const [first] = await ingest('append', [merge]);
       const afterFirst = await getReference(created.reference_id);
-      await mongo.db('destiny_dedup').collection('ingest_outcomes').deleteOne({ _id: merge.import_result_id as never });
+      await loseOutcome(merge);
 
       const [answer] = await ingest('append', [merge], givenUp);
 
@@ -142,7 +144,7 @@ describe('IngestReferences sent again after an attempt that stopped before recor
       await ingest('fail', [line(doi, 'the same content')]);
       const copy = line(doi, 'the same content');
       const [first] = await ingest('merge_defensive', [copy]);
-      await mongo.db('destiny_dedup').collection('ingest_outcomes').deleteOne({ _id: copy.import_result_id as never });
+      await loseOutcome(copy);
 
       const [answer] = await ingest('merge_defensive', [copy], givenUp);
 

@@ -121,77 +121,66 @@ describe('import lines retrying while dedup-service is unavailable', () => {
     }
   }, 60_000);
 
-  it('when the first attempt was stored but its answer lost, and dedup-service is unreachable until the retries run out, then the lines are recorded as stored, each once', async () => {
+  /**
+   * Imports three lines through import-service, a scripted front and a real dedup-service, and
+   * answers the batch's summary once it has ended, the requests the front saw, and how many of the
+   * lines dedup-service stored.
+   */
+  async function importThroughFront(name: string, script: Parameters<typeof startIngestFront>[1]) {
     const dedupPort = await freePort();
     const dedup = await startDedupService({ ...infrastructure.env, GRPC_PORT: String(dedupPort) });
     running.push(dedup);
-    const front = await startIngestFront(dedupPort, async (attempt, request, forward) => {
-      if (attempt === 1) await forward(request);
-      if (attempt <= 4) throw unreachable();
-      return forward(request);
-    });
+    const front = await startIngestFront(dedupPort, script);
     const imports = await startImportService({ ...infrastructure.env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${front.port}`, IMPORT_RETRY_BASE_MS: '20' });
     running.push(imports);
     const client = importClient(imports.grpcPort);
     clients.push(client);
     const references = dedupClient(dedupPort);
     try {
-      const { summary } = await register(client, files.serve('/answer-lost.jsonl', [0, 1, 2].map((i) => line('answer-lost', i)).join('')));
-
+      const dois = [0, 1, 2].map((i) => `10.6666/${name}.${i}`);
+      const { summary } = await register(client, files.serve(`/${name}.jsonl`, [0, 1, 2].map((i) => line(name, i)).join('')));
       const done = await waitFor(async () => {
         const current = await summary();
         return ['completed', 'failed', 'partially_failed'].includes(current.import_batch_status) && current;
-      }, 'the batch to finish', 30_000);
-
-      expect(done.results).toEqual({ created: 0, started: 0, completed: 3, partially_failed: 0, failed: 0, retrying: 0 });
-      expect(front.requests.map((request) => request.give_up_failure_details)).toEqual(['', '', '', '', 'Retries exhausted.']);
-      const found = await dedupCall<{ json: string[] }>(references, 'LookupReferences', { identifiers: [0, 1, 2].map((i) => `doi:10.6666/answer-lost.${i}`) });
-      expect(found.json).toHaveLength(3);
+      }, 'the batch to end', 30_000);
+      const found = await dedupCall<{ json: string[] }>(references, 'LookupReferences', { identifiers: dois.map((doi) => `doi:${doi}`) });
+      return { done, requests: front.requests, stored: found.json.length };
     } finally {
       references.close();
+      // Both consume the same import queue as the next test's service: stopped here so only that one runs its batch.
       await imports.stop();
       await front.stop();
       await dedup.stop();
     }
+  }
+
+  it('when the first attempt was stored but its answer lost, and dedup-service is unreachable until the retries run out, then the lines are recorded as stored, each once', async () => {
+    const { done, requests, stored } = await importThroughFront('answer-lost', async (attempt, request, forward) => {
+      if (attempt === 1) await forward(request);
+      if (attempt <= 4) throw unreachable();
+      return forward(request);
+    });
+
+    expect(done.results).toEqual({ created: 0, started: 0, completed: 3, partially_failed: 0, failed: 0, retrying: 0 });
+    expect(requests.map((request) => request.give_up_failure_details)).toEqual(['', '', '', '', 'Retries exhausted.']);
+    expect(stored).toBe(3);
   }, 60_000);
 
   it('when the first attempt reaches dedup-service only after import-service gave up on its lines, then the lines fail with "Retries exhausted." and nothing is stored', async () => {
-    const dedupPort = await freePort();
-    const dedup = await startDedupService({ ...infrastructure.env, GRPC_PORT: String(dedupPort) });
-    running.push(dedup);
     let late: Outcomes | undefined;
     let delayed: IngestReferencesRequest__Output | undefined;
-    const front = await startIngestFront(dedupPort, async (attempt, request, forward) => {
+    const { done, stored } = await importThroughFront('delivered-late', async (attempt, request, forward) => {
       if (attempt === 1) delayed = request;
       if (attempt <= 4) throw unreachable();
       const answer = await forward(request);
       late = await forward(delayed as IngestReferencesRequest__Output);
       return answer;
     });
-    const imports = await startImportService({ ...infrastructure.env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${front.port}`, IMPORT_RETRY_BASE_MS: '20' });
-    running.push(imports);
-    const client = importClient(imports.grpcPort);
-    clients.push(client);
-    const references = dedupClient(dedupPort);
-    try {
-      const { summary } = await register(client, files.serve('/delivered-late.jsonl', [0, 1, 2].map((i) => line('delivered-late', i)).join('')));
 
-      const done = await waitFor(async () => {
-        const current = await summary();
-        return current.import_batch_status === 'failed' && current;
-      }, 'the batch to fail', 30_000);
-
-      expect(done.results).toEqual({ created: 0, started: 0, completed: 0, partially_failed: 0, failed: 3, retrying: 0 });
-      expect(done.failure_details).toEqual(['Retries exhausted.', 'Retries exhausted.', 'Retries exhausted.']);
-      expect(late?.outcomes.map((outcome) => [outcome.status, outcome.failure_details])).toEqual(Array(3).fill(['failed', 'Retries exhausted.']));
-      const found = await dedupCall<{ json: string[] }>(references, 'LookupReferences', { identifiers: [0, 1, 2].map((i) => `doi:10.6666/delivered-late.${i}`) });
-      expect(found.json).toHaveLength(0);
-    } finally {
-      references.close();
-      await imports.stop();
-      await front.stop();
-      await dedup.stop();
-    }
+    expect(done.results).toEqual({ created: 0, started: 0, completed: 0, partially_failed: 0, failed: 3, retrying: 0 });
+    expect(done.failure_details).toEqual(['Retries exhausted.', 'Retries exhausted.', 'Retries exhausted.']);
+    expect(late?.outcomes.map((outcome) => [outcome.status, outcome.failure_details])).toEqual(Array(3).fill(['failed', 'Retries exhausted.']));
+    expect(stored).toBe(0);
   }, 60_000);
 
   it('when dedup-service never answers, then after 3 more attempts every line fails with "Retries exhausted." and the batch fails', async () => {

@@ -116,6 +116,13 @@ describe('import-service process killed mid-file', () => {
     }
   }
 
+  /** The batch once a process has recorded how its callback ended. */
+  const settledCallback = (batchId: string, what: string) =>
+    waitFor(async () => {
+      const current = await batchDocument(batchId);
+      return current?.callback_outcome && current;
+    }, what, 30_000);
+
   const batchDocument = (id: string) => mongo.db('destiny_import').collection<{ _id: string; callback_attempts: number; callback_in_flight: boolean; callback_outcome: string | null }>('import_batches').findOne({ _id: id });
 
   it('when the process is killed during a callback POST, then the next process does not send it again (at most once) and records it dropped', async () => {
@@ -132,10 +139,7 @@ describe('import-service process killed mid-file', () => {
 
     const next = await startProcess(await freePort(), callbackEnv);
     try {
-      const batch = await waitFor(async () => {
-        const current = await batchDocument(batchId);
-        return current?.callback_outcome && current;
-      }, 'the next process to settle the callback', 30_000);
+      const batch = await settledCallback(batchId, 'the next process to settle the callback');
 
       expect(batch).toMatchObject({ callback_outcome: 'dropped', callback_attempts: 1, callback_in_flight: false });
       expect(posts).toHaveLength(1);
@@ -164,10 +168,7 @@ describe('import-service process killed mid-file', () => {
 
     const next = await startProcess(await freePort(), callbackEnv);
     try {
-      const batch = await waitFor(async () => {
-        const current = await batchDocument(batchId);
-        return current?.callback_outcome && current;
-      }, 'the next process to send the callback', 30_000);
+      const batch = await settledCallback(batchId, 'the next process to send the callback');
 
       expect(batch).toMatchObject({ callback_outcome: 'delivered', callback_attempts: 2 });
       expect(posts).toHaveLength(2);
