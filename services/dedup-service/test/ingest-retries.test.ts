@@ -38,8 +38,17 @@ describe('IngestReferences sent again after an attempt that stopped before recor
   const line = (doi: string, abstract: string, importResultId?: string) => abstractLine([{ identifier: doi, identifier_type: 'doi' }], abstract, importResultId);
   const ingest = async (strategy: string, lines: unknown[], giveUpFailureDetails = '') =>
     (await call<{ outcomes: Array<{ reference_id: string; status: string; failure_details: string }> }>(client, 'IngestReferences', { import_batch_id: uuidv7(), collision_strategy: strategy, lines, give_up_failure_details: giveUpFailureDetails })).outcomes;
-  /** Recreates the crash window: the attempt's writes stay, its last one, the line's outcome, is removed. */
-  const loseOutcome = (sent: { import_result_id: string }) => mongo.db('destiny_dedup').collection('ingest_outcomes').deleteOne({ _id: sent.import_result_id as never });
+  const store = () => mongo.db('destiny_dedup');
+  /**
+   * Ingests the line and recreates the crash window after it: the attempt's writes stay, its last
+   * one, the line's outcome, is removed. Answers the attempt's outcome.
+   */
+  const storedThenLost = async (strategy: string, sent: ReturnType<typeof line>) => {
+    const [first] = await ingest(strategy, [sent]);
+    await store().collection('ingest_outcomes').deleteOne({ _id: sent.import_result_id as never });
+    return first;
+  };
+  const referencesWith = (doi: string) => store().collection('references').countDocuments({ 'identifiers.identifier': doi });
   const getReference = async (id: string) => JSON.parse((await call<{ json: string }>(client, 'GetReference', { id })).json) as StoredView;
 
   it.each(['append', 'merge_aggressive'])('when the %s merge of an earlier attempt was written but not its outcome, then the line sent again merges nothing more and answers the same reference', async (strategy) => {
@@ -48,11 +57,10 @@ describe('IngestReferences sent again after an attempt that stopped before recor
     // Decided first, so the decision's own write to the reference does not land between the two reads compared below.
     await waitFor(async () => (await getReference(created.reference_id)).duplicate_decision, 'the new reference\'s decision');
     const merge = line(doi, `merged by ${strategy}`);
-    const [first] = await ingest(strategy, [merge]);
+    const first = await storedThenLost(strategy, merge);
     expect(first).toMatchObject({ status: 'completed', reference_id: created.reference_id });
     const afterFirst = await getReference(created.reference_id);
 
-    await loseOutcome(merge);
     const [again] = await ingest(strategy, [merge]);
 
     expect(again).toEqual(first);
@@ -62,15 +70,14 @@ describe('IngestReferences sent again after an attempt that stopped before recor
   it('when a new reference was written but not its identifier claim or outcome, then the line sent again claims it for that reference and creates no other', async () => {
     const doi = '10.4242/retried-create';
     const create = line(doi, 'created once');
-    const [first] = await ingest('fail', [create]);
-    const dedup = mongo.db('destiny_dedup');
-    await loseOutcome(create);
+    const first = await storedThenLost('fail', create);
+    const dedup = store();
     await dedup.collection('identifiers').deleteMany({ reference_id: first.reference_id });
 
     const [again] = await ingest('fail', [create]);
 
     expect(again).toEqual(first);
-    expect(await dedup.collection('references').countDocuments({ 'identifiers.identifier': doi })).toBe(1);
+    expect(await referencesWith(doi)).toBe(1);
     expect(await dedup.collection('identifiers').find({ reference_id: first.reference_id }).toArray()).toHaveLength(1);
     const found = await call<{ json: string[] }>(client, 'LookupReferences', { identifiers: [`doi:${doi}`] });
     expect(found.json.map((item) => (JSON.parse(item) as { id: string }).id)).toEqual([first.reference_id]);
@@ -80,16 +87,14 @@ describe('IngestReferences sent again after an attempt that stopped before recor
     const doi = '10.4242/retried-exact-duplicate';
     const [created] = await ingest('fail', [line(doi, 'the only content')]);
     const copy = line(doi, 'the only content');
-    const [first] = await ingest('merge_defensive', [copy]);
+    const first = await storedThenLost('merge_defensive', copy);
     expect(first.status).toBe('completed');
     expect(first.reference_id).not.toBe(created.reference_id);
-    const dedup = mongo.db('destiny_dedup');
-    await loseOutcome(copy);
 
     const [again] = await ingest('merge_defensive', [copy]);
 
     expect(again).toEqual(first);
-    expect(await dedup.collection('duplicate_decisions').find({ reference_id: first.reference_id }).project({ duplicate_determination: 1, canonical_reference_id: 1, _id: 0 }).toArray()).toEqual([
+    expect(await store().collection('duplicate_decisions').find({ reference_id: first.reference_id }).project({ duplicate_determination: 1, canonical_reference_id: 1, _id: 0 }).toArray()).toEqual([
       { duplicate_determination: 'exact_duplicate', canonical_reference_id: created.reference_id },
     ]);
   });
@@ -106,22 +111,19 @@ describe('IngestReferences sent again after an attempt that stopped before recor
 
       expect(answer).toEqual({ line_number: 1, status: 'failed', reference_id: '', failure_details: givenUp });
       expect(lateAnswer).toEqual(answer);
-      const dedup = mongo.db('destiny_dedup');
-      expect(await dedup.collection('references').countDocuments({ 'identifiers.identifier': doi })).toBe(0);
-      expect(await dedup.collection('identifiers').countDocuments({ _id: `doi:${doi}` as never })).toBe(0);
+      expect(await referencesWith(doi)).toBe(0);
+      expect(await store().collection('identifiers').countDocuments({ _id: `doi:${doi}` as never })).toBe(0);
     });
 
     it('when an earlier attempt stored a new reference but not its outcome, then the line is answered with that reference, stored once', async () => {
       const doi = '10.4242/given-up-created';
       const create = line(doi, 'stored by the attempt whose answer was lost');
-      const [first] = await ingest('fail', [create]);
-      const dedup = mongo.db('destiny_dedup');
-      await loseOutcome(create);
+      const first = await storedThenLost('fail', create);
 
       const [answer] = await ingest('fail', [create], givenUp);
 
       expect(answer).toEqual(first);
-      expect(await dedup.collection('references').countDocuments({ 'identifiers.identifier': doi })).toBe(1);
+      expect(await referencesWith(doi)).toBe(1);
     });
 
     it('when an earlier attempt merged the line but its outcome was lost, then the line is answered with the merged reference and merges nothing more', async () => {
@@ -129,9 +131,8 @@ describe('IngestReferences sent again after an attempt that stopped before recor
       const [created] = await ingest('fail', [line(doi, 'as first imported')]);
       await waitFor(async () => (await getReference(created.reference_id)).duplicate_decision, 'the new reference\'s decision');
       const merge = line(doi, 'merged before the answer was lost');
-      const [first] = await ingest('append', [merge]);
+      const first = await storedThenLost('append', merge);
       const afterFirst = await getReference(created.reference_id);
-      await loseOutcome(merge);
 
       const [answer] = await ingest('append', [merge], givenUp);
 
@@ -143,8 +144,7 @@ describe('IngestReferences sent again after an attempt that stopped before recor
       const doi = '10.4242/given-up-exact-duplicate';
       await ingest('fail', [line(doi, 'the same content')]);
       const copy = line(doi, 'the same content');
-      const [first] = await ingest('merge_defensive', [copy]);
-      await loseOutcome(copy);
+      const first = await storedThenLost('merge_defensive', copy);
 
       const [answer] = await ingest('merge_defensive', [copy], givenUp);
 

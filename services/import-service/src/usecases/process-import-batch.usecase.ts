@@ -118,7 +118,7 @@ export function createProcessImportBatch(deps: {
       lines: items.map((item) => ({ line_number: item.line.number, reference_json: item.json, import_result_id: stored.get(item.line.number)?._id ?? importResultId(batch._id, item.line.number) })),
       ...(giveUp ? { give_up_failure_details: RETRIES_EXHAUSTED } : {}),
     });
-    const range = `${items[0].line.number}-${items[items.length - 1].line.number}`;
+    const range = lineRange(items);
     let attempts = Math.max(0, ...items.map((item) => stored.get(item.line.number)?.attempts ?? 0));
     await markStarted(items.map((item) => stored.get(item.line.number)).filter((row): row is ImportResultDocument => row?.status === 'retrying'));
     for (;;) {
@@ -154,13 +154,18 @@ export function createProcessImportBatch(deps: {
         return settleOutcomes(items, await deps.dedup.ingest(request), settled);
       } catch (error) {
         if (!isTransientIngestFailure(error) || attempt > INGEST_RETRIES) {
-          deps.logger.error({ err: error, import_batch_id: batch._id, lines: `${items[0].line.number}-${items[items.length - 1].line.number}` }, 'dedup-service could not say what it stored of lines given up on; they are recorded failed');
+          deps.logger.error({ err: error, import_batch_id: batch._id, lines: lineRange(items) }, 'dedup-service could not say what it stored of lines given up on; they are recorded failed');
           return settleAll(items, settled, RETRIES_EXHAUSTED);
         }
         await sleep(backoffMs(attempt, limits.retryBaseMs, limits.retryMaxMs));
         if (deps.isStopping()) throw new ProcessingInterrupted('import-service is stopping');
       }
     }
+  }
+
+  /** The chunk's first and last line numbers, for logs. */
+  function lineRange(items: LineToIngest[]): string {
+    return `${items[0].line.number}-${items[items.length - 1].line.number}`;
   }
 
   function settleAll(items: LineToIngest[], settled: Map<number, Settled>, failureDetails: string): void {
