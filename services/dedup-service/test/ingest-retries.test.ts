@@ -152,6 +152,21 @@ describe('IngestReferences sent again after an attempt that stopped before recor
       expect(answer.status).toBe('completed');
     });
 
+    it.each([
+      ['fail', 'failed', 'Identifier(s) are already mapped on an existing reference'],
+      ['discard', 'completed', ''],
+    ])('when a line collides under %s, then it is answered with that strategy\'s own outcome, not the give-up details', async (strategy, status, detail) => {
+      const doi = `10.4242/given-up-collision.${strategy}`;
+      await ingest('fail', [line(doi, 'already stored')]);
+
+      const [answer] = await ingest(strategy, [line(doi, 'collides')], givenUp);
+
+      expect(answer).toMatchObject({ status, reference_id: '' });
+      expect(answer.failure_details).toContain(detail);
+      expect(answer.failure_details).not.toContain(givenUp);
+      expect(await referencesWith(doi)).toBe(1);
+    });
+
     it('when some lines of the chunk were recorded and others never arrived, then each is answered by what the store holds', async () => {
       const stored = line('10.4242/given-up-mixed.1', 'recorded');
       const [first] = await ingest('fail', [stored]);

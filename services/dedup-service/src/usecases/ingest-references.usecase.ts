@@ -67,8 +67,9 @@ export function createIngestReferences(deps: {
 
   /**
    * Ingests a chunk of validated lines, idempotent by import result id. With `give_up_failure_details`
-   * (the caller has given up on the lines), only what earlier attempts stored is finished; the other
-   * lines are recorded failed with those details, so no attempt still on its way stores them later.
+   * (the caller has given up on the lines), only what earlier attempts stored is finished, and lines
+   * that store nothing (a collision reported, a line discarded) get their own outcome; the other lines
+   * are recorded failed with those details, so no attempt still on its way stores them later.
    */
   async function ingest(request: { import_batch_id: string; collision_strategy: string; lines: IngestLineInput[]; give_up_failure_details?: string }): Promise<IngestOutcome[]> {
     const strategy = (request.collision_strategy || 'fail') as IngestStrategy;
@@ -175,13 +176,6 @@ export function createIngestReferences(deps: {
         record(line, 'completed', mergedInto, '');
         continue;
       }
-      if (giveUpFailureDetails !== undefined) {
-        // An exact duplicate stores no reference, only its decision: that decision is what an earlier attempt left.
-        const mintedId = exactDuplicateIdOf(line.import_result_id);
-        if (recordedExactDuplicates.has(mintedId)) record(line, 'completed', mintedId, '');
-        else record(line, 'failed', '', giveUpFailureDetails);
-        continue;
-      }
       const plan = planIngest({
         lineNumber: line.line_number,
         importResultId: line.import_result_id,
@@ -192,6 +186,15 @@ export function createIngestReferences(deps: {
         newId: () => uuidv7(),
         now: nowText,
       });
+      if (giveUpFailureDetails !== undefined && plan.kind !== 'fail' && plan.kind !== 'discard') {
+        // Given up: a line whose plan writes nothing is answered as any attempt would answer it; one
+        // that would write is answered by what an earlier attempt left. An exact duplicate stores no
+        // reference, only its decision, so that decision is what such an attempt left.
+        const mintedId = exactDuplicateIdOf(line.import_result_id);
+        if (recordedExactDuplicates.has(mintedId)) record(line, 'completed', mintedId, '');
+        else record(line, 'failed', '', giveUpFailureDetails);
+        continue;
+      }
       switch (plan.kind) {
         case 'create':
           plan.reference.dedup_record = storedDedupRecord(deps.engine, plan.reference);
