@@ -320,10 +320,17 @@ async function main() {
   // and libuv's pool; on Node 20 they all carry the name "node", so only their CPU is told apart.
   const knownThreads = new Set(threadIds.map(([, tid]) => Number(tid)));
   const otherThreadsCpu = [...allThreadsCpu()].filter(([tid]) => !knownThreads.has(tid)).map(([tid, thread]) => thread.cpuMs - (allThreadsStart.get(tid)?.cpuMs ?? 0));
-  const summary = JSON.parse((await unary('GetImportBatchSummary', { import_record_id: record.id, import_batch_id: batch.id })).json);
+  const summaryReads = [];
+  let summary;
+  for (let read = 0; read < 2; read += 1) {
+    const reading = performance.now();
+    summary = JSON.parse((await unary('GetImportBatchSummary', { import_record_id: record.id, import_batch_id: batch.id })).json);
+    summaryReads.push(Math.round(performance.now() - reading));
+  }
   const determinations = await db('destiny_dedup').collection('duplicate_decisions').aggregate([{ $group: { _id: '$duplicate_determination', count: { $sum: 1 } } }]).toArray();
 
   console.log(`threads: ${threaded.length ? threaded.join(', ') : 'none'}; bus: ${busKind}${drainEvents ? ' (events drained)' : ''}; semi-space: ${semiSpaceLabel(semiSpace)}; batch ${summary.import_batch_status}; results ${JSON.stringify(summary.results)}`);
+  console.log(`batch summary read through ImportService: ${summaryReads.join(' ms, then ')} ms`);
   console.log(`determinations${warmUp > 0 ? ' (warm-up included)' : ''}: ${determinations.map((row) => `${row._id}=${row.count}`).join(', ')}`);
   // Checkpoints are read every 500 ms, so each interval's figures are good to about that.
   console.log('recorded and decided: first N at T s; since the line before: wall s, references/s, CPU ms per reference (services + stand-in)');

@@ -47,6 +47,11 @@ export interface IndexKeys {
   multikey: boolean;
 }
 
+/** The key of a compound index entry: its fields' canonical keys, in index order. */
+function wholeKey(combination: readonly unknown[]): string {
+  return JSON.stringify(combination.map(canonicalKey));
+}
+
 function addHolder(holders: Holders | undefined, documentKey: string): Holders {
   if (holders === undefined) return documentKey;
   if (typeof holders === 'string') return holders === documentKey ? holders : new Set([holders, documentKey]);
@@ -93,8 +98,9 @@ export class CollectionIndex {
   private readonly partial?: Predicate;
   /** The field of a single-field index on a top-level field (no dots), for the fast path. */
   private readonly topLevelField?: string;
-  /** Whole compound keys, kept only where uniqueness has to be checked. */
+  /** Whole compound keys: kept where uniqueness has to be checked, and built on a non-unique one's first whole-key lookup. */
   private readonly byFull = new Map<string, Holders>();
+  private fullBuilt = false;
   private readonly byFirst = new Map<string, FirstFieldEntry>();
   /** Built on the first range or ordered scan, then maintained with every change. */
   private sorted: SortedValues<FirstFieldEntry> | undefined;
@@ -155,12 +161,47 @@ export class CollectionIndex {
       for (const combination of combinations) for (const value of values) next.push([...combination, value]);
       combinations = next;
     }
-    const full = combinations.map((combination) => JSON.stringify(combination.map(canonicalKey)));
+    const full = combinations.map(wholeKey);
     return { full, first: perField[0], combinations, multikey: arrayFields.length > 0 };
   }
 
   private fullMap(): Map<string, Holders> | undefined {
-    return this.fields.length > 1 && this.unique ? this.byFull : undefined;
+    return this.fields.length > 1 && (this.unique || this.fullBuilt) ? this.byFull : undefined;
+  }
+
+  /** True when `lookupWhole` can answer: a compound index whose whole keys are kept. */
+  get keepsWholeKeys(): boolean {
+    return this.fullMap() !== undefined;
+  }
+
+  /**
+   * Starts keeping whole compound keys, from the documents held now (their indexed fields
+   * decoded); from then on every change maintains them. A non-unique compound index builds them
+   * only once a query names all its fields, so indexes queried by their first field alone (such as
+   * a multikey one holding many keys per document) never pay the memory.
+   */
+  keepWholeKeys(documents: Iterable<[string, Document]>): void {
+    if (this.fields.length < 2 || this.keepsWholeKeys) return;
+    for (const [documentKey, document] of documents) {
+      const keys = this.keysOf(document);
+      if (keys) for (const key of keys.full) this.byFull.set(key, addHolder(this.byFull.get(key), documentKey));
+    }
+    this.fullBuilt = true;
+  }
+
+  /** Documents whose indexed fields equal one of the value combinations (one value per field, in index order). */
+  *lookupWhole(combinations: readonly unknown[][]): Iterable<string> {
+    for (const combination of combinations) yield* eachHolder(this.byFull.get(wholeKey(combination)));
+  }
+
+  /** How many documents `lookupWhole(combinations)` yields. */
+  countWhole(combinations: readonly unknown[][]): number {
+    let total = 0;
+    for (const combination of combinations) {
+      const holders = this.byFull.get(wholeKey(combination));
+      if (holders !== undefined) total += typeof holders === 'string' ? 1 : holders.size;
+    }
+    return total;
   }
 
   /** Throws the E11000 error if storing `keys` for `documentKey` breaks uniqueness. */

@@ -34,6 +34,8 @@ interface Plan {
   implied?: string;
   /** Number of candidates of an `_id` or index equality lookup. */
   size?: number;
+  /** True when the candidates are exactly the matching documents, each once (a count needs no document). */
+  exact?: boolean;
 }
 
 /** Candidate documents as stored bytes, plus the filter field the plan already answered. */
@@ -308,6 +310,12 @@ export class Collection {
     return previous;
   }
 
+  /** Every held document with the fields the index reads decoded. */
+  private *indexedDocuments(index: CollectionIndex): Iterable<[string, Document]> {
+    const fields = new Set(['_id', ...index.fields.map((field) => field.split('.')[0])]);
+    for (const [key, raw] of this.documents) yield [key, index.complete ? readTopLevelFields(raw, fields) : Collection.decode(raw)];
+  }
+
   createIndex(spec: IndexSpec): void {
     const index = new CollectionIndex(spec);
     const fields = new Set(['_id', ...index.fields.map((field) => field.split('.')[0])]);
@@ -344,6 +352,17 @@ export class Collection {
   /** How many candidates an `_id` or index equality lookup would give for the filter; undefined without one. */
   equalityCandidateCount(filter: Document | undefined): number | undefined {
     return filter ? this.plan(filter)?.size : undefined;
+  }
+
+  /**
+   * The number of matching documents when index equalities answer the whole filter, as mongod's
+   * COUNT_SCAN counts index keys without fetching; undefined when documents have to be examined.
+   */
+  indexedCount(filter: Document): number | undefined {
+    const plan = this.plan(filter);
+    if (!plan?.exact) return undefined;
+    this.statistics.lastPlan = `COUNT_SCAN ${plan.name.replace(/^IXSCAN /, '')}`;
+    return plan.size;
   }
 
   /**
@@ -415,20 +434,45 @@ export class Collection {
       const keys = ids.values.map((value) => canonicalKey(value));
       return { name: 'IDHACK', keys, distinct: keys.length === 1, implied: ids.topLevel ? '_id' : undefined, size: keys.length };
     }
+    // Conditions of other fields, or of the same ones nested in `$and`, still have to be checked.
+    const onlyEqualitiesOn = (fields: readonly string[]) =>
+      Object.keys(filter).length === fields.length && fields.every((field) => equalities.get(field)?.topLevel === true);
+    // An equality on a plain non-null value never matches a document without the field, so a
+    // sparse index serves it as mongod's planner lets it.
+    const serves = (index: CollectionIndex) => index.complete || index.sparseOnly;
     for (const index of this.indexes.values()) {
-      // An equality on a plain non-null value never matches a document without the field, so a
-      // sparse index serves it as mongod's planner lets it.
-      if (!index.complete && !index.sparseOnly) continue;
+      // A compound index with an equality on every field finds exactly the documents holding one of the combinations.
+      if (index.fields.length < 2 || !serves(index) || !index.fields.every((field) => equalities.has(field))) continue;
+      const perField = index.fields.map((field) => distinctByKey((equalities.get(field) as { values: unknown[] }).values));
+      if (perField.reduce((product, values) => product * values.length, 1) > MAX_WHOLE_KEY_COMBINATIONS) continue;
+      const combinations = valueCombinations(perField);
+      if (!index.keepsWholeKeys) index.keepWholeKeys(this.indexedDocuments(index));
+      const first = equalities.get(index.fields[0]) as { topLevel: boolean };
+      const distinct = combinations.length === 1 || !index.multikey;
+      return {
+        name: `IXSCAN ${index.spec.name}`,
+        keys: index.lookupWhole(combinations),
+        distinct,
+        implied: first.topLevel ? index.fields[0] : undefined,
+        size: index.countWhole(combinations),
+        exact: distinct && onlyEqualitiesOn(index.fields),
+      };
+    }
+    for (const index of this.indexes.values()) {
+      if (!serves(index)) continue;
       const field = index.fields[0];
       const equality = equalities.get(field);
       if (equality) {
-        const { values, topLevel } = equality;
+        const { topLevel } = equality;
+        const values = distinctByKey(equality.values);
+        const distinct = values.length === 1;
         return {
           name: `IXSCAN ${index.spec.name}`,
           keys: concat(values.map((value) => index.lookup(value))),
-          distinct: values.length === 1,
+          distinct,
           implied: topLevel ? field : undefined,
           size: values.reduce((total: number, value) => total + index.count(value), 0),
+          exact: (distinct || !index.multikey) && onlyEqualitiesOn([field]),
         };
       }
     }
@@ -484,6 +528,22 @@ function servesRange(index: CollectionIndex, lower: Bound | undefined, upper: Bo
   if (!index.sparseOnly) return false;
   const real = (bound: Bound | undefined) => bound !== undefined && ![TypeBracket.Null, TypeBracket.MinKey, TypeBracket.MaxKey].includes(typeBracket(bound.value));
   return real(lower) || real(upper);
+}
+
+/** Whole-key lookups a compound index equality may expand to before a first-field lookup is preferred. */
+const MAX_WHOLE_KEY_COMBINATIONS = 256;
+
+/** The values without repeats (by canonical key), so no lookup yields a document twice for one value. */
+function distinctByKey(values: unknown[]): unknown[] {
+  if (values.length < 2) return values;
+  return [...new Map(values.map((value) => [canonicalKey(value), value])).values()];
+}
+
+/** One value per field, in every combination. */
+function valueCombinations(perField: unknown[][]): unknown[][] {
+  let combinations: unknown[][] = [[]];
+  for (const values of perField) combinations = combinations.flatMap((combination) => values.map((value) => [...combination, value]));
+  return combinations;
 }
 
 function* concat(sources: Iterable<string>[]): Iterable<string> {

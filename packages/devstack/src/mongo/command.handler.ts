@@ -94,6 +94,19 @@ function decoderFor(filter: unknown, fields: ReadonlySet<string> | undefined): (
   return (raw) => readTopLevelFields(raw, needed);
 }
 
+/** The output field of a `$group` counting every input into one constant group (`{_id: 1, n: {$sum: 1}}`, as countDocuments sends); undefined for any other stage. */
+function countGroupField(stage: unknown): string | undefined {
+  if (!isPlainObject(stage) || Object.keys(stage).length !== 1 || !isPlainObject(stage.$group)) return undefined;
+  const group = stage.$group;
+  const fields = Object.keys(group);
+  if (fields.length !== 2 || fields[0] !== '_id') return undefined;
+  const id = group._id;
+  if (!(id === null || typeof id === 'number' || typeof id === 'boolean')) return undefined;
+  const sum = group[fields[1]];
+  if (!isPlainObject(sum) || Object.keys(sum).length !== 1 || sum.$sum !== 1) return undefined;
+  return fields[1];
+}
+
 function collectMatches(entries: Iterable<[string, Uint8Array]>, filter: unknown, limit: number, fields: ReadonlySet<string> | undefined): Match[] {
   const predicate = compileFilter(filter);
   const decode = decoderFor(filter, fields);
@@ -476,6 +489,12 @@ export class CommandHandler {
       if (limit !== undefined && limit !== 0) n = Math.min(n, Math.abs(limit));
       return { n, ok: 1 };
     }
+    const indexed = collection && isPlainObject(query) ? collection.indexedCount(query) : undefined;
+    if (indexed !== undefined) {
+      let n = Math.max(0, indexed - skip);
+      if (limit !== undefined && limit !== 0) n = Math.min(n, Math.abs(limit));
+      return { n, ok: 1 };
+    }
     // Only what the filter reads is decoded (nothing when an index answered it), as mongod counts without fetching.
     const n = this.select(collection, query, { skip, limit }, NO_FIELDS).length;
     return { n, ok: 1 };
@@ -509,7 +528,13 @@ export class CommandHandler {
     let stages = pipeline;
     let input: Document[];
     const first = pipeline[0];
-    if (first && isPlainObject(first) && '$match' in first) {
+    const counted = collection && first && isPlainObject(first) && isPlainObject(first.$match) && pipeline.length === 2 ? countGroupField(pipeline[1]) : undefined;
+    const indexed = counted !== undefined ? collection?.indexedCount((first as { $match: Document }).$match) : undefined;
+    if (counted !== undefined && indexed !== undefined) {
+      // countDocuments' pipeline over an index equality: the keys are counted, no document is read.
+      const output = indexed === 0 ? [] : [{ _id: (pipeline[1] as { $group: Document }).$group._id, [counted]: indexed }];
+      return this.cursorReply(this.cursors.open(`${database}.${name}`, output, undefined, false));
+    } else if (first && isPlainObject(first) && '$match' in first) {
       stages = pipeline.slice(1);
       // Only the fields the later stages read are decoded (countDocuments' $group reads none).
       input = this.select(collection, first.$match, {}, pipelineFields(stages)).map((match) => match.document);

@@ -196,6 +196,71 @@ describe('index use', () => {
     expect(explained.queryPlanner.winningPlan).toMatchObject({ stage: 'FETCH', inputStage: { stage: 'IXSCAN', indexName: 'slot_sparse' } });
   });
 
+  describe('with a compound index', () => {
+    async function seedResults() {
+      const collection = fixture.db.collection<Loose>('results');
+      await collection.createIndex({ batch: 1, status: 1 }, { name: 'batch_status' });
+      // Batch b1: 990 completed, 10 failed; batch b2: 500 completed.
+      await collection.insertMany(Array.from({ length: 1500 }, (_unused, index) => ({ line: index, batch: index < 1000 ? 'b1' : 'b2', status: index < 1000 && index % 100 === 7 ? 'failed' : 'completed' })));
+      const statistics = fixture.server.scanStatistics('test', 'results');
+      const examined = async <T>(run: () => Promise<T>) => {
+        const before = statistics?.documentsExamined ?? 0;
+        const found = await run();
+        return { found, examined: (statistics?.documentsExamined ?? 0) - before, plan: statistics?.lastPlan };
+      };
+      return { collection, examined };
+    }
+
+    test('when a query has an equality on every field, then only the documents holding those keys are examined', async () => {
+      const { collection, examined } = await seedResults();
+      const failed = await examined(() => collection.find({ batch: 'b1', status: { $in: ['failed', 'partially_failed'] } }).sort({ line: 1 }).toArray());
+      expect(failed).toMatchObject({ examined: 10, plan: 'IXSCAN batch_status' });
+      expect(failed.found.map((document) => document.line)).toEqual([7, 107, 207, 307, 407, 507, 607, 707, 807, 907]);
+      const narrowed = await examined(() => collection.find({ batch: 'b1', status: 'failed', line: { $gt: 500 } }).toArray());
+      expect(narrowed.found.map((document) => document.line)).toEqual([507, 607, 707, 807, 907]);
+      expect(narrowed.examined).toBe(10);
+      // The first field alone still walks its value's documents.
+      expect((await examined(() => collection.find({ batch: 'b2' }).toArray())).examined).toBe(500);
+    });
+
+    test('when documents are updated, inserted and deleted after a whole-key lookup, then later lookups follow every change', async () => {
+      const { collection, examined } = await seedResults();
+      expect(await collection.countDocuments({ batch: 'b1', status: 'failed' })).toBe(10);
+      await collection.updateMany({ batch: 'b1', line: { $in: [1, 2] } }, { $set: { status: 'failed' } });
+      await collection.updateOne({ line: 7 }, { $set: { status: 'completed' } });
+      await collection.deleteOne({ line: 107 });
+      await collection.insertOne({ line: 5000, batch: 'b1', status: 'failed' });
+      const failed = await examined(() => collection.find({ batch: 'b1', status: 'failed' }).toArray());
+      expect(failed.found.map((document) => document.line).sort((a, b) => (a as number) - (b as number))).toEqual([1, 2, 207, 307, 407, 507, 607, 707, 807, 907, 5000]);
+      expect(failed.examined).toBe(11);
+      expect(await collection.countDocuments({ batch: 'b1', status: 'completed' })).toBe(989);
+    });
+
+    test('when a count\'s filter is only equalities an index answers, then it is counted from the index without examining a document', async () => {
+      const { collection, examined } = await seedResults();
+      const counts = await examined(async () => [
+        await collection.countDocuments({ batch: 'b1', status: 'completed' }),
+        await collection.countDocuments({ batch: 'b1', status: { $in: ['failed', 'completed', 'failed'] } }),
+        await collection.countDocuments({ batch: 'b3', status: 'completed' }),
+        (await fixture.db.command({ count: 'results', query: { batch: 'b2', status: 'completed' } })).n,
+      ]);
+      expect(counts).toMatchObject({ found: [990, 1000, 0, 500], examined: 0, plan: 'COUNT_SCAN batch_status' });
+      // Another condition has to be checked on each candidate, and skip and limit still apply.
+      expect(await examined(() => collection.countDocuments({ batch: 'b1', status: 'failed', line: { $lt: 500 } }))).toMatchObject({ found: 5, examined: 10 });
+      expect(await collection.countDocuments({ batch: 'b1', status: 'completed' }, { skip: 985, limit: 3 })).toBe(3);
+      expect((await fixture.db.command({ count: 'results', query: { batch: 'b1', status: 'completed' }, skip: 985, limit: 10 })).n).toBe(5);
+    });
+
+    test('when a compound index holds arrays, then an equality on every field yields each matching document once', async () => {
+      const collection = fixture.db.collection<Loose>('tagged');
+      await collection.createIndex({ tags: 1, year: 1 });
+      await collection.insertMany([{ n: 1, tags: ['a', 'b'], year: 2000 }, { n: 2, tags: ['b'], year: 2000 }, { n: 3, tags: ['a'], year: 2001 }]);
+      expect((await collection.find({ tags: { $in: ['a', 'b'] }, year: 2000 }).toArray()).map((document) => document.n)).toEqual([1, 2]);
+      expect(await collection.countDocuments({ tags: { $in: ['a', 'b'] }, year: 2000 })).toBe(2);
+      expect(await collection.countDocuments({ tags: 'a', year: { $in: [2000, 2001] } })).toBe(2);
+    });
+  });
+
   test('when indexed documents are updated and deleted, then index lookups follow the changes', async () => {
     const collection = await seed();
     await collection.updateOne({ doi: '10.1/7' }, { $set: { doi: '10.1/seven' } });

@@ -1,4 +1,4 @@
-import type { ImportResultStatus } from '@destiny/contracts';
+import { IMPORT_RESULT_STATUSES, type ImportResultStatus } from '@destiny/contracts';
 import type { IndexDeclaration } from '@destiny/platform';
 import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
 import type { FileState } from '../domain/batch-status';
@@ -74,17 +74,22 @@ export function createImportRepository(db: Db) {
   const records = db.collection<ImportRecordDocument>(COLLECTIONS.records);
   const batches = db.collection<ImportBatchDocument>(COLLECTIONS.batches);
   const results = db.collection<ImportResultDocument>(COLLECTIONS.results);
+  /**
+   * Results per status (statuses without any left out): one count per status, each answered from
+   * the `batch_status` index's keys (a COUNT_SCAN), where grouping by status would read every result.
+   */
+  async function resultCounts(batchId: string): Promise<Map<ImportResultStatus, number>> {
+    const counts = await Promise.all(IMPORT_RESULT_STATUSES.map(async (status) => [status, await results.countDocuments({ import_batch_id: batchId, status })] as const));
+    return new Map(counts.filter(([, count]) => count > 0));
+  }
   return {
     records,
     batches,
     results,
     async resultStatuses(batchId: string): Promise<Set<ImportResultStatus>> {
-      return new Set((await results.distinct('status', { import_batch_id: batchId })) as ImportResultStatus[]);
+      return new Set((await resultCounts(batchId)).keys());
     },
-    async resultCounts(batchId: string): Promise<Map<ImportResultStatus, number>> {
-      const rows = await results.aggregate<{ _id: ImportResultStatus; count: number }>([{ $match: { import_batch_id: batchId } }, { $group: { _id: '$status', count: { $sum: 1 } } }]).toArray();
-      return new Map(rows.map((row) => [row._id, row.count]));
-    },
+    resultCounts,
     async failureDetails(batchId: string): Promise<string[]> {
       const rows = await results
         .find({ import_batch_id: batchId, status: { $in: ['failed', 'partially_failed'] } }, { projection: { failure_details: 1 } })
