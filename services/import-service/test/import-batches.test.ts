@@ -1,3 +1,4 @@
+import zlib from 'node:zlib';
 import type { ImportBatchSummary } from '@destiny/contracts';
 import type { RunningBackendService } from '@destiny/platform';
 import { startDedupService } from '../../dedup-service/src/index';
@@ -166,6 +167,35 @@ describe('import-service batch processing with dedup-service', () => {
     const summary = await finished(record.id, batch.id);
     expect(attempts).toBeGreaterThanOrEqual(2);
     expect(summary.results).toMatchObject({ completed: 300, failed: 0 });
+  });
+
+  it('when every transfer breaks mid-file, then the lines before the break are recorded once and the batch fails after the download\'s attempts, saying why', async () => {
+    const record = await createRecord();
+    const lines = Array.from({ length: 3 }, (_, i) => JSON.stringify({ identifiers: [doi(`10.5555/always-cut.${i}`)] }));
+    const content = `${lines.join('\n')}\n`;
+    let attempts = 0;
+    files.routes.set('/always-cut.jsonl', (_request, response) => {
+      attempts += 1;
+      response.writeHead(200, { 'content-length': String(content.length) });
+      response.write(content.slice(0, content.length - 10));
+      setTimeout(() => response.socket?.destroy(), 20);
+    });
+    const batch = await register(record.id, { storage_url: `${files.base}/always-cut.jsonl` });
+    const summary = await finished(record.id, batch.id);
+    expect(attempts).toBe(5);
+    expect(summary).toMatchObject({ import_batch_status: 'failed', results: { completed: 2, failed: 0 } });
+    expect(summary.failure_details).toEqual([expect.stringMatching(/^The file at storage_url could not be fetched: .*\(gave up after 5 attempts\)$/)]);
+  });
+
+  it('when the file is served gzip-encoded, then it is decoded and imported', async () => {
+    const record = await createRecord();
+    const body = zlib.gzipSync(`${JSON.stringify({ identifiers: [doi('10.5555/gzip.1')] })}\n${JSON.stringify({ identifiers: [doi('10.5555/gzip.2')] })}\n`);
+    files.routes.set('/gzip.jsonl', (_request, response) => {
+      response.writeHead(200, { 'content-encoding': 'gzip', 'content-length': String(body.length) });
+      response.end(body);
+    });
+    const batch = await register(record.id, { storage_url: `${files.base}/gzip.jsonl` });
+    expect(await finished(record.id, batch.id)).toMatchObject({ import_batch_status: 'completed', results: { completed: 2 } });
   });
 
   it('when the file is still being read and no chunk is recorded yet, then the batch is started, and completed once read', async () => {

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import zlib from 'node:zlib';
 import { createAddressPolicy } from './address-policy';
 import { createOutboundHttpClient, OutboundRequestError } from './outbound-http';
 
@@ -20,6 +21,31 @@ beforeAll(async () => {
       response.writeHead(200, { 'transfer-encoding': 'chunked' });
       for (let index = 0; index < 10; index += 1) response.write(Buffer.alloc(1000, 98));
       return response.end();
+    }
+    if (request.url === '/cut') {
+      response.writeHead(200, { 'content-length': '800' });
+      response.write(Buffer.alloc(300, 99));
+      setTimeout(() => response.socket?.destroy(), 20);
+      return;
+    }
+    if (request.url === '/stalls') {
+      response.writeHead(200, { 'content-length': '800' });
+      response.write(Buffer.alloc(300, 99));
+      return;
+    }
+    const encoded: Record<string, [string, Buffer]> = {
+      '/gzip': ['gzip', zlib.gzipSync('compressed hello')],
+      '/deflate': ['deflate', zlib.deflateSync('deflated hello')],
+      '/br': ['br', zlib.brotliCompressSync('brotli hello')],
+      // 100 KB of zeros in a few hundred bytes: only the decoded size counts against the limit.
+      '/gzip-bomb': ['gzip', zlib.gzipSync(Buffer.alloc(100_000))],
+      '/bad-gzip': ['gzip', Buffer.from('not gzip at all')],
+      '/compress': ['compress', Buffer.from('lzw')],
+    };
+    if (request.url && encoded[request.url]) {
+      const [encoding, body] = encoded[request.url];
+      response.writeHead(200, { 'content-encoding': encoding, 'content-length': String(body.length) });
+      return response.end(body);
     }
     if (request.url === '/slow') {
       setTimeout(() => response.end('late'), 2000).unref();
@@ -125,6 +151,23 @@ describe('outbound HTTP client', () => {
 
   it('when the server is too slow, then the request times out', async () => {
     expect((await failure(loopback.request({ url: `${base}/slow` }))).reason).toBe('timeout');
+  });
+
+  it('when the body is cut short or stalls after the headers, then reading it fails as a network failure or a timeout', async () => {
+    expect(await failure(loopback.request({ url: `${base}/cut` }))).toMatchObject({ reason: 'network' });
+    expect((await failure(loopback.request({ url: `${base}/stalls` }))).reason).toMatch(/^(network|timeout)$/);
+  });
+
+  it('when the body is compressed (gzip, deflate, br), then it is decoded, and the limit applies to the decoded bytes', async () => {
+    expect((await loopback.request({ url: `${base}/gzip` })).body.toString()).toBe('compressed hello');
+    expect((await loopback.request({ url: `${base}/deflate` })).body.toString()).toBe('deflated hello');
+    expect((await loopback.request({ url: `${base}/br` })).body.toString()).toBe('brotli hello');
+    expect((await failure(loopback.request({ url: `${base}/gzip-bomb` }))).reason).toBe('too_large');
+  });
+
+  it('when the body is not valid for its Content-Encoding, or the encoding is unknown, then it is refused as undecodable', async () => {
+    expect(await failure(loopback.request({ url: `${base}/bad-gzip` }))).toMatchObject({ reason: 'undecodable', message: expect.stringMatching(/not valid gzip/) });
+    expect(await failure(loopback.request({ url: `${base}/compress` }))).toMatchObject({ reason: 'undecodable', message: expect.stringMatching(/compress is not supported/) });
   });
 
   it('when a URL is only checked, then blocked targets are reported without a request', async () => {

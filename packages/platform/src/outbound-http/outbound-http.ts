@@ -3,9 +3,10 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { Transform, type Readable } from 'node:stream';
+import zlib from 'node:zlib';
 import { createAddressPolicy, type AddressPolicy } from './address-policy';
 
-export type OutboundFailure = 'invalid_url' | 'scheme_not_allowed' | 'blocked_address' | 'redirect' | 'too_large' | 'timeout' | 'network';
+export type OutboundFailure = 'invalid_url' | 'scheme_not_allowed' | 'blocked_address' | 'redirect' | 'too_large' | 'timeout' | 'network' | 'undecodable';
 
 export class OutboundRequestError extends Error {
   constructor(
@@ -14,6 +15,24 @@ export class OutboundRequestError extends Error {
   ) {
     super(message);
     this.name = 'OutboundRequestError';
+  }
+}
+
+/** A decompressor for a Content-Encoding; undefined for none (identity), null when unsupported. */
+function decoderFor(encoding: string): Transform | undefined | null {
+  switch (encoding) {
+    case '':
+    case 'identity':
+      return undefined;
+    case 'gzip':
+    case 'x-gzip':
+      return zlib.createGunzip();
+    case 'deflate':
+      return zlib.createInflate();
+    case 'br':
+      return zlib.createBrotliDecompress();
+    default:
+      return null;
   }
 }
 
@@ -30,7 +49,10 @@ export interface OutboundRequest {
 export interface OutboundStreamResponse {
   status: number;
   headers: http.IncomingHttpHeaders;
-  /** Errors with OutboundRequestError('too_large') once more than maxBytes arrive. */
+  /**
+   * Decoded as its Content-Encoding says (gzip, deflate, br), as HTTP clients such as httpx do;
+   * errors with OutboundRequestError('too_large') once more than maxBytes arrive (decoded bytes).
+   */
   body: Readable;
 }
 
@@ -132,6 +154,12 @@ export function createOutboundHttpClient(options: OutboundHttpOptions): Outbound
             res.destroy();
             return reject(new OutboundRequestError('too_large', `response of ${declared} bytes exceeds the limit of ${maxBytes} bytes`));
           }
+          const encoding = String(res.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+          const decoder = decoderFor(encoding);
+          if (decoder === null) {
+            res.destroy();
+            return reject(new OutboundRequestError('undecodable', `the response's Content-Encoding ${encoding} is not supported`));
+          }
           let received = 0;
           const limiter = new Transform({
             transform(chunk: Buffer, _encoding, callback) {
@@ -140,9 +168,16 @@ export function createOutboundHttpClient(options: OutboundHttpOptions): Outbound
               callback(null, chunk);
             },
           });
-          res.on('error', (error) => limiter.destroy(error));
+          // A body cut short (the peer closed or reset it, or the socket timed out) is a transfer
+          // failure like any other, so callers count it against their attempts.
+          res.on('error', (error) => limiter.destroy(error instanceof OutboundRequestError ? error : new OutboundRequestError('network', `${url.host}: ${error.message}`)));
           limiter.on('error', () => res.destroy());
-          res.pipe(limiter);
+          if (decoder) {
+            decoder.on('error', (error) => limiter.destroy(new OutboundRequestError('undecodable', `the response body is not valid ${encoding}: ${error.message}`)));
+            res.pipe(decoder).pipe(limiter);
+          } else {
+            res.pipe(limiter);
+          }
           resolve({ status, headers: res.headers, body: limiter });
         },
       );
