@@ -3,6 +3,7 @@
 
 export * from './validation/ajv';
 export * from './validation/validate';
+export * from './validation/json-structure';
 export * from './validation/validation-issue';
 export * from './validation/schema-rules';
 export * from './validation/uuid';

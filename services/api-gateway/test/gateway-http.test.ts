@@ -202,10 +202,22 @@ describe('api-gateway HTTP surface: auth, validation, routing, errors', () => {
       const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
       const response = await fetch(url('/imports/records/'), { method: 'POST', headers: { ...bearer(['import.writer']), 'content-type': 'application/json' }, body: deep });
       expect(response.status).toBe(422);
-      expect(await response.json()).toMatchObject({ detail: [{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error: nested deeper than 100 levels' }] });
+      expect(await response.json()).toMatchObject({ detail: [{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error: JSON is nested deeper than 100 levels.' }] });
       const query = { robot_id: KNOWN_REFERENCE, query: JSON.parse(`${'{"bool":{"must":['.repeat(60)}{"match_all":{}}${']}}'.repeat(60)}`) as unknown };
       const automation = await fetch(url('/enhancement-requests/automations/'), { method: 'POST', headers: { ...bearer(['enhancement_request.writer']), 'content-type': 'application/json' }, body: JSON.stringify(query) });
       expect(automation.status).toBe(422);
+    });
+
+    it('when a body holds a number JSON cannot carry or a key BSON cannot store, then 422 json_invalid naming it, not a 500 or a silent null', async () => {
+      const record = (extra: string) => `{"processor_name":"p","processor_version":"1","source_name":"s","expected_reference_count":1${extra}}`;
+      for (const [extra, msg] of [
+        [',"notes":[1e400]', 'JSON decode error: A number is out of range: JSON numbers must be finite double-precision values.'],
+        [',"notes":{"a\\u0000":1}', 'JSON decode error: The object key "a\\u0000" contains a NUL character.'],
+      ]) {
+        const response = await fetch(url('/imports/records/'), { method: 'POST', headers: { ...bearer(['import.writer']), 'content-type': 'application/json' }, body: record(extra) });
+        expect(response.status).toBe(422);
+        expect(await response.json()).toMatchObject({ detail: [{ type: 'json_invalid', loc: ['body', 0], msg }] });
+      }
     });
 
     it('when a path id is not valid percent-encoding, then 400 with a JSON detail', async () => {

@@ -19,6 +19,8 @@ export const ajv = new Ajv({
   strict: false,
   discriminator: true,
   verbose: true,
+  // NaN and ±Infinity are no JSON numbers (JSON.parse turns 1e400 into Infinity).
+  strictNumbers: true,
 });
 
 addFormats(ajv, { mode: 'fast', formats: ['email', 'uri', 'hostname', 'ipv4', 'ipv6', 'time'] });
@@ -96,7 +98,12 @@ ajv.addKeyword({
 // Compiled validators, one per schema object (schemas are module-level constants).
 const compiled = new WeakMap<object, ValidateFunction>();
 
-/** Ajv sees a copy without `$id`s: ids only name components for OpenAPI and must not collide. */
+/**
+ * Ajv sees a copy without `$id`s (ids only name components for OpenAPI and must not collide) in
+ * which every integer without its own bounds is held to the safe range: beyond it a JavaScript
+ * number no longer holds the integer sent (9007199254740993 parses as …992), and Elasticsearch's
+ * long overflows, so such a value is refused instead of stored changed.
+ */
 function withoutIds(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map((item) => withoutIds(item));
   if (schema === null || typeof schema !== 'object') return schema;
@@ -105,6 +112,12 @@ function withoutIds(schema: unknown): unknown {
     if (key === '$id') continue;
     // `default` and `const`/`enum` values are data, not schemas.
     copy[key] = key === 'default' || key === 'const' || key === 'enum' || key === 'examples' ? value : withoutIds(value);
+  }
+  // A capped value (`x-destiny-cap`) is brought down to its cap, not refused; bounds leave `null` alone.
+  const integer = copy.type === 'integer' || (Array.isArray(copy.type) && copy.type.includes('integer') && !copy.type.includes('number'));
+  if (integer && copy['x-destiny-cap'] === undefined) {
+    if (copy.maximum === undefined && copy.exclusiveMaximum === undefined) copy.maximum = Number.MAX_SAFE_INTEGER;
+    if (copy.minimum === undefined && copy.exclusiveMinimum === undefined) copy.minimum = Number.MIN_SAFE_INTEGER;
   }
   return copy;
 }

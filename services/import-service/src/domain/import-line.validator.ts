@@ -1,6 +1,7 @@
 import {
   describeIssues,
   EnhancementFileInput,
+  jsonStructureProblem,
   parseExternalIdentifier,
   ReferenceFileInputEnvelope,
   validate,
@@ -26,6 +27,8 @@ export function validateImportLine(text: string, lineNumber: number): ValidatedL
   } catch (error) {
     return { kind: 'failed', failureDetails: `Entry ${lineNumber}:\n\nInvalid JSON: ${(error as Error).message}` };
   }
+  const problem = jsonStructureProblem(value);
+  if (problem !== undefined) return { kind: 'failed', failureDetails: `Entry ${lineNumber}:\n\n${problem}` };
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return { kind: 'failed', failureDetails: `Entry ${lineNumber}:\n\nInput should be a valid JSON object.` };
   }
