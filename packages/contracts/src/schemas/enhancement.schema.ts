@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { compileSchema } from '../validation/ajv';
+import { jsonStructureProblem } from '../validation/json-structure';
 import { describeIssues, toValidationIssues } from '../validation/validation-issue';
 import { DateTime, DROP_UNKNOWN_KEYS, Nullable, Uuid } from './common.schema';
 import { EnhancementContent } from './enhancement-content.schema';
@@ -24,7 +25,9 @@ export type Enhancement = Static<typeof Enhancement>;
 
 /**
  * An enhancement inside an import-file line. The reference impl reads the robot version from
- * `processor_version`; the SDK writes `robot_version`; both are accepted (§6.5 decision).
+ * `processor_version`; the SDK writes `robot_version`; both are accepted (§6.5 decision). It has
+ * no `derived_from` (§6.5): a file's enhancements derive from nothing stored, so the key is dropped
+ * like any other undeclared one.
  */
 export const EnhancementFileInput = Type.Object(
   {
@@ -32,7 +35,6 @@ export const EnhancementFileInput = Type.Object(
     visibility: Visibility,
     processor_version: Type.Optional(Nullable(Type.String(), { default: null })),
     robot_version: Type.Optional(Nullable(Type.String(), { default: null })),
-    derived_from: Type.Optional(Nullable(Type.Array(Uuid()), { default: null })),
     content: EnhancementContent,
   },
   { $id: 'EnhancementFileInput', ...DROP_UNKNOWN_KEYS },
@@ -65,6 +67,8 @@ export type ParsedRobotResultLine =
  * then `LinkedRobotError`; otherwise the line is a parse failure with a readable reason.
  */
 export function parseRobotResultLine(value: unknown): ParsedRobotResultLine {
+  const problem = jsonStructureProblem(value);
+  if (problem !== undefined) return { kind: 'invalid', reason: problem.replace(/\.$/, '') };
   const candidate = structuredClone(value);
   const asEnhancement = compileSchema(Enhancement);
   if (asEnhancement(candidate)) return { kind: 'enhancement', enhancement: candidate as Enhancement };

@@ -45,15 +45,15 @@ describe('ReferenceFileInput (import-file line, §8.5)', () => {
     expect(!missing.ok && missing.errors[0]).toMatchObject({ type: 'missing', loc: ['line', 'identifiers'] });
   });
 
-  it('when identifiers and enhancements carry unknown keys, then they are dropped while the line itself stays valid', () => {
+  it('when identifiers and enhancements carry unknown keys (derived_from among them, §6.5), then they are dropped while the line itself stays valid', () => {
     const line = {
       identifiers: [{ identifier_type: 'eric', identifier: 'ED12345', other_identifier_name: 'bogus', extra: true }],
-      enhancements: [{ source: 's', visibility: 'public', extra: 1, content: { enhancement_type: 'abstract', process: 'other', abstract: 'a', extra_key: 1 } }],
+      enhancements: [{ source: 's', visibility: 'public', extra: 1, derived_from: [ENH], content: { enhancement_type: 'abstract', process: 'other', abstract: 'a', extra_key: 1 } }],
     };
     const result = validate(ReferenceFileInput, line, 'line');
     expect(result.ok && JSON.stringify(result.value.identifiers)).toBe('[{"identifier":"ED12345","identifier_type":"eric"}]');
     expect(result.ok && result.value.enhancements).toEqual([
-      { source: 's', visibility: 'public', processor_version: null, robot_version: null, derived_from: null, content: { enhancement_type: 'abstract', process: 'other', abstract: 'a' } },
+      { source: 's', visibility: 'public', processor_version: null, robot_version: null, content: { enhancement_type: 'abstract', process: 'other', abstract: 'a' } },
     ]);
   });
 
@@ -159,6 +159,13 @@ describe('robot result-file lines (§12.4)', () => {
         content: { enhancement_type: 'annotation', annotations: [{ annotation_type: 'boolean', scheme: 's', label: 'l', value: true, score: null, data: { kept: { nested: 1 } } }] },
       },
     });
+  });
+
+  it('when a line holds what JSON cannot carry through (deep nesting, an infinite number, a NUL in a key), then it is invalid, saying which', () => {
+    const enhancement = (data: string) => JSON.parse(`{"reference_id":"${REF}","source":"s","visibility":"public","content":{"enhancement_type":"raw","source_export_date":"2024-01-01T00:00:00Z","description":"d","data":${data}}}`) as unknown;
+    expect(parseRobotResultLine(enhancement(`${'['.repeat(10_000)}${']'.repeat(10_000)}`))).toEqual({ kind: 'invalid', reason: 'JSON is nested deeper than 100 levels' });
+    expect(parseRobotResultLine(enhancement('{"x":-1e999}'))).toMatchObject({ kind: 'invalid', reason: expect.stringMatching(/^A number is out of range/) });
+    expect(parseRobotResultLine(enhancement('{"k\\u0000":1}'))).toEqual({ kind: 'invalid', reason: 'The object key "k\\u0000" contains a NUL character' });
   });
 
   it('when a line is a LinkedRobotError, then it is classified as an error', () => {

@@ -37,11 +37,11 @@ export function toStoredEnhancement(input: EnhancementFileInput, referenceId: st
     source: input.source,
     visibility: input.visibility,
     robot_version: robotVersion,
-    derived_from: input.derived_from ?? null,
+    derived_from: null,
     content,
     created_at: createdAt,
     superseded_by: null,
-    fingerprint: enhancementFingerprint({ source: input.source, visibility: input.visibility, robot_version: robotVersion, derived_from: input.derived_from ?? null, content }),
+    fingerprint: enhancementFingerprint({ source: input.source, visibility: input.visibility, robot_version: robotVersion, derived_from: null, content }),
   };
 }
 
