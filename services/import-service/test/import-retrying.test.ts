@@ -183,6 +183,38 @@ describe('import lines retrying while dedup-service is unavailable', () => {
     expect(stored).toBe(0);
   }, 60_000);
 
+  describe('when dedup-service fails unexpectedly on one line of a chunk', () => {
+    const failsOnLine2 = (storesFirst: boolean): Parameters<typeof startIngestFront>[1] => async (_attempt, request, forward) => {
+      if (request.give_up_failure_details || !request.lines.some((line) => line.line_number === 2)) return forward(request);
+      if (storesFirst) await forward(request);
+      throw new ServiceError(500, 'unexpected failure');
+    };
+
+    it('when nothing of the failing attempts was stored, then only that line fails, "Uncaught exception at the repository.", and its neighbours are stored', async () => {
+      const { done, requests, stored } = await importThroughFront('one-line-fails', failsOnLine2(false));
+
+      expect(done.results).toMatchObject({ completed: 2, failed: 1 });
+      expect(done.failure_details).toEqual(['Uncaught exception at the repository.']);
+      expect(stored).toBe(2);
+      // The chunk, then its halves, then the failing line alone, then that line given up on.
+      expect(requests.map((request) => [request.lines.map((line) => line.line_number), request.give_up_failure_details])).toEqual([
+        [[1, 2, 3], ''],
+        [[1, 2], ''],
+        [[1], ''],
+        [[2], ''],
+        [[2], 'Uncaught exception at the repository.'],
+        [[3], ''],
+      ]);
+    }, 60_000);
+
+    it('when the failing attempts had stored the line before failing, then its result says it was stored', async () => {
+      const { done, stored } = await importThroughFront('stored-then-failed', failsOnLine2(true));
+
+      expect(done.results).toMatchObject({ completed: 3, failed: 0 });
+      expect(stored).toBe(3);
+    }, 60_000);
+  });
+
   it('when dedup-service never answers, then after 3 more attempts every line fails with "Retries exhausted." and the batch fails', async () => {
     const nobody = await freePort();
     const imports = await startImportService({ ...infrastructure.env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${nobody}`, IMPORT_CHUNK_SIZE: '50', IMPORT_RETRY_BASE_MS: '20' });

@@ -7,12 +7,16 @@ import { pendingDecision, type DecisionDocument, type DecisionRepository } from 
 import { ConcurrentChangeError, insertIgnoringDuplicates, WRITE_ROUNDS, type IdentifierClaimWrite, type ReferenceRepository } from '../data-access/reference.repository';
 import { exactDuplicateDecisionIdOf, exactDuplicateIdOf, planIngest, type IncomingReference, type IngestStrategy } from '../domain/ingest.planner';
 import { enhancementChangeset, identityKeys, isCanonicalLike, type ReferenceDocument, type StoredEnhancement } from '../domain/reference.model';
-import { compactOwnChangeEntry, referenceChangedEntry } from '../domain/reference-changed.event-builder';
+import { compactEnhancedEntry, compactOwnChangeEntry, referenceChangedEntry } from '../domain/reference-changed.event-builder';
 import { comparisonUpdate, storedDedupRecord } from '../domain/dedup-record';
 import type { BlockingKeyRepository } from '../data-access/blocking-key.repository';
 import type { DeduplicationEnginePort } from '../domain/deduplication-engine.port';
 import { ServiceError } from '@destiny/platform';
 import { createRefreshCanonicalViews } from './refresh-canonical-views';
+import { mayExceedReferenceLimit, MAX_REFERENCE_BYTES, referenceTooLarge, storedSize } from '../data-access/reference-size';
+
+/** What marking an enhancement superseded adds to its reference (the field and an id). */
+const SUPERSEDED_BY_BYTES = 64;
 
 export interface IngestLineInput {
   line_number: number;
@@ -128,6 +132,7 @@ export function createIngestReferences(deps: {
     /** Claims finishing an earlier attempt's work: one that lost its identifier meanwhile cannot be undone here. */
     const settledClaims = new Set<string>();
     const decisions: DecisionDocument[] = [];
+    const mergedSizes = new Map<string, number>();
     const newOutcomes: OutcomeDocument[] = [];
     const result: IngestOutcome[] = [];
 
@@ -198,12 +203,27 @@ export function createIngestReferences(deps: {
       switch (plan.kind) {
         case 'create':
           plan.reference.dedup_record = storedDedupRecord(deps.engine, plan.reference);
+          if (mayExceedReferenceLimit(line.reference_json.length) && storedSize(plan.reference) > MAX_REFERENCE_BYTES) {
+            record(line, 'failed', '', `Entry ${line.line_number}:\n\n${referenceTooLarge()}`);
+            break;
+          }
           known.set(plan.reference._id, plan.reference);
           claimAll(plan.reference._id, plan.reference.identifiers);
           created.push(plan.reference);
           record(line, 'completed', plan.reference._id, '');
           break;
         case 'merge': {
+          // Sizes are tracked per reference through the chunk, so several lines merging into one are counted together.
+          const addedSize = storedSize({ enhancements: plan.enhancements, identifiers: plan.identifiers });
+          const grown =
+            (mergedSizes.get(plan.referenceId) ?? storedSize(merged.get(plan.referenceId)?.after ?? (known.get(plan.referenceId) as ReferenceDocument))) +
+            addedSize +
+            plan.supersede.length * SUPERSEDED_BY_BYTES;
+          if (grown + (await eventSizeIfLarge(known.get(plan.referenceId) as ReferenceDocument, grown, addedSize)) > MAX_REFERENCE_BYTES) {
+            record(line, 'failed', '', `Entry ${line.line_number}:\n\n${referenceTooLarge(plan.referenceId)}`);
+            break;
+          }
+          mergedSizes.set(plan.referenceId, grown);
           const base = merged.get(plan.referenceId) ?? { before: known.get(plan.referenceId) as ReferenceDocument, after: structuredClone(known.get(plan.referenceId) as ReferenceDocument), resultIds: [], added: [] };
           const superseded = new Map(plan.supersede.map((entry) => [entry.id, entry.by]));
           base.after.enhancements = base.after.enhancements.map((enhancement) => (superseded.has(enhancement.id) ? { ...enhancement, superseded_by: superseded.get(enhancement.id) as string } : enhancement));
@@ -273,11 +293,29 @@ export function createIngestReferences(deps: {
    * write; its content cannot change (content is written in this lane only), so the merge is
    * written again on the decided version instead of failing the whole chunk.
    */
+  /**
+   * What a merge's event adds to a large reference until relayed: nothing much without duplicates
+   * (a compact entry), else its view with the duplicates' content and the changeset. Only a
+   * reference already near the limit is looked at: below half of it, nothing can overflow.
+   */
+  async function eventSizeIfLarge(target: ReferenceDocument, grown: number, addedSize: number): Promise<number> {
+    if (grown * 2 + addedSize <= MAX_REFERENCE_BYTES || !isCanonicalLike(target)) return 0;
+    const duplicates = (await deps.references.duplicatesOf([target._id])).get(target._id) ?? [];
+    return duplicates.length === 0 ? 0 : grown + duplicates.reduce((total, duplicate) => total + storedSize(duplicate), 0) + addedSize;
+  }
+
   async function writeMerge(id: string, change: MergeChange, duplicates: ReferenceDocument[], dedupRecord: ReferenceDocument['dedup_record'] | undefined, now: Date): Promise<void> {
     // Identifiers alone change the view too (search answers with the indexed view), so they also make an event.
     const changed = change.added.length > 0 || change.after.identifiers.length > change.before.identifiers.length;
     for (let round = 1; ; round += 1) {
-      const events = changed ? [referenceChangedEntry({ kind: 'enhanced', reference: { ...change.after, version: change.before.version + 1 }, duplicates, changeset: enhancementChangeset(change.added), now })] : [];
+      const reference = { ...change.after, version: change.before.version + 1 };
+      // Without duplicates the view and changeset are the document's own content: the relay rebuilds
+      // them, so the outbox does not hold two more copies of a reference that may be large.
+      const events = !changed
+        ? []
+        : duplicates.length === 0
+          ? [compactEnhancedEntry({ reference, addedFrom: change.before.enhancements.length, now })]
+          : [referenceChangedEntry({ kind: 'enhanced', reference, duplicates, changeset: enhancementChangeset(change.added), now })];
       try {
         await deps.references.update(
           id,

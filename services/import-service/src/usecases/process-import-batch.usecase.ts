@@ -112,27 +112,35 @@ export function createProcessImportBatch(deps: {
    */
   async function ingestWithRetries(batch: ImportBatchDocument, items: LineToIngest[], stored: Map<number, ImportResultDocument>, settled: Map<number, Settled>): Promise<void> {
     if (items.length === 0) return;
-    const request = (giveUp: boolean) => ({
+    const request = (giveUpFailureDetails?: string) => ({
       import_batch_id: batch._id,
       collision_strategy: batch.collision_strategy,
       lines: items.map((item) => ({ line_number: item.line.number, reference_json: item.json, import_result_id: stored.get(item.line.number)?._id ?? importResultId(batch._id, item.line.number) })),
-      ...(giveUp ? { give_up_failure_details: RETRIES_EXHAUSTED } : {}),
+      ...(giveUpFailureDetails !== undefined ? { give_up_failure_details: giveUpFailureDetails } : {}),
     });
     const range = lineRange(items);
     let attempts = Math.max(0, ...items.map((item) => stored.get(item.line.number)?.attempts ?? 0));
     await markStarted(items.map((item) => stored.get(item.line.number)).filter((row): row is ImportResultDocument => row?.status === 'retrying'));
     for (;;) {
       try {
-        return settleOutcomes(items, await deps.dedup.ingest(request(false)), settled);
+        return settleOutcomes(items, await deps.dedup.ingest(request()), settled);
       } catch (error) {
         if (!isTransientIngestFailure(error)) {
-          deps.logger.error({ err: error, import_batch_id: batch._id, lines: range }, 'dedup-service failed to ingest lines');
-          return settleAll(items, settled, UNCAUGHT);
+          if (items.length > 1) {
+            // Lines are independent (§8.5): one line's unexpected failure must not decide its
+            // neighbours', so each half is ingested on its own until the failing lines stand alone.
+            deps.logger.warn({ err: error, import_batch_id: batch._id, lines: range }, 'dedup-service failed to ingest lines; ingesting them in halves');
+            const middle = Math.ceil(items.length / 2);
+            await ingestWithRetries(batch, items.slice(0, middle), stored, settled);
+            return ingestWithRetries(batch, items.slice(middle), stored, settled);
+          }
+          deps.logger.error({ err: error, import_batch_id: batch._id, lines: range }, 'dedup-service failed to ingest a line');
+          return giveUp(batch, items, request(UNCAUGHT), settled);
         }
         attempts += 1;
         if (attempts > INGEST_RETRIES) {
           deps.logger.warn({ err: error, import_batch_id: batch._id, lines: range, attempts }, 'ingest retries exhausted');
-          return giveUp(batch, items, request(true), settled);
+          return giveUp(batch, items, request(RETRIES_EXHAUSTED), settled);
         }
         deps.logger.warn({ err: error, import_batch_id: batch._id, lines: range, attempts }, 'ingest failed transiently; lines are retrying');
         await markRetrying(batch, items.map((item) => item.line.number), attempts, stored);
@@ -155,7 +163,7 @@ export function createProcessImportBatch(deps: {
       } catch (error) {
         if (!isTransientIngestFailure(error) || attempt > INGEST_RETRIES) {
           deps.logger.error({ err: error, import_batch_id: batch._id, lines: lineRange(items) }, 'dedup-service could not say what it stored of lines given up on; they are recorded failed');
-          return settleAll(items, settled, RETRIES_EXHAUSTED);
+          return settleAll(items, settled, request.give_up_failure_details ?? RETRIES_EXHAUSTED);
         }
         await sleep(backoffMs(attempt, limits.retryBaseMs, limits.retryMaxMs));
         if (deps.isStopping()) throw new ProcessingInterrupted('import-service is stopping');

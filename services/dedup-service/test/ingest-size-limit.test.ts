@@ -1,0 +1,75 @@
+import { uuidv7 } from '@destiny/contracts';
+import type { RunningBackendService } from '@destiny/platform';
+import { startDedupService } from '../src/index';
+import { call, dedupClient, startInfrastructure, type DedupClient } from './dedup-helpers';
+
+// A reference grows with every merge; MongoDB stores no document over 16 MiB. The line that would
+// take a reference over fails alone, before anything of it is written, and its chunk goes on.
+
+type Outcome = { line_number: number; status: string; reference_id: string; failure_details: string };
+
+describe('IngestReferences near the stored document size limit', () => {
+  let infrastructure: Awaited<ReturnType<typeof startInfrastructure>>;
+  let service: RunningBackendService;
+  let client: DedupClient;
+
+  beforeAll(async () => {
+    infrastructure = await startInfrastructure('dedup-size-limit');
+    service = await startDedupService(infrastructure.env);
+    client = dedupClient(service.grpcPort);
+  });
+
+  afterAll(async () => {
+    client?.close();
+    await service?.stop();
+    await infrastructure?.stop();
+  });
+
+  const megabytes = (count: number, letter: string) => letter.repeat(count * 1024 * 1024);
+  const line = (lineNumber: number, identifiers: unknown[], abstracts: Array<[source: string, text: string]> = []) => ({
+    line_number: lineNumber,
+    import_result_id: uuidv7(),
+    reference_json: JSON.stringify({ identifiers, enhancements: abstracts.map(([source, abstract]) => ({ source, visibility: 'public', content: { enhancement_type: 'abstract', process: 'other', abstract } })) }),
+  });
+  const doi = (value: string) => ({ identifier: value, identifier_type: 'doi' });
+  const ingest = async (strategy: string, lines: unknown[]) =>
+    (await call<{ outcomes: Outcome[] }>(client, 'IngestReferences', { import_batch_id: uuidv7(), collision_strategy: strategy, lines })).outcomes;
+  const lookup = async (identifier: string) => (await call<{ json: string[] }>(client, 'LookupReferences', { identifiers: [identifier] })).json.map((item) => JSON.parse(item) as { id: string; identifiers: unknown[]; enhancements: unknown[] });
+
+  it('when a merge would take a reference over the limit, then that line fails naming it, nothing of it is stored, and the rest of its chunk is', async () => {
+    const [big] = await ingest('fail', [line(1, [doi('10.7777/big')], [['first', megabytes(9, 'a')]])]);
+    expect(big.status).toBe('completed');
+
+    const outcomes = await ingest('append', [
+      line(1, [doi('10.7777/neighbour.1')]),
+      line(2, [doi('10.7777/big'), { identifier: 77_777_001, identifier_type: 'pm_id' }], [['second', megabytes(9, 'b')]]),
+      line(3, [doi('10.7777/neighbour.2')]),
+    ]);
+
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['completed', 'failed', 'completed']);
+    expect(outcomes[1]).toMatchObject({ reference_id: '', failure_details: `Entry 2:\n\nMerging this line into reference ${big.reference_id} would make it larger than the 16515072 bytes a stored reference may hold.` });
+    expect(await lookup('pm_id:77777001')).toEqual([]);
+    const [stored] = await lookup('doi:10.7777/big');
+    expect(stored.enhancements).toHaveLength(1);
+    expect(stored.identifiers).toHaveLength(1);
+    expect(await lookup('doi:10.7777/neighbour.1')).toHaveLength(1);
+    expect(await lookup('doi:10.7777/neighbour.2')).toHaveLength(1);
+  }, 60_000);
+
+  it('when several lines of one chunk merge into the same reference, then they are counted together and the one that would overflow it fails', async () => {
+    await ingest('fail', [line(1, [doi('10.7777/grows')], [['first', megabytes(6, 'a')]])]);
+
+    const outcomes = await ingest('append', [line(1, [doi('10.7777/grows')], [['second', megabytes(5, 'b')]]), line(2, [doi('10.7777/grows')], [['third', megabytes(5, 'c')]])]);
+
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['completed', 'failed']);
+    const [stored] = await lookup('doi:10.7777/grows');
+    expect(stored.enhancements).toHaveLength(2);
+  }, 60_000);
+
+  it('when one line alone is larger than a stored reference may be, then it fails saying so', async () => {
+    const [outcome] = await ingest('fail', [line(1, [doi('10.7777/too-big')], [['one', megabytes(17, 'a')]])]);
+
+    expect(outcome).toMatchObject({ status: 'failed', reference_id: '', failure_details: 'Entry 1:\n\nThe reference would be larger than the 16515072 bytes a stored reference may hold.' });
+    expect(await lookup('doi:10.7777/too-big')).toEqual([]);
+  }, 60_000);
+});
