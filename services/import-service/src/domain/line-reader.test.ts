@@ -18,6 +18,16 @@ describe('readLines', () => {
     ]);
   });
 
+  it('when lines end in a lone CR, as old Mac files do, then each is a line of its own, as httpx reads them', async () => {
+    expect(await linesOf(['{"a":1}\r{"b":2}\r', '\r{"c":', '3}\r\n{"d":4}\r'])).toEqual([
+      { number: 1, text: '{"a":1}' },
+      { number: 2, text: '{"b":2}' },
+      { number: 3, text: '' },
+      { number: 4, text: '{"c":3}' },
+      { number: 5, text: '{"d":4}' },
+    ]);
+  });
+
   it('when the file starts with a UTF-8 byte-order mark, even split across chunks, then line 1 is read without it', async () => {
     const bom = Buffer.from([0xef, 0xbb, 0xbf]);
     expect(await linesOf([Buffer.concat([bom, Buffer.from('{"a":1}\n')])])).toEqual([{ number: 1, text: '{"a":1}' }]);

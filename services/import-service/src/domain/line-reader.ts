@@ -17,18 +17,21 @@ export async function* readLines(body: Readable, maxLineBytes: number): AsyncGen
   let length = 0;
   let oversized = false;
   let number = 0;
-  const finish = (): FileLine => {
-    number += 1;
+  const finish = (): FileLine[] => {
+    const first = number === 0;
     let text: string | null = null;
     if (!oversized) {
       text = Buffer.concat(parts, length).toString('utf8');
       if (text.endsWith('\r')) text = text.slice(0, -1);
-      if (number === 1) text = withoutByteOrderMark(text);
+      if (first) text = withoutByteOrderMark(text);
     }
     parts = [];
     length = 0;
     oversized = false;
-    return { number, text };
+    // A lone CR ends a line too, as in httpx's line reader, which the reference implementation reads
+    // its files with (a raw CR is never inside a JSON string, so no valid line is cut).
+    if (text === null || !text.includes('\r')) return [{ number: (number += 1), text }];
+    return text.split('\r').map((segment) => ({ number: (number += 1), text: segment }));
   };
   for await (const chunk of body as AsyncIterable<Buffer>) {
     let start = 0;
@@ -46,9 +49,9 @@ export async function* readLines(body: Readable, maxLineBytes: number): AsyncGen
         }
       }
       if (newline === -1) break;
-      yield finish();
+      yield* finish();
       start = newline + 1;
     }
   }
-  if (length > 0 || oversized) yield finish();
+  if (length > 0 || oversized) yield* finish();
 }
