@@ -114,9 +114,13 @@ describe('validate (body)', () => {
     ]);
   });
 
-  it('when a url is relative or too long, then url_parsing or url_too_long is reported', () => {
+  it('when a url is relative, has a bad port or is too long, then url_parsing or url_too_long is reported, naming the problem', () => {
     const relative = validate(Sample, { id: V7, name: 'a', nested: { url: 'x/y' } }, 'body');
     expect(!relative.ok && relative.errors[0]).toMatchObject({ type: 'url_parsing', msg: 'Input should be a valid URL, relative URL without a base' });
+    for (const url of ['http://127.0.0.1:99999/f.jsonl', 'https://user@h.org:8x/', 'http://[::1]:70000/']) {
+      const port = validate(Sample, { id: V7, name: 'a', nested: { url } }, 'body');
+      expect(!port.ok && port.errors[0]).toMatchObject({ type: 'url_parsing', msg: 'Input should be a valid URL, invalid port number', ctx: { error: 'invalid port number' } });
+    }
     const long = validate(Sample, { id: V7, name: 'a', nested: { url: `https://h.org/${'a'.repeat(2083)}` } }, 'body');
     expect(!long.ok && long.errors[0]).toMatchObject({ type: 'url_too_long', msg: 'URL should have at most 2083 characters', ctx: { max_length: 2083 } });
   });

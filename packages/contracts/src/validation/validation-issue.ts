@@ -96,6 +96,8 @@ function formatIssue(error: ErrorObject): Mapped {
           return { type: 'url_scheme', msg: "URL scheme should be 'http' or 'https'", input, ctx: { expected_schemes: "'http' or 'https'" } };
         case 'no_host':
           return { type: 'url_parsing', msg: 'Input should be a valid URL, empty host', input, ctx: { error: 'empty host' } };
+        case 'invalid_port':
+          return { type: 'url_parsing', msg: 'Input should be a valid URL, invalid port number', input, ctx: { error: 'invalid port number' } };
         default:
           return { type: 'url_parsing', msg: 'Input should be a valid URL, relative URL without a base', input, ctx: { error: 'relative URL without a base' } };
       }

@@ -107,8 +107,13 @@ describe('outbound HTTP client', () => {
   const guarded = createOutboundHttpClient({ allowlist: [], maxBytes: 1024, timeoutMs: 1000 });
   const loopback = createOutboundHttpClient({ allowlist: ['127.0.0.0/8'], maxBytes: 1024, timeoutMs: 500 });
 
-  it('when the target is loopback over plain http and nothing is allowed, then the scheme is refused', async () => {
-    expect((await failure(guarded.request({ url: `${base}/` }))).reason).toBe('scheme_not_allowed');
+  it('when the target is a host name over plain http and nothing is allowed, then the scheme is refused', async () => {
+    expect(await failure(guarded.request({ url: 'http://example.org/file.jsonl' }))).toMatchObject({ reason: 'scheme_not_allowed', message: 'plain http is not allowed for example.org; use https' });
+  });
+
+  it('when the target is a refused address over plain http, then the address is named as refused, as it would be over https', async () => {
+    expect(await failure(guarded.request({ url: `${base}/` }))).toMatchObject({ reason: 'blocked_address', message: '127.0.0.1 may not be reached' });
+    expect(await failure(guarded.check('http://169.254.169.254/latest/meta-data/'))).toMatchObject({ reason: 'blocked_address', message: '169.254.169.254 may not be reached' });
   });
 
   it('when the target is a loopback IP over https, then the address is refused before connecting', async () => {

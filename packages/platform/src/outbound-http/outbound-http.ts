@@ -78,6 +78,11 @@ export interface OutboundHttpOptions {
   timeoutMs: number;
 }
 
+/** True for an IPv4 or IPv6 address (WHATWG URL parsing has already written decimal, hex and octal forms as dotted IPv4). */
+function isIpLiteral(host: string): boolean {
+  return /^[\d.]+$|:/.test(host);
+}
+
 function parseUrl(raw: string, policy: AddressPolicy): URL {
   let url: URL;
   try {
@@ -86,6 +91,9 @@ function parseUrl(raw: string, policy: AddressPolicy): URL {
     throw new OutboundRequestError('invalid_url', `not a valid URL: ${raw}`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new OutboundRequestError('scheme_not_allowed', `scheme ${url.protocol} is not allowed`);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  // An address refused over any scheme is named as such, not sent to https where it is refused too.
+  if (!policy.hostAllowed(host) && isIpLiteral(host) && !policy.addressAllowed(host)) throw new OutboundRequestError('blocked_address', `${host} may not be reached`);
   if (url.protocol === 'http:' && !policy.hostAllowed(url.hostname)) throw new OutboundRequestError('scheme_not_allowed', `plain http is not allowed for ${url.hostname}; use https`);
   if (url.username || url.password) throw new OutboundRequestError('invalid_url', 'credentials in URLs are not allowed');
   return url;
@@ -136,7 +144,7 @@ export function createOutboundHttpClient(options: OutboundHttpOptions): Outbound
       const host = url.hostname.replace(/^\[|\]$/g, '');
       const hostAllowed = policy.hostAllowed(host);
       // An IP literal never goes through lookup, so it is checked here.
-      if (!hostAllowed && /^[\d.]+$|:/.test(host) && !policy.addressAllowed(host)) {
+      if (!hostAllowed && isIpLiteral(host) && !policy.addressAllowed(host)) {
         return reject(new OutboundRequestError('blocked_address', `${host} may not be reached`));
       }
       const transport = url.protocol === 'https:' ? https : http;
