@@ -24,11 +24,11 @@ describe('ISO 8601 durations', () => {
 });
 
 describe('dates and datetimes', () => {
-  it.each([['2024-02-29'], ['2026-01-31']])('when given the date %s, then it is valid', (text) => {
+  it.each([['2024-02-29'], ['2026-01-31'], ['0001-01-01']])('when given the date %s, then it is valid', (text) => {
     expect(isIsoDate(text)).toBe(true);
   });
 
-  it.each([['2023-02-29'], ['2026-13-01'], ['2026-1-1'], ['2026-01-31T00:00:00Z'], ['31/01/2026']])(
+  it.each([['2023-02-29'], ['2026-13-01'], ['2026-1-1'], ['2026-01-31T00:00:00Z'], ['31/01/2026'], ['0000-01-01']])(
     'when given %s, then it is not a date',
     (text) => {
       expect(isIsoDate(text)).toBe(false);
@@ -45,7 +45,7 @@ describe('dates and datetimes', () => {
     expect(isIsoDateTime(text)).toBe(true);
   });
 
-  it.each([['2026-01-31'], ['2026-01-31T25:00:00Z'], ['yesterday'], ['2026-01-31T12:00:00+25:00']])(
+  it.each([['2026-01-31'], ['2026-01-31T25:00:00Z'], ['yesterday'], ['2026-01-31T12:00:00+25:00'], ['0000-01-01T00:00:00Z']])(
     'when given %s, then it is not a datetime',
     (text) => {
       expect(isIsoDateTime(text)).toBe(false);
