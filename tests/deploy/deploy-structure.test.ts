@@ -186,6 +186,9 @@ describe('docker-compose.yml infrastructure', () => {
 
   it('when RabbitMQ, MinIO and Keycloak start, then they run the expected images and setup', () => {
     expect(service('rabbitmq').image).toMatch(/^rabbitmq:4(\.\d+)?-management$/);
+    // RabbitMQ 4 refuses messages over 16 MiB unless told otherwise; a large reference's events exceed that.
+    expect(service('rabbitmq').volumes).toContain('./deploy/rabbitmq/20-destiny.conf:/etc/rabbitmq/conf.d/20-destiny.conf:ro');
+    expect(fs.readFileSync(path.join(root, 'deploy/rabbitmq/20-destiny.conf'), 'utf8')).toMatch(/^max_message_size = 134217728$/m);
     expect(service('minio').image).toMatch(/^minio\/minio:/);
     expect(service('keycloak').image).toMatch(/^quay\.io\/keycloak\/keycloak:\d+/);
     expect(commandText('keycloak')).toMatch(/start-dev.*--import-realm/);
