@@ -1,7 +1,8 @@
 import { ROUTING_KEYS, uuidv7, type ReferenceChangedEvent } from '@destiny/contracts';
 import { loadDestinyProtos } from '@destiny/contracts/grpc/proto-files';
 import { observeEvents, startTestInfrastructure } from '@destiny/devstack/testing';
-import { callUnary, createGrpcClient } from '@destiny/platform';
+import { callUnary, createGrpcClient, type RunningBackendService } from '@destiny/platform';
+import { startDedupService } from '../src/index';
 
 export type DedupClient = InstanceType<ReturnType<typeof loadDestinyProtos>['destiny']['dedup_service']['DedupService']>;
 
@@ -16,6 +17,26 @@ export async function call<T>(client: DedupClient, method: string, request: unkn
 
 /** Environment pieces every component test shares: the stand-ins and a RabbitMQ namespace. */
 export const startInfrastructure = startTestInfrastructure;
+
+/**
+ * A dedup-service on stand-ins of its own and a gRPC client to it, started before the calling
+ * file's (or describe block's) tests and stopped after them; read its fields inside the tests.
+ */
+export function dedupServiceForTests(namespace: string): { service: RunningBackendService; client: DedupClient } {
+  const running = {} as { service: RunningBackendService; client: DedupClient };
+  let infrastructure: Awaited<ReturnType<typeof startInfrastructure>> | undefined;
+  beforeAll(async () => {
+    infrastructure = await startInfrastructure(namespace);
+    running.service = await startDedupService(infrastructure.env);
+    running.client = dedupClient(running.service.grpcPort);
+  });
+  afterAll(async () => {
+    running.client?.close();
+    await running.service?.stop();
+    await infrastructure?.stop();
+  });
+  return running;
+}
 
 /** A test queue bound to the events exchange, collecting `reference.changed` events. */
 export async function observeReferenceChanged(namespace: string) {

@@ -1,7 +1,5 @@
 import { uuidv7 } from '@destiny/contracts';
-import type { RunningBackendService } from '@destiny/platform';
-import { startDedupService } from '../src/index';
-import { call, dedupClient, startInfrastructure, type DedupClient } from './dedup-helpers';
+import { call, dedupServiceForTests } from './dedup-helpers';
 
 // A reference grows with every merge; MongoDB stores no document over 16 MiB. The line that would
 // take a reference over fails alone, before anything of it is written, and its chunk goes on.
@@ -9,21 +7,7 @@ import { call, dedupClient, startInfrastructure, type DedupClient } from './dedu
 type Outcome = { line_number: number; status: string; reference_id: string; failure_details: string };
 
 describe('IngestReferences near the stored document size limit', () => {
-  let infrastructure: Awaited<ReturnType<typeof startInfrastructure>>;
-  let service: RunningBackendService;
-  let client: DedupClient;
-
-  beforeAll(async () => {
-    infrastructure = await startInfrastructure('dedup-size-limit');
-    service = await startDedupService(infrastructure.env);
-    client = dedupClient(service.grpcPort);
-  });
-
-  afterAll(async () => {
-    client?.close();
-    await service?.stop();
-    await infrastructure?.stop();
-  });
+  const dedup = dedupServiceForTests('dedup-size-limit');
 
   const megabytes = (count: number, letter: string) => letter.repeat(count * 1024 * 1024);
   const line = (lineNumber: number, identifiers: unknown[], abstracts: Array<[source: string, text: string]> = []) => ({
@@ -33,8 +17,8 @@ describe('IngestReferences near the stored document size limit', () => {
   });
   const doi = (value: string) => ({ identifier: value, identifier_type: 'doi' });
   const ingest = async (strategy: string, lines: unknown[]) =>
-    (await call<{ outcomes: Outcome[] }>(client, 'IngestReferences', { import_batch_id: uuidv7(), collision_strategy: strategy, lines })).outcomes;
-  const lookup = async (identifier: string) => (await call<{ json: string[] }>(client, 'LookupReferences', { identifiers: [identifier] })).json.map((item) => JSON.parse(item) as { id: string; identifiers: unknown[]; enhancements: unknown[] });
+    (await call<{ outcomes: Outcome[] }>(dedup.client, 'IngestReferences', { import_batch_id: uuidv7(), collision_strategy: strategy, lines })).outcomes;
+  const lookup = async (identifier: string) => (await call<{ json: string[] }>(dedup.client, 'LookupReferences', { identifiers: [identifier] })).json.map((item) => JSON.parse(item) as { id: string; identifiers: unknown[]; enhancements: unknown[] });
 
   it('when a merge would take a reference over the limit, then that line fails naming it, nothing of it is stored, and the rest of its chunk is', async () => {
     const [big] = await ingest('fail', [line(1, [doi('10.7777/big')], [['first', megabytes(9, 'a')]])]);

@@ -1,7 +1,5 @@
 import { serialiseJsonLine, uuidv7 } from '@destiny/contracts';
-import type { RunningBackendService } from '@destiny/platform';
-import { startDedupService } from '../src/index';
-import { bibliographic, call, dedupClient, startInfrastructure, waitFor, type DedupClient } from './dedup-helpers';
+import { bibliographic, call, dedupServiceForTests, waitFor } from './dedup-helpers';
 
 interface View {
   visibility: unknown;
@@ -18,25 +16,11 @@ function lineOfView(view: View, fullText: boolean): string {
 }
 
 describe('dedup-service reference-file lines through gRPC', () => {
-  let infrastructure: Awaited<ReturnType<typeof startInfrastructure>>;
-  let service: RunningBackendService;
-  let client: DedupClient;
-
-  beforeAll(async () => {
-    infrastructure = await startInfrastructure('dedup-file-lines');
-    service = await startDedupService(infrastructure.env);
-    client = dedupClient(service.grpcPort);
-  });
-
-  afterAll(async () => {
-    client?.close();
-    await service?.stop();
-    await infrastructure?.stop();
-  });
+  const dedup = dedupServiceForTests('dedup-file-lines');
 
   let line = 0;
   async function ingest(strategy: string, reference: unknown): Promise<string> {
-    const response = await call<{ outcomes: Array<{ reference_id: string; status: string }> }>(client, 'IngestReferences', {
+    const response = await call<{ outcomes: Array<{ reference_id: string; status: string }> }>(dedup.client, 'IngestReferences', {
       import_batch_id: uuidv7(),
       collision_strategy: strategy,
       lines: [{ line_number: ++line, reference_json: JSON.stringify(reference), import_result_id: uuidv7() }],
@@ -44,7 +28,7 @@ describe('dedup-service reference-file lines through gRPC', () => {
     expect(response.outcomes[0].status).toBe('completed');
     return response.outcomes[0].reference_id;
   }
-  const views = async (ids: string[]) => (await call<{ json: string[] }>(client, 'GetDeduplicatedViews', { ids })).json.map((text) => JSON.parse(text) as View);
+  const views = async (ids: string[]) => (await call<{ json: string[] }>(dedup.client, 'GetDeduplicatedViews', { ids })).json.map((text) => JSON.parse(text) as View);
   const decided = (id: string) => waitFor(async () => (await views([id]))[0]?.duplicate_decision, `a decision for ${id}`);
   const doi = (value: string) => ({ identifier: value, identifier_type: 'doi' });
 
@@ -52,7 +36,7 @@ describe('dedup-service reference-file lines through gRPC', () => {
   async function expectLinesOfViews(ids: string[]): Promise<void> {
     const expected = await views(ids);
     for (const fullText of [false, true, false, true]) {
-      const answer = await call<{ ids: string[]; lines: string[]; full_texts: boolean[] }>(client, 'GetReferenceFileLines', { ids, full_text: fullText });
+      const answer = await call<{ ids: string[]; lines: string[]; full_texts: boolean[] }>(dedup.client, 'GetReferenceFileLines', { ids, full_text: fullText });
       expect(answer.ids).toEqual(expected.map((view) => view.id));
       expect(answer.lines).toEqual(expected.map((view) => lineOfView(view, fullText)));
       expect(answer.full_texts).toEqual(answer.lines.map((text) => fullText && text.includes('"enhancement_type":"full_text"')));
@@ -72,7 +56,7 @@ describe('dedup-service reference-file lines through gRPC', () => {
 
     // A full text on the duplicate shows in its canonical's line for callers entitled to it.
     const fullText = { reference_id: duplicate, source: 'pdf-bot', visibility: 'public', robot_version: '1.2', content: { enhancement_type: 'full_text', file_url: 'https://files.example/lines.pdf' } };
-    const added = await call<{ outcomes: Array<{ status: string }> }>(client, 'AddEnhancements', { enhancements_json: [JSON.stringify(fullText)], robot_id: uuidv7(), robot_enhancement_batch_id: '', enhancement_request_id: '' });
+    const added = await call<{ outcomes: Array<{ status: string }> }>(dedup.client, 'AddEnhancements', { enhancements_json: [JSON.stringify(fullText)], robot_id: uuidv7(), robot_enhancement_batch_id: '', enhancement_request_id: '' });
     expect(added.outcomes.map((outcome) => outcome.status)).toEqual(['stored']);
     await expectLinesOfViews(ids);
 
@@ -82,7 +66,7 @@ describe('dedup-service reference-file lines through gRPC', () => {
     await expectLinesOfViews(ids);
 
     // A person makes the third reference a duplicate too: the canonical's line takes it in.
-    await call(client, 'MakeDuplicateDecisions', { json: JSON.stringify([{ reference_id: other, duplicate_determination: 'duplicate', canonical_reference_id: canonical }]) });
+    await call(dedup.client, 'MakeDuplicateDecisions', { json: JSON.stringify([{ reference_id: other, duplicate_determination: 'duplicate', canonical_reference_id: canonical }]) });
     expect((await views([canonical]))[0].identifiers).toHaveLength(4);
     await expectLinesOfViews(ids);
   });
