@@ -303,10 +303,7 @@ export function createProcessImportBatch(deps: {
     } catch (error) {
       // Lines read whole before the transfer broke are ingested now: the next attempt resumes
       // after them, and if the download gives up they are still recorded.
-      if (isRetryable(error) && error instanceof OutboundRequestError && chunk.length > 0 && !deps.isStopping()) {
-        await flush(chunk);
-        chunk = [];
-      }
+      if (isRetryable(error) && error instanceof OutboundRequestError && chunk.length > 0 && !deps.isStopping()) await flush(chunk);
       throw error;
     } finally {
       if (!response.body.destroyed) response.body.destroy();
