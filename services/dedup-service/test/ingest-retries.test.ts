@@ -1,4 +1,4 @@
-import { uuidv7 } from '@destiny/contracts';
+import { identifierIdentityKey, uuidv7 } from '@destiny/contracts';
 import type { RunningBackendService } from '@destiny/platform';
 import { MongoClient } from 'mongodb';
 import { startDedupService } from '../src/index';
@@ -112,7 +112,7 @@ describe('IngestReferences sent again after an attempt that stopped before recor
       expect(answer).toEqual({ line_number: 1, status: 'failed', reference_id: '', failure_details: givenUp });
       expect(lateAnswer).toEqual(answer);
       expect(await referencesWith(doi)).toBe(0);
-      expect(await store().collection('identifiers').countDocuments({ _id: `doi:${doi}` as never })).toBe(0);
+      expect(await store().collection('identifiers').countDocuments({ _id: identifierIdentityKey({ identifier: doi, identifier_type: 'doi' }) as never })).toBe(0);
     });
 
     it('when an earlier attempt stored a new reference but not its outcome, then the line is answered with that reference, stored once', async () => {
@@ -165,6 +165,21 @@ describe('IngestReferences sent again after an attempt that stopped before recor
       expect(answer.failure_details).toContain(detail);
       expect(answer.failure_details).not.toContain(givenUp);
       expect(await referencesWith(doi)).toBe(1);
+    });
+
+    it('when a stopped attempt claimed an identifier for a merge it never wrote, then giving the line up releases the claim, so the identifier is free again', async () => {
+      const doi = '10.4242/given-up-stray-claim';
+      const pubmed = { identifier: 42424242, identifier_type: 'pm_id' };
+      const [created] = await ingest('fail', [line(doi, 'as first imported')]);
+      // What such an attempt leaves: the claim of the identifier its merge would add (claims are written first), nothing else.
+      await store().collection('identifiers').insertOne({ _id: identifierIdentityKey(pubmed as never), reference_id: created.reference_id } as never);
+
+      const [answer] = await ingest('append', [abstractLine([{ identifier: doi, identifier_type: 'doi' }, pubmed], 'never merged')], givenUp);
+      const [fresh] = await ingest('fail', [abstractLine([pubmed], 'a reference of its own')]);
+
+      expect(answer).toMatchObject({ status: 'failed', failure_details: givenUp });
+      expect(fresh.status).toBe('completed');
+      expect(fresh.reference_id).not.toBe(created.reference_id);
     });
 
     it('when some lines of the chunk were recorded and others never arrived, then each is answered by what the store holds', async () => {

@@ -201,6 +201,10 @@ export function createReferenceRepository(db: Db, fence?: WriteFence) {
       const holders = new Map(stored.map((row) => [row._id, row.reference_id]));
       return rows.filter((row) => holders.get(row._id) !== row.reference_id).map((row) => row._id);
     },
+    /** Deletes claims, each only while it still names the same reference. */
+    async releaseClaims(rows: ReadonlyArray<{ _id: string; reference_id: string }>): Promise<void> {
+      if (rows.length > 0) await identifiers.deleteMany({ $or: rows.map((row) => ({ _id: row._id, reference_id: row.reference_id })) });
+    },
     /** Inserts new references, each with the events `eventsOf` answers for it in its outbox (stored with it or not at all). */
     async insertNew(documents: ReferenceDocument[], eventsOf?: (document: ReferenceDocument) => OutboxEntry[]): Promise<void> {
       const token = stamp();

@@ -133,6 +133,7 @@ export function createIngestReferences(deps: {
     const settledClaims = new Set<string>();
     const decisions: DecisionDocument[] = [];
     const mergedSizes = new Map<string, number>();
+    const strayClaims: Array<{ _id: string; reference_id: string }> = [];
     const newOutcomes: OutcomeDocument[] = [];
     const result: IngestOutcome[] = [];
 
@@ -196,8 +197,18 @@ export function createIngestReferences(deps: {
         // that would write is answered by what an earlier attempt left. An exact duplicate stores no
         // reference, only its decision, so that decision is what such an attempt left.
         const mintedId = exactDuplicateIdOf(line.import_result_id);
-        if (recordedExactDuplicates.has(mintedId)) record(line, 'completed', mintedId, '');
-        else record(line, 'failed', '', giveUpFailureDetails);
+        if (recordedExactDuplicates.has(mintedId)) {
+          record(line, 'completed', mintedId, '');
+          continue;
+        }
+        record(line, 'failed', '', giveUpFailureDetails);
+        // A stopped attempt's claims for a merge it never wrote name a reference without the
+        // identifier: released, or the identifier would stay taken by a reference not holding it.
+        for (const key of identityKeys(line.incoming.identifiers)) {
+          const owner = owners.get(key);
+          const holder = owner === undefined ? undefined : known.get(owner);
+          if (owner !== undefined && holder && !identityKeys(holder.identifiers).includes(key)) strayClaims.push({ _id: key, reference_id: owner });
+        }
         continue;
       }
       switch (plan.kind) {
@@ -264,6 +275,7 @@ export function createIngestReferences(deps: {
     const lost = (await deps.references.claim(claims)).filter((key) => !settledClaims.has(key));
     // Only another writer (a second replica past a lost lease) can take a key between the read and the claim.
     if (lost.length > 0) throw new ConcurrentChangeError(owners.get(lost[0]) ?? lost[0]);
+    await deps.references.releaseClaims(strayClaims.filter((stray) => !claims.some((claim) => claim._id === stray._id)));
     const pending = created.map((reference) => pendingDecision(reference.import_decision_id as string, reference._id, 'import', now));
     await deps.decisions.insert([...pending, ...decisions]);
     // Each new reference carries its `imported` event (§13.2: searchable from storage, percolated
