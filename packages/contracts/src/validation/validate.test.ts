@@ -201,6 +201,11 @@ describe('issue helpers', () => {
     expect(!result.ok && describeIssues(result.errors)).toBe('id: Field required; name: Input should be a valid string');
   });
 
+  it('when an issue names a key of megabytes, then the description echoes its first 200 characters and its length', () => {
+    const key = 'k'.repeat(8 * 1024 * 1024);
+    expect(describeIssues([{ type: 'extra_forbidden', loc: ['line', key], msg: 'Extra inputs are not permitted', input: 1 }])).toBe(`${'k'.repeat(200)}… (8388608 characters): Extra inputs are not permitted`);
+  });
+
   it('when assertValid meets invalid data, then it throws a ContractValidationError with the issues', () => {
     expect(() => assertValid(Sample, {})).toThrow(ContractValidationError);
     expect(assertValid(Sample, { id: V7, name: 'a' })).toEqual({ id: V7, name: 'a', count: 2 });

@@ -268,5 +268,12 @@ export function missingBodyIssue(): ValidationIssue {
 
 /** A one-line, human-readable summary of issues (for JSONL failure messages), e.g. `identifiers.0.identifier: Field required`. */
 export function describeIssues(issues: ValidationIssue[]): string {
-  return issues.map((issue) => `${issue.loc.slice(1).join('.') || '(root)'}: ${issue.msg}`).join('; ');
+  return issues.map((issue) => `${issue.loc.slice(1).map(shortLocationPart).join('.') || '(root)'}: ${issue.msg}`).join('; ');
+}
+
+/** Longest key echoed whole in a description: an unknown key may be megabytes long, and its result would carry it. */
+const MAX_ECHOED_KEY = 200;
+
+function shortLocationPart(part: string | number): string | number {
+  return typeof part === 'string' && part.length > MAX_ECHOED_KEY ? `${part.slice(0, MAX_ECHOED_KEY)}… (${part.length} characters)` : part;
 }
