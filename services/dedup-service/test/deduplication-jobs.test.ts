@@ -3,7 +3,7 @@ import { createInProcessBus, createLogger, type MessageBus } from '@destiny/plat
 import { MongoClient, type Db } from 'mongodb';
 import { createBlockingKeyRepository } from '../src/data-access/blocking-key.repository';
 import { COLLECTIONS } from '../src/data-access/collections';
-import { createDecisionRepository, type DecisionDocument } from '../src/data-access/decision.repository';
+import { createDecisionRepository, pendingDecision, type DecisionDocument } from '../src/data-access/decision.repository';
 import { createReferenceRepository } from '../src/data-access/reference.repository';
 import * as engine from '../src/domain/deduplication';
 import { createIngestReferences } from '../src/usecases/ingest-references.usecase';
@@ -102,6 +102,25 @@ describe('deduplication jobs on MongoDB', () => {
     // Decided in the same pass as its canonical, after it: the pass sees what it decided before.
     expect(await decisionOf(copyOfSecondId)).toMatchObject({ duplicate_determination: 'duplicate', canonical_reference_id: secondId });
     expect(await decisionOf(thirdId)).toMatchObject({ duplicate_determination: 'canonical' });
+  });
+
+  it('when one pass resolves two pending decisions of the same reference (invoked twice at once), then only the later stays active', async () => {
+    const [job1, job2] = await ingestChunks([[first], [second]]);
+    await createProcessDeduplication({ ...repositories(), engine, trustedTypes: new Set(['doi']), exclusive: run, onEvents: () => undefined, logger })(job1);
+    const [referenceId] = job1.reference_ids;
+    const invoked = [uuidv7(), uuidv7()];
+    await db.collection<DecisionDocument>(COLLECTIONS.duplicateDecisions).insertMany(invoked.map((id) => pendingDecision(id, referenceId, 'invoke_api', new Date())));
+    const lane = heldLane();
+    const process = createProcessDeduplication({ ...repositories(), engine, trustedTypes: new Set(['doi']), exclusive: lane.exclusive, onEvents: () => undefined, logger });
+    const settled = [process(job2), ...invoked.map((id) => process({ job_id: uuidv7(), reference_ids: [referenceId], decision_ids: [id] }))];
+    lane.release();
+    await Promise.all(settled);
+
+    expect(lane.passes).toEqual([1, 2]);
+    const active = await db.collection<DecisionDocument>(COLLECTIONS.duplicateDecisions).find({ reference_id: referenceId, active_decision: true }).toArray();
+    expect(active.map((decision) => decision._id)).toEqual([invoked[1]]);
+    const reference = await db.collection(COLLECTIONS.references).findOne({ _id: referenceId as never });
+    expect(reference?.active_decision).toMatchObject({ decision_id: invoked[1], duplicate_determination: 'canonical' });
   });
 
   /** One IngestReferences chunk of whole reference lines; answers its job. */

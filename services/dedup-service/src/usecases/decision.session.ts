@@ -172,7 +172,13 @@ export class DecisionSession {
     if (options.pendingDecisionId) this.resolved.set(decision._id, decision);
     else this.newDecisions.push(decision);
     if (!active) return { decision, changed: false };
-    if (current && current.decision_id !== decision._id) this.deactivated.add(current.decision_id);
+    if (current && current.decision_id !== decision._id) {
+      this.deactivated.add(current.decision_id);
+      // A decision this session made earlier is written as held here (a resolved pending one's
+      // write would otherwise set it active again beside the deactivation): it is inactive now.
+      const earlier = this.resolved.get(current.decision_id) ?? this.newDecisions.find((made) => made._id === current.decision_id);
+      if (earlier) earlier.active_decision = false;
+    }
     working.after.active_decision = {
       decision_id: decision._id,
       duplicate_determination: proposed.determination as TerminalDetermination,
