@@ -232,7 +232,9 @@ describe('dedup-service reference store through gRPC', () => {
     }, 'lookup through the canonical');
     expect((await getReference(b.reference_id)).duplicate_decision).toEqual({ duplicate_determination: 'duplicate', canonical_reference_id: a.reference_id });
     expect(eventsFor(b.reference_id).length).toBe(before);
-    await expect(call(client, 'InvokeDeduplication', { ids: [uuidv7()] })).rejects.toMatchObject({ httpStatus: 422 });
+    // A batch existence check names the missing ids as a set (§5.1), one id as well as several.
+    const unknown = uuidv7();
+    await expect(call(client, 'InvokeDeduplication', { ids: [unknown] })).rejects.toMatchObject({ httpStatus: 422, detail: `Reference with id [${unknown}] does not exist.` });
   });
 
   it('when two duplicates join one canonical in one request and one later leaves, then each join is its own event and the leave re-indexes without a decision to percolate', async () => {

@@ -28,10 +28,16 @@ interface Deps {
   onEvents(): void;
 }
 
-function missingReferences(ids: readonly string[], found: ReadonlySet<string>): void {
+/**
+ * §5.1's 422 for references named in the body that do not exist. A batch existence check (`set`:
+ * the invoke endpoint's list) names the missing ids inside `[…]` however many there are; checks of
+ * single references name one id bare.
+ */
+function missingReferences(ids: readonly string[], found: ReadonlySet<string>, form: 'set' | 'each'): void {
   const missing = [...new Set(ids)].filter((id) => !found.has(id));
-  if (missing.length === 1) throw ServiceError.unprocessable(`Reference with id ${missing[0]} does not exist.`);
-  if (missing.length > 1) throw ServiceError.unprocessable(`Reference with id [${missing.join(', ')}] does not exist.`);
+  if (missing.length === 0) return;
+  if (missing.length === 1 && form === 'each') throw ServiceError.unprocessable(`Reference with id ${missing[0]} does not exist.`);
+  throw ServiceError.unprocessable(`Reference with id [${missing.join(', ')}] does not exist.`);
 }
 
 export function createDuplicateDecisionUsecases(deps: Deps) {
@@ -43,7 +49,7 @@ export function createDuplicateDecisionUsecases(deps: Deps) {
       const session = new DecisionSession(deps);
       const ids = parsed.value.flatMap((item) => [item.reference_id, ...(item.canonical_reference_id ? [item.canonical_reference_id] : [])]);
       await session.load(ids);
-      missingReferences(ids, new Set(ids.filter((id) => session.get(id) !== undefined)));
+      missingReferences(ids, new Set(ids.filter((id) => session.get(id) !== undefined)), 'each');
       const results: MakeDuplicateDecisionResult[] = [];
       for (const item of parsed.value) {
         const applied = session.apply(
@@ -81,7 +87,7 @@ export function createDuplicateDecisionUsecases(deps: Deps) {
     const ids = [...new Set(parsed.value.reference_ids)];
     if (ids.length === 0) return;
     const found = await deps.references.getMany(ids);
-    missingReferences(ids, new Set(found.map((row) => row._id)));
+    missingReferences(ids, new Set(found.map((row) => row._id)), 'set');
     const now = new Date();
     const pending = ids.map((id) => pendingDecision(uuidv7(), id, 'invoke_api', now));
     await deps.decisions.insert(pending);
@@ -98,7 +104,7 @@ export function createDuplicateDecisionUsecases(deps: Deps) {
     if (!parsed.ok) throw ServiceError.unprocessable(parsed.errors);
     const ids = parsed.value.reference_ids;
     const byId = new Map((await deps.references.getMany(ids)).map((row) => [row._id, row]));
-    missingReferences(ids, new Set(byId.keys()));
+    missingReferences(ids, new Set(byId.keys()), 'set');
     const asked = new Map([...byId].map(([id, reference]) => {
       const record = dedupRecordOf(deps.engine, reference);
       return [id, { searchable: deps.engine.isSearchable(record), keys: deps.engine.probeKeys(record), year: record.year }];
