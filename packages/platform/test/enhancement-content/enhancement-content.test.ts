@@ -142,7 +142,7 @@ describe('enhancement content: full texts and linked data', () => {
       const broken = await preparer.prepare(linkedData('/vocabulary-broken.ttl', studyData(`${server.base}/context.jsonld`)));
       expect(broken).toEqual({ ok: false, message: expect.stringMatching(/^Could not fetch or parse the vocabulary .* could not be read as text\/turtle: /) });
       const guarded = makePreparer(createOutboundHttpClient({ allowlist: [], maxBytes: MAX_BYTES, timeoutMs: 5000 }));
-      expect(await guarded.prepare(linkedData('/vocabulary.ttl', studyData(`${server.base}/context.jsonld`)))).toEqual({ ok: false, message: expect.stringMatching(/^Could not fetch or parse the vocabulary .*plain http is not allowed/) });
+      expect(await guarded.prepare(linkedData('/vocabulary.ttl', studyData(`${server.base}/context.jsonld`)))).toEqual({ ok: false, message: expect.stringMatching(/^Could not fetch or parse the vocabulary .*127\.0\.0\.1 may not be reached$/) });
     });
 
     it('when many enhancements name one vocabulary and context, then each is fetched once until the TTL passes', async () => {
