@@ -301,11 +301,6 @@ export function createIngestReferences(deps: {
   }
 
   /**
-   * The decision lane runs beside ingestion and may decide the reference between the read and this
-   * write; its content cannot change (content is written in this lane only), so the merge is
-   * written again on the decided version instead of failing the whole chunk.
-   */
-  /**
    * What a merge's event adds to a large reference until relayed: nothing much without duplicates
    * (a compact entry), else its view with the duplicates' content and the changeset. Only a
    * reference already near the limit is looked at: below half of it, nothing can overflow.
@@ -316,6 +311,11 @@ export function createIngestReferences(deps: {
     return duplicates.length === 0 ? 0 : grown + duplicates.reduce((total, duplicate) => total + storedSize(duplicate), 0) + addedSize;
   }
 
+  /**
+   * The decision lane runs beside ingestion and may decide the reference between the read and this
+   * write; its content cannot change (content is written in this lane only), so the merge is
+   * written again on the decided version instead of failing the whole chunk.
+   */
   async function writeMerge(id: string, change: MergeChange, duplicates: ReferenceDocument[], dedupRecord: ReferenceDocument['dedup_record'] | undefined, now: Date): Promise<void> {
     // Identifiers alone change the view too (search answers with the indexed view), so they also make an event.
     const changed = change.added.length > 0 || change.after.identifiers.length > change.before.identifiers.length;
