@@ -1,5 +1,5 @@
 import { uuidv7 } from '@destiny/contracts';
-import { call, dedupServiceForTests } from './dedup-helpers';
+import { call, dedupServiceForTests, waitFor } from './dedup-helpers';
 
 // A reference grows with every merge; MongoDB stores no document over 16 MiB. The line that would
 // take a reference over fails alone, before anything of it is written, and its chunk goes on.
@@ -48,6 +48,19 @@ describe('IngestReferences near the stored document size limit', () => {
     expect(outcomes.map((outcome) => outcome.status)).toEqual(['completed', 'failed']);
     const [stored] = await lookup('doi:10.7777/grows');
     expect(stored.enhancements).toHaveLength(2);
+  }, 60_000);
+
+  it('when the reference has duplicates, then the merge\'s event (its view holds them, stored with it until relayed) counts too', async () => {
+    const [canonical] = await ingest('fail', [line(1, [doi('10.7777/with-duplicates')], [['first', megabytes(6, 'a')]])]);
+    const [duplicate] = await ingest('fail', [line(1, [doi('10.7777/its-duplicate')])]);
+    const decided = async (id: string) => (JSON.parse((await call<{ json: string }>(dedup.client, 'GetReference', { id })).json) as { duplicate_decision: unknown }).duplicate_decision;
+    await waitFor(async () => (await decided(canonical.reference_id)) && (await decided(duplicate.reference_id)), 'both references decided');
+    await call(dedup.client, 'MakeDuplicateDecisions', { json: JSON.stringify([{ reference_id: duplicate.reference_id, duplicate_determination: 'duplicate', canonical_reference_id: canonical.reference_id, detail: null }]) });
+
+    // 9 MB would fit alone (see above), but not beside a view of 9 MB in the merge's event.
+    const [outcome] = await ingest('append', [line(1, [doi('10.7777/with-duplicates')], [['second', megabytes(3, 'b')]])]);
+
+    expect(outcome).toMatchObject({ status: 'failed', failure_details: expect.stringContaining(`Merging this line into reference ${canonical.reference_id} would make it larger`) });
   }, 60_000);
 
   it('when one line alone is larger than a stored reference may be, then it fails saying so', async () => {
