@@ -175,6 +175,12 @@ describe('dedup-service reference store through gRPC', () => {
     stored = await getReference(id);
     expect(stored.identifiers.map((identifier) => identifier.identifier)).toEqual(['10.1000/delta.1', 'W100', 777, '10.1000/delta.other']);
     expect(stored.enhancements.map((enhancement) => (enhancement.content as { abstract: string }).abstract)).toEqual(['second']);
+    // The merge's event (rebuilt by the relay from the document) shows the new version alone in the view, and it as the changeset.
+    const abstracts = (enhancements: Array<{ content: unknown }> | null | undefined) => (enhancements ?? []).map((enhancement) => (enhancement.content as { abstract: string }).abstract);
+    const superseding = await waitFor(() => eventsFor(id).find((event) => event.kind === 'enhanced' && abstracts(event.changeset.enhancements).includes('second')), 'the aggressive merge event');
+    expect(abstracts(superseding.reference.enhancements)).toEqual(['second']);
+    expect(abstracts(superseding.changeset.enhancements)).toEqual(['second']);
+    expect(superseding.reference.identifiers?.map((identifier) => identifier.identifier)).toEqual(['10.1000/delta.1', 'W100', 777, '10.1000/delta.other']);
 
     const [appended] = await ingest('append', [{ identifiers: [doi('10.1000/delta.1')], enhancements: [{ source: 's1', visibility: 'public', content: { enhancement_type: 'abstract', process: 'other', abstract: 'third' } }] }]);
     expect(appended).toMatchObject({ status: 'completed', reference_id: id });
