@@ -112,7 +112,7 @@ describe('deduplication jobs on MongoDB', () => {
     await db.collection<DecisionDocument>(COLLECTIONS.duplicateDecisions).insertMany(invoked.map((id) => pendingDecision(id, referenceId, 'invoke_api', new Date())));
     const lane = heldLane();
     const process = createProcessDeduplication({ ...repositories(), engine, trustedTypes: new Set(['doi']), exclusive: lane.exclusive, onEvents: () => undefined, logger });
-    const settled = [process(job2), ...invoked.map((id) => process({ job_id: uuidv7(), reference_ids: [referenceId], decision_ids: [id] }))];
+    const settled = [process(job2), ...invoked.map((id) => process({ reference_ids: [referenceId], decision_ids: [id] }))];
     lane.release();
     await Promise.all(settled);
 
