@@ -39,6 +39,7 @@ export * from './events/reference-changed.event';
 export * from './events/references-indexed.event';
 export * from './events/automation-matched.event';
 export * from './events/import-batch-job.event';
+export * from './events/import-batch-callback-job.event';
 export * from './events/robot-result-import-job.event';
 export * from './events/search-scan-job.event';
 export * from './events/deduplication-job.event';

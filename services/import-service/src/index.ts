@@ -5,11 +5,13 @@ import type { IngestReferencesRequest } from '@destiny/contracts/generated/grpc/
 import type { IngestReferencesResponse__Output } from '@destiny/contracts/generated/grpc/destiny/dedup_service/IngestReferencesResponse';
 import { importServiceConfig } from './config';
 import { createImportRepository, IMPORT_INDEXES } from './data-access/import.repository';
+import { startBatchCallbackConsumer } from './entry-points/amqp/batch-callback.consumer';
 import { startImportBatchConsumer } from './entry-points/amqp/import-batch.consumer';
 import { registerImportGrpc } from './entry-points/grpc/import-service.grpc';
 import { createImportRecordUsecases } from './usecases/import-records.usecase';
 import { createPrepareEnhancementContent } from './usecases/prepare-enhancement-content.usecase';
 import { createProcessImportBatch, type IngestPort } from './usecases/process-import-batch.usecase';
+import { createQueueBatchCallback } from './usecases/queue-batch-callback.usecase';
 import { createSendBatchCallback } from './usecases/send-batch-callback.usecase';
 
 export const SERVICE_NAME = 'import-service';
@@ -42,7 +44,7 @@ export async function startImportService(env: NodeJS.ProcessEnv = process.env, o
         dedup,
         logger,
         isStopping: () => stopping,
-        afterBatch: sendCallback,
+        afterBatch: createQueueBatchCallback({ repository, bus }),
         prepareEnhancementContent: createPrepareEnhancementContent(enhancementContentPreparerFor(config, outbound, fullTextBlobStorage(config))),
         limits: {
           maxFileBytes: config.IMPORT_MAX_FILE_BYTES,
@@ -55,10 +57,11 @@ export async function startImportService(env: NodeJS.ProcessEnv = process.env, o
       });
       registerImportGrpc(grpc, records);
       const consumer = await startImportBatchConsumer(bus, processBatch, logger, Math.max(100, config.IMPORT_RETRY_BASE_MS));
+      const callbacks = await startBatchCallbackConsumer(bus, sendCallback, logger, Math.max(100, config.IMPORT_RETRY_BASE_MS));
       return {
         async stop() {
           stopping = true;
-          await consumer.stop();
+          await Promise.all([consumer.stop(), callbacks.stop()]);
           dedupClient.close();
         },
       };

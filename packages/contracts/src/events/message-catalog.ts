@@ -2,6 +2,7 @@ import { type TSchema } from '@sinclair/typebox';
 import { QUEUES, ROUTING_KEYS, type EventRoutingKey, type QueueName } from '../messaging/topology';
 import { AutomationMatchedEvent } from './automation-matched.event';
 import { DeduplicationJob } from './deduplication-job.event';
+import { ImportBatchCallbackJob } from './import-batch-callback-job.event';
 import { ImportBatchJob } from './import-batch-job.event';
 import { ReferenceChangedEvent } from './reference-changed.event';
 import { ReferencesIndexedEvent } from './references-indexed.event';
@@ -22,6 +23,7 @@ export const QUEUE_MESSAGE_SCHEMAS: Readonly<Record<QueueName, TSchema>> = {
   [QUEUES.robotBrokerReferencesIndexed]: ReferencesIndexedEvent,
   [QUEUES.robotBrokerAutomationMatched]: AutomationMatchedEvent,
   [QUEUES.importServiceImportBatch]: ImportBatchJob,
+  [QUEUES.importServiceBatchCallback]: ImportBatchCallbackJob,
   [QUEUES.robotBrokerRobotResultImport]: RobotResultImportJob,
   [QUEUES.searchRequestServiceSearchScan]: SearchScanJob,
   [QUEUES.dedupServiceDeduplication]: DeduplicationJob,

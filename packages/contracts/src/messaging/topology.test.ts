@@ -14,6 +14,7 @@ describe('messaging topology', () => {
         'robot-broker.references-indexed',
         'robot-broker.automation-matched',
         'import-service.import-batch',
+        'import-service.batch-callback',
         'robot-broker.robot-result-import',
         'search-request-service.search-scan',
         'dedup-service.deduplication',

@@ -12,6 +12,8 @@ export class OutboundRequestError extends Error {
   constructor(
     readonly reason: OutboundFailure,
     message: string,
+    /** True once the whole request had been handed to the network: the peer may have received it. */
+    readonly requestSent = false,
   ) {
     super(message);
     this.name = 'OutboundRequestError';
@@ -178,7 +180,7 @@ export function createOutboundHttpClient(options: OutboundHttpOptions): Outbound
           });
           // A body cut short (the peer closed or reset it, or the socket timed out) is a transfer
           // failure like any other, so callers count it against their attempts.
-          res.on('error', (error) => limiter.destroy(error instanceof OutboundRequestError ? error : new OutboundRequestError('network', `${url.host}: ${error.message}`)));
+          res.on('error', (error) => limiter.destroy(error instanceof OutboundRequestError ? error : new OutboundRequestError('network', `${url.host}: ${error.message}`, true)));
           limiter.on('error', () => res.destroy());
           if (decoder) {
             decoder.on('error', (error) => limiter.destroy(new OutboundRequestError('undecodable', `the response body is not valid ${encoding}: ${error.message}`)));
@@ -189,8 +191,12 @@ export function createOutboundHttpClient(options: OutboundHttpOptions): Outbound
           resolve({ status, headers: res.headers, body: limiter });
         },
       );
-      req.on('timeout', () => req.destroy(new OutboundRequestError('timeout', `no response from ${url.host} within ${timeoutMs} ms`)));
-      req.on('error', (error) => reject(error instanceof OutboundRequestError ? error : new OutboundRequestError('network', `${url.host}: ${error.message}`)));
+      let sent = false;
+      req.on('finish', () => {
+        sent = true;
+      });
+      req.on('timeout', () => req.destroy(new OutboundRequestError('timeout', `no response from ${url.host} within ${timeoutMs} ms`, sent)));
+      req.on('error', (error) => reject(error instanceof OutboundRequestError ? error : new OutboundRequestError('network', `${url.host}: ${error.message}`, sent)));
       if (request.body !== undefined) req.end(request.body);
       else req.end();
     });

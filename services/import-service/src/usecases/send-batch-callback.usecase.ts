@@ -1,5 +1,5 @@
 import { uuidv7 } from '@destiny/contracts';
-import type { Logger, OutboundHttpClient } from '@destiny/platform';
+import { OutboundRequestError, type Logger, type OutboundHttpClient } from '@destiny/platform';
 import type { ImportBatchDocument, ImportRepository } from '../data-access/import.repository';
 import { isTerminalBatchStatus } from '../domain/batch-status';
 import type { ImportRecordUsecases } from './import-records.usecase';
@@ -8,9 +8,10 @@ import { backoffMs, ProcessingInterrupted, sleep } from './process-import-batch.
 const RETRY_MAX_MS = 30_000;
 
 /**
- * POSTs the batch summary to `callback_url` once the batch is terminal (§8.8), retried on errors
- * and non-2xx answers, then logged and dropped. At most once (§8.8): the batch records each POST
- * before it starts, and a POST whose answer was never recorded is not sent again. It is sent under
+ * POSTs the batch summary to `callback_url` once the batch is terminal (§8.8), retried on non-2xx
+ * answers and on errors before the request went out, then logged and dropped. At most once (§8.8):
+ * a POST sent whole but not answered (a timeout, a reset) is not sent again, and the batch records
+ * each POST before it starts, so a POST whose answer was never recorded is not sent again either. It is sent under
  * a lease on the batch, so one process sends it at a time, and a process that dies before a POST
  * or between two leaves the rest to the job's next delivery once its lease has run out.
  */
@@ -38,8 +39,9 @@ export function createSendBatchCallback(deps: {
     await setIfHeld(batch, { callback_outcome: outcome, callback_in_flight: false, callback_lease: null });
   }
 
-  return async (batch: ImportBatchDocument): Promise<void> => {
-    if (!batch.callback_url) return;
+  return async (batchId: string): Promise<void> => {
+    const batch = await deps.repository.batches.findOne({ _id: batchId });
+    if (!batch?.callback_url || batch.callback_outcome) return;
     const summary = await deps.records.summaryOf(batch);
     if (!isTerminalBatchStatus(summary.import_batch_status)) return;
     // Another process holds the lease: it sends the callback, or it died and its lease runs out.
@@ -60,10 +62,17 @@ export function createSendBatchCallback(deps: {
       // Paused past the lease, this process may have been replaced: then the other one goes on.
       if (!(await setIfHeld(batch, { callback_lease: leaseFor(attempt), callback_attempts: attempt, callback_in_flight: true }))) return;
       try {
-        const response = await deps.outbound.request({ url: batch.callback_url, method: 'POST', headers: { 'content-type': 'application/json' }, body, maxBytes: 1024 * 1024, timeoutMs: deps.timeoutMs });
+        // The status is the answer: the body is not read, so a 2xx with a body of any size is delivered.
+        const response = await deps.outbound.stream({ url: batch.callback_url, method: 'POST', headers: { 'content-type': 'application/json' }, body, timeoutMs: deps.timeoutMs });
+        response.body.destroy();
         if (response.status >= 200 && response.status < 300) return finish(batch, 'delivered');
         deps.logger.warn({ import_batch_id: batch._id, status: response.status, attempt }, 'import callback answered non-2xx');
       } catch (error) {
+        if (error instanceof OutboundRequestError && error.requestSent) {
+          // Sent whole and then no answer (a timeout, a reset): it may have arrived, so it is not sent again (at most once).
+          deps.logger.error({ import_batch_id: batch._id, err: error, attempt, callback_url: batch.callback_url }, 'import callback sent but not answered; not sent again (at most once)');
+          return finish(batch, 'dropped');
+        }
         deps.logger.warn({ import_batch_id: batch._id, err: error, attempt }, 'import callback failed');
       }
       if (attempt < deps.attempts) {
