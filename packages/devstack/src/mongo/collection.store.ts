@@ -310,18 +310,17 @@ export class Collection {
     return previous;
   }
 
-  /** Every held document with the fields the index reads decoded. */
+  /** Every held document with the fields the index reads decoded (whole for a partial index, whose filter may read any). */
   private *indexedDocuments(index: CollectionIndex): Iterable<[string, Document]> {
     const fields = new Set(['_id', ...index.fields.map((field) => field.split('.')[0])]);
-    for (const [key, raw] of this.documents) yield [key, index.complete ? readTopLevelFields(raw, fields) : Collection.decode(raw)];
+    const whole = index.spec.partialFilterExpression !== undefined;
+    for (const [key, raw] of this.documents) yield [key, whole ? Collection.decode(raw) : readTopLevelFields(raw, fields)];
   }
 
   createIndex(spec: IndexSpec): void {
     const index = new CollectionIndex(spec);
-    const fields = new Set(['_id', ...index.fields.map((field) => field.split('.')[0])]);
-    const needsWhole = spec.partialFilterExpression !== undefined;
-    for (const [key, raw] of this.documents) {
-      const keys = index.keysOf(needsWhole ? Collection.decode(raw) : readTopLevelFields(raw, fields));
+    for (const [key, document] of this.indexedDocuments(index)) {
+      const keys = index.keysOf(document);
       index.checkUnique(this.namespace, key, keys);
       index.add(key, keys);
     }

@@ -484,14 +484,11 @@ export class CommandHandler {
     const limit = optionalNumber(command.limit, 'limit');
     if (skip < 0) throw badValue('skip value is negative in count query');
     const query = command.query;
-    if (collection && (query === undefined || query === null || (isPlainObject(query) && Object.keys(query).length === 0))) {
-      let n = Math.max(0, collection.documents.size - skip);
-      if (limit !== undefined && limit !== 0) n = Math.min(n, Math.abs(limit));
-      return { n, ok: 1 };
-    }
-    const indexed = collection && isPlainObject(query) ? collection.indexedCount(query) : undefined;
-    if (indexed !== undefined) {
-      let n = Math.max(0, indexed - skip);
+    // Without a filter every document counts; with one an index may answer exactly (a COUNT_SCAN).
+    const unfiltered = query === undefined || query === null || (isPlainObject(query) && Object.keys(query).length === 0);
+    const known = !collection ? undefined : unfiltered ? collection.documents.size : isPlainObject(query) ? collection.indexedCount(query) : undefined;
+    if (known !== undefined) {
+      let n = Math.max(0, known - skip);
       if (limit !== undefined && limit !== 0) n = Math.min(n, Math.abs(limit));
       return { n, ok: 1 };
     }

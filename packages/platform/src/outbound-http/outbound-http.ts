@@ -94,7 +94,8 @@ function parseUrl(raw: string, policy: AddressPolicy): URL {
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new OutboundRequestError('scheme_not_allowed', `scheme ${url.protocol} is not allowed`);
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  // An address refused over any scheme is named as such, not sent to https where it is refused too.
+  // An IP literal never goes through lookup, so it is checked here; an address refused over any
+  // scheme is named as such, not sent to https where it is refused too.
   if (!policy.hostAllowed(host) && isIpLiteral(host) && !policy.addressAllowed(host)) throw new OutboundRequestError('blocked_address', `${host} may not be reached`);
   if (url.protocol === 'http:' && !policy.hostAllowed(url.hostname)) throw new OutboundRequestError('scheme_not_allowed', `plain http is not allowed for ${url.hostname}; use https`);
   if (url.username || url.password) throw new OutboundRequestError('invalid_url', 'credentials in URLs are not allowed');
@@ -143,12 +144,8 @@ export function createOutboundHttpClient(options: OutboundHttpOptions): Outbound
       } catch (error) {
         return reject(error);
       }
-      const host = url.hostname.replace(/^\[|\]$/g, '');
-      const hostAllowed = policy.hostAllowed(host);
-      // An IP literal never goes through lookup, so it is checked here.
-      if (!hostAllowed && isIpLiteral(host) && !policy.addressAllowed(host)) {
-        return reject(new OutboundRequestError('blocked_address', `${host} may not be reached`));
-      }
+      // A refused IP literal (which never goes through lookup) was refused by parseUrl.
+      const hostAllowed = policy.hostAllowed(url.hostname.replace(/^\[|\]$/g, ''));
       const transport = url.protocol === 'https:' ? https : http;
       const req = transport.request(
         url,

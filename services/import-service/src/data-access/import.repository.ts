@@ -1,8 +1,7 @@
 import { IMPORT_RESULT_STATUSES, type ImportResultStatus } from '@destiny/contracts';
-import type { IndexDeclaration } from '@destiny/platform';
+import { isDuplicateKeyError, type IndexDeclaration } from '@destiny/platform';
 import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
 import type { FileState } from '../domain/batch-status';
-import { isDuplicateKeyError } from '@destiny/platform';
 
 export const COLLECTIONS = { records: 'import_records', batches: 'import_batches', results: 'import_results' } as const;
 

@@ -17,8 +17,7 @@ import {
   type ImportResultCounts,
   type ImportResultRead,
 } from '@destiny/contracts';
-import { ServiceError, type MessageBus, type OutboundHttpClient } from '@destiny/platform';
-import { isDuplicateKeyError } from '@destiny/platform';
+import { isDuplicateKeyError, ServiceError, type MessageBus, type OutboundHttpClient } from '@destiny/platform';
 import type { ImportBatchDocument, ImportRecordDocument, ImportRepository, ImportResultDocument } from '../data-access/import.repository';
 import { batchStatus } from '../domain/batch-status';
 import { storageHostAllowed } from '../domain/storage-domain';

@@ -11,9 +11,10 @@ const RETRY_MAX_MS = 30_000;
  * POSTs the batch summary to `callback_url` once the batch is terminal (§8.8), retried on non-2xx
  * answers and on errors before the request went out, then logged and dropped. At most once (§8.8):
  * a POST sent whole but not answered (a timeout, a reset) is not sent again, and the batch records
- * each POST before it starts, so a POST whose answer was never recorded is not sent again either. It is sent under
- * a lease on the batch, so one process sends it at a time, and a process that dies before a POST
- * or between two leaves the rest to the job's next delivery once its lease has run out.
+ * each POST before it starts, so a POST whose answer was never recorded is not sent again either.
+ * It is sent under a lease on the batch, so one process sends it at a time, and a process that
+ * dies before a POST or between two leaves the rest to the callback job's next delivery once its
+ * lease has run out.
  */
 export function createSendBatchCallback(deps: {
   repository: ImportRepository;
