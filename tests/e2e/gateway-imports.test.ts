@@ -164,6 +164,17 @@ describe('api-gateway imports and reference reads end to end', () => {
     expect(fetched.searched_at).toBe('2026-01-31T12:00:00.123456Z');
   });
 
+  it('when searched_at lies before year 1 or after 9999 in UTC, then 422 and no record is stored', async () => {
+    const before = ((await (await fetch(url('/imports/records/'), { headers: admin })).json()) as unknown[]).length;
+    for (const searchedAt of ['0001-01-01T00:00:00+01:00', '9999-12-31T23:59:59-01:00']) {
+      const created = await fetch(url('/imports/records/'), json(admin, 'POST', { processor_name: 'p', processor_version: '1', expected_reference_count: -1, source_name: 's', searched_at: searchedAt }));
+      expect(created.status).toBe(422);
+      const body = (await created.json()) as { detail: Array<{ loc: unknown[] }> };
+      expect(body.detail[0].loc).toEqual(['body', 'searched_at']);
+    }
+    expect(((await (await fetch(url('/imports/records/'), { headers: admin })).json()) as unknown[]).length).toBe(before);
+  });
+
   it('when ids in the path do not exist, then 404 with the contract detail from the service', async () => {
     const missing = '01970c2e-5b1a-7c3d-9e8f-0a1b2c3d4eff';
     const record = await fetch(url(`/imports/records/${missing}/`), { headers: admin });

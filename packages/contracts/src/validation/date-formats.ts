@@ -26,6 +26,13 @@ export function isIsoDateTime(value: unknown): boolean {
     const hours = Number(offset.slice(1, 3));
     const minutes = offset.length > 3 ? Number(offset.slice(-2)) : 0;
     if (hours > 23 || minutes > 59) return false;
+    // The instant is stored in UTC (§1.3): an offset that carries it before year 1 or past 9999
+    // names no timestamp anyone can read back (Python's datetime overflows there).
+    const sign = offset.startsWith('-') ? -1 : 1;
+    const utc = new Date(0);
+    utc.setUTCFullYear(Number(year), Number(month) - 1, Number(day));
+    utc.setUTCHours(Number(hour) - sign * hours, Number(minute) - sign * minutes);
+    if (utc.getUTCFullYear() < 1 || utc.getUTCFullYear() > 9999) return false;
   }
   return true;
 }

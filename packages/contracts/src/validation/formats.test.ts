@@ -52,6 +52,21 @@ describe('dates and datetimes', () => {
     },
   );
 
+  it.each([['0001-01-01T00:00:00+01:00'], ['9999-12-31T23:59:59-01:00'], ['0001-01-01T00:30:00+0100']])(
+    'when the datetime %s is in UTC before year 1 or after 9999, then it is not a valid datetime',
+    (text) => {
+      expect(isIsoDateTime(text)).toBe(false);
+    },
+  );
+
+  it('when a datetime at the edge of years 1 and 9999 stays inside them in UTC, then it is valid and written as such', () => {
+    expect(isIsoDateTime('0001-01-01T01:00:00+01:00')).toBe(true);
+    expect(toUtcTimestamp('0001-01-01T01:00:00+01:00')).toBe('0001-01-01T00:00:00Z');
+    expect(isIsoDateTime('9999-12-31T22:59:59-01:00')).toBe(true);
+    expect(toUtcTimestamp('9999-12-31T22:59:59-01:00')).toBe('9999-12-31T23:59:59Z');
+    expect(isIsoDateTime('0001-01-01T00:00:00-05:00')).toBe(true);
+  });
+
   it('when a column timestamp has no offset, then it is read as UTC and written with Z', () => {
     expect(toUtcTimestamp('2026-01-31T12:00:00')).toBe('2026-01-31T12:00:00Z');
     expect(toUtcTimestamp('2026-01-31T14:00:00+02:00')).toBe('2026-01-31T12:00:00Z');

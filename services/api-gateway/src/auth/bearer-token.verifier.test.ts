@@ -69,6 +69,35 @@ describe('bearer token verification (§4.2, §4.3)', () => {
     expect(await failure(verifier().verify(issuer.mint()))).toEqual({ status: 401, detail: 'Unable to fetch signing keys from identity provider.' });
   });
 
+  it('when the JWKS keeps failing, then it is fetched at most once per refresh interval', async () => {
+    const subject = verifier();
+    issuer.failing = true;
+    const before = issuer.jwksRequests;
+    for (let index = 0; index < 5; index += 1) {
+      expect(await failure(subject.verify(issuer.mint()))).toEqual({ status: 401, detail: 'Unable to fetch signing keys from identity provider.' });
+    }
+    expect(issuer.jwksRequests - before).toBe(1);
+    clock += 10_000;
+    issuer.failing = false;
+    await expect(subject.verify(issuer.mint())).resolves.toMatchObject({ subject: 'test-subject' });
+    expect(issuer.jwksRequests - before).toBe(2);
+  });
+
+  it('when the day-old key set cannot be refreshed, then tokens signed by a cached key still verify and the refresh is retried later', async () => {
+    const subject = verifier();
+    await subject.verify(issuer.mint());
+    const before = issuer.jwksRequests;
+    issuer.failing = true;
+    clock += 24 * 60 * 60 * 1000;
+    for (let index = 0; index < 3; index += 1) await expect(subject.verify(issuer.mint())).resolves.toMatchObject({ subject: 'test-subject' });
+    expect(issuer.jwksRequests - before).toBe(1);
+    issuer.failing = false;
+    clock += 10_000;
+    await subject.verify(issuer.mint());
+    await subject.verify(issuer.mint());
+    expect(issuer.jwksRequests - before).toBe(2);
+  });
+
   it('when many tokens are verified within a day, then the JWKS is fetched once, and again after 24 hours', async () => {
     const subject = verifier();
     const before = issuer.jwksRequests;

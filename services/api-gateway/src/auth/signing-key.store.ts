@@ -30,7 +30,9 @@ export const JWKS_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 /**
  * The JWKS, cached for a day. A token naming a kid the cached set lacks (a rotated key) or failing
  * its signature against a cached key triggers one refresh; refreshes are rate-limited so a flood of
- * forged tokens cannot turn into a flood of requests to the identity provider.
+ * forged tokens cannot turn into a flood of requests to the identity provider. A failed fetch counts
+ * against the same limit, and while the provider is failing a day-old key set stays in use rather
+ * than locking every caller out.
  */
 export class SigningKeyStore {
   private readonly client: JwksClient;
@@ -39,6 +41,9 @@ export class SigningKeyStore {
   private readonly now: () => number;
   private keys = new Map<string, string>();
   private fetchedAt = Number.NEGATIVE_INFINITY;
+  /** When the last fetch, successful or not, was started. */
+  private attemptedAt = Number.NEGATIVE_INFINITY;
+  private lastFailure: SigningKeysUnavailableError | undefined;
   private inflight: Promise<void> | undefined;
 
   constructor(options: SigningKeyStoreOptions) {
@@ -52,8 +57,16 @@ export class SigningKeyStore {
   async keyFor(kid: string | undefined): Promise<SigningKey | undefined> {
     let fresh = false;
     if (this.now() - this.fetchedAt >= this.maxAgeMs) {
-      await this.fetch();
-      fresh = true;
+      if (this.mayRefresh()) {
+        try {
+          await this.fetch();
+          fresh = true;
+        } catch (error) {
+          if (this.keys.size === 0) throw error;
+        }
+      } else if (this.keys.size === 0) {
+        throw this.lastFailure ?? new SigningKeysUnavailableError(new Error('no key set fetched yet'));
+      }
     }
     let pem = this.lookup(kid);
     if (pem === undefined && !fresh && this.mayRefresh()) {
@@ -72,7 +85,7 @@ export class SigningKeyStore {
   }
 
   private mayRefresh(): boolean {
-    return this.now() - this.fetchedAt >= this.minRefreshIntervalMs;
+    return this.now() - Math.max(this.fetchedAt, this.attemptedAt) >= this.minRefreshIntervalMs;
   }
 
   private lookup(kid: string | undefined): string | undefined {
@@ -81,15 +94,19 @@ export class SigningKeyStore {
   }
 
   private fetch(): Promise<void> {
-    this.inflight ??= this.client
+    if (this.inflight) return this.inflight;
+    this.attemptedAt = this.now();
+    this.inflight = this.client
       .getSigningKeys()
       .then(
         (signingKeys) => {
           this.keys = new Map(signingKeys.map((key) => [key.kid ?? '', key.getPublicKey()]));
           this.fetchedAt = this.now();
+          this.lastFailure = undefined;
         },
         (error: unknown) => {
-          throw new SigningKeysUnavailableError(error);
+          this.lastFailure = new SigningKeysUnavailableError(error);
+          throw this.lastFailure;
         },
       )
       .finally(() => {
