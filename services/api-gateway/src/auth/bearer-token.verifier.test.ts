@@ -37,6 +37,12 @@ describe('bearer token verification (§4.2, §4.3)', () => {
     expect(await failure(verifier().verify(issuer.mint({ expiresInSeconds: -60 })))).toEqual({ status: 401, detail: 'Token is expired.' });
   });
 
+  it('when the token carries no exp claim, then 401 Invalid token claims, since it would never expire (§4.2)', async () => {
+    const token = issuer.mint({ claims: { exp: undefined } });
+    expect(JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString())).not.toHaveProperty('exp');
+    expect(await failure(verifier().verify(token))).toEqual({ status: 401, detail: 'Invalid token claims: Token is missing the "exp" claim' });
+  });
+
   it('when the audience is another client, then 401 Invalid token claims', async () => {
     expect(await failure(verifier().verify(issuer.mint({ claims: { aud: 'destiny-repository-client-production' } })))).toEqual({
       status: 401,

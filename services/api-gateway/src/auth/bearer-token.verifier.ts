@@ -76,6 +76,8 @@ export class BearerTokenVerifier {
   private check(token: string, pem: string): jwt.JwtPayload {
     const payload = jwt.verify(token, pem, { algorithms: ['RS256'], issuer: this.options.issuer, audience: this.options.audience });
     if (typeof payload !== 'object') throw unauthorized(BEARER_AUTH_DETAILS.unparseable);
+    // §4.2 lists `exp` among the required claims: a token without one would never expire.
+    if (typeof payload.exp !== 'number') throw unauthorized(invalidTokenClaimsDetail('Token is missing the "exp" claim'));
     return payload;
   }
 

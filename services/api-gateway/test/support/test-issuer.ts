@@ -77,6 +77,8 @@ export async function startTestIssuer(): Promise<TestIssuer> {
         resource_access: { [TEST_AUDIENCE]: { roles: options.roles ?? [] } },
         ...options.claims,
       };
+      // A claim given as undefined is left out of the token (a token without `exp`, say).
+      for (const [name, value] of Object.entries(payload)) if (value === undefined) delete (payload as Record<string, unknown>)[name];
       const algorithm = options.algorithm ?? 'RS256';
       const secret = algorithm.startsWith('HS') ? 'shared-secret' : key.privateKey;
       return jwt.sign(payload, secret, { algorithm, keyid: key.kid });
