@@ -1,3 +1,4 @@
+import http from 'node:http';
 import net from 'node:net';
 import { loadDestinyProtos } from '@destiny/contracts/grpc/proto-files';
 import { robotAuthHeaders, robotSignature } from '@destiny/contracts';
@@ -213,11 +214,33 @@ describe('api-gateway HTTP surface: auth, validation, routing, errors', () => {
       for (const [extra, msg] of [
         [',"notes":[1e400]', 'JSON decode error: A number is out of range: JSON numbers must be finite double-precision values.'],
         [',"notes":{"a\\u0000":1}', 'JSON decode error: The object key "a\\u0000" contains a NUL character.'],
+        [',"notes":"\\ud800x"', 'JSON decode error: A string holds an unpaired UTF-16 surrogate escape (such as \\ud800), which is not valid Unicode.'],
       ]) {
         const response = await fetch(url('/imports/records/'), { method: 'POST', headers: { ...bearer(['import.writer']), 'content-type': 'application/json' }, body: record(extra) });
         expect(response.status).toBe(422);
         expect(await response.json()).toMatchObject({ detail: [{ type: 'json_invalid', loc: ['body', 0], msg }] });
       }
+    });
+
+    it('when a body is not valid UTF-8, then 400 as FastAPI answers it, rather than storing U+FFFD in its place', async () => {
+      const body = Buffer.concat([Buffer.from('{"processor_name":"caf'), Buffer.from([0xe9]), Buffer.from('","processor_version":"1","source_name":"s","expected_reference_count":1}')]);
+      const response = await fetch(url('/imports/records/'), { method: 'POST', headers: { ...bearer(['import.writer']), 'content-type': 'application/json' }, body });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ detail: 'There was an error parsing the body' });
+    });
+
+    it('when a route that takes no body is sent a malformed one, then the body is ignored, as the reference implementation does', async () => {
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const request = http.request(url(`/references/${KNOWN_REFERENCE}/`), { method: 'GET', headers: { ...bearer(['reference.reader']), 'content-type': 'application/json', 'content-length': '2' } }, (response) => {
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+        });
+        request.on('error', reject);
+        request.end('{x');
+      });
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.body)).toMatchObject({ id: KNOWN_REFERENCE });
     });
 
     it('when a path id is not valid percent-encoding, then 400 with a JSON detail', async () => {

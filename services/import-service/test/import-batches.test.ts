@@ -198,7 +198,7 @@ describe('import-service batch processing with dedup-service', () => {
     expect(await finished(record.id, batch.id)).toMatchObject({ import_batch_status: 'completed', results: { completed: 2 } });
   });
 
-  it('when lines hold JSON nothing downstream can carry (deep nesting, infinite numbers, unsafe integers, NUL in keys), then each fails alone, saying why, and the rest of the chunk is stored', async () => {
+  it('when lines hold JSON nothing downstream can carry (deep nesting, infinite numbers, unsafe integers, NUL in keys, unpaired surrogates), then each fails alone, saying why, and the rest of the chunk is stored', async () => {
     const record = await createRecord();
     const raw = (data: string) => `{"source":"s","visibility":"public","content":{"enhancement_type":"raw","source_export_date":"2024-01-01T00:00:00Z","description":"d","data":${data}}}`;
     const line = (name: string, extra = '') => `{"identifiers":[{"identifier":"10.5555/structure.${name}","identifier_type":"doi"}]${extra}}`;
@@ -210,12 +210,13 @@ describe('import-service batch processing with dedup-service', () => {
       line('nul-key', `,"enhancements":[${raw('{"a\\u0000":1}')}]`),
       '{"identifiers":[{"identifier":9007199254740993,"identifier_type":"pm_id"}]}',
       line('year', ',"enhancements":[{"source":"s","visibility":"public","content":{"enhancement_type":"bibliographic","publication_year":1e20}}]'),
+      line('surrogate', ',"enhancements":[{"source":"s","visibility":"public","content":{"enhancement_type":"abstract","process":"other","abstract":"half \\ud83d of an emoji"}}]'),
       line('also-good'),
     ].join('\n');
     const batch = await register(record.id, { storage_url: files.serve('/structure.jsonl', file) });
     await finished(record.id, batch.id);
     const rows = await results(record.id, batch.id);
-    expect(rows.map((row) => row.status)).toEqual(['completed', 'failed', 'failed', 'failed', 'failed', 'failed', 'partially_failed', 'completed']);
+    expect(rows.map((row) => row.status)).toEqual(['completed', 'failed', 'failed', 'failed', 'failed', 'failed', 'partially_failed', 'failed', 'completed']);
     expect(rows.map((row) => row.failure_details)).toEqual([
       null,
       'Entry 2:\n\nJSON is nested deeper than 100 levels.',
@@ -224,6 +225,7 @@ describe('import-service batch processing with dedup-service', () => {
       'Entry 5:\n\nThe object key "a\\u0000" contains a NUL character.',
       expect.stringMatching(/^Entry 6\n\nAll identifiers failed to parse\.\n\nIdentifier 1: .*less than or equal to 9007199254740991/s),
       expect.stringMatching(/^Entry ref 7:\n\nEnhancement 1: .*less than or equal to 9007199254740991/s),
+      'Entry 8:\n\nA string holds an unpaired UTF-16 surrogate escape (such as \\ud800), which is not valid Unicode.',
       null,
     ]);
   });

@@ -21,4 +21,11 @@ describe('jsonStructureProblem', () => {
   it('when an object key holds a NUL character, then the key is named', () => {
     expect(jsonStructureProblem(JSON.parse('{"content":{"data":{"a\\u0000":1}}}'))).toBe('The object key "a\\u0000" contains a NUL character.');
   });
+
+  it('when a string or a key holds an unpaired surrogate escape, anywhere, then it is named as not valid Unicode', () => {
+    for (const text of ['"\\ud800x"', '{"notes":"a\\udc00"}', '[["ok", "\\ud83d"]]', '{"a\\ud800":1}']) {
+      expect(jsonStructureProblem(JSON.parse(text))).toMatch(/^A string holds an unpaired UTF-16 surrogate escape/);
+    }
+    expect(jsonStructureProblem(JSON.parse('{"emoji":"\\ud83d\\ude00","plain":"\u00e9"}'))).toBeUndefined();
+  });
 });

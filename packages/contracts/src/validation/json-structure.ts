@@ -1,6 +1,8 @@
 // What JSON.parse accepts but nothing downstream can hold: nesting deeper than the stack allows
 // echoing or canonicalising it, numbers JSON.parse turned into Infinity (1e400; stored, they
-// would silently become null), and object keys with a NUL character (BSON cannot store them).
+// would silently become null), object keys with a NUL character (BSON cannot store them), and
+// strings holding an unpaired surrogate escape ("\ud800"), which is no Unicode text: stored, it
+// would read back as U+FFFD (the reference implementation's JSON parser refuses it too).
 
 /**
  * Deepest nesting of arrays and objects a request body or import line may have. No contract
@@ -11,6 +13,7 @@ export const MAX_JSON_DEPTH = 100;
 /** Why a parsed JSON value cannot be accepted, walked without recursion; undefined when it can. */
 export function jsonStructureProblem(value: unknown): string | undefined {
   if (typeof value === 'number') return Number.isFinite(value) ? undefined : OUT_OF_RANGE;
+  if (typeof value === 'string') return isWellFormed(value) ? undefined : LONE_SURROGATE;
   if (value === null || typeof value !== 'object') return undefined;
   const pending: Array<[object, number]> = [[value, 1]];
   while (pending.length > 0) {
@@ -18,7 +21,9 @@ export function jsonStructureProblem(value: unknown): string | undefined {
     if (depth > MAX_JSON_DEPTH) return `JSON is nested deeper than ${MAX_JSON_DEPTH} levels.`;
     if (Array.isArray(item)) {
       for (const child of item) {
-        if (typeof child === 'number') {
+        if (typeof child === 'string') {
+          if (!isWellFormed(child)) return LONE_SURROGATE;
+        } else if (typeof child === 'number') {
           if (!Number.isFinite(child)) return OUT_OF_RANGE;
         } else if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
       }
@@ -26,13 +31,21 @@ export function jsonStructureProblem(value: unknown): string | undefined {
     }
     for (const key in item) {
       if (key.includes('\0')) return `The object key ${JSON.stringify(key)} contains a NUL character.`;
+      if (!isWellFormed(key)) return LONE_SURROGATE;
       const child = (item as Record<string, unknown>)[key];
-      if (typeof child === 'number') {
+      if (typeof child === 'string') {
+        if (!isWellFormed(child)) return LONE_SURROGATE;
+      } else if (typeof child === 'number') {
         if (!Number.isFinite(child)) return OUT_OF_RANGE;
       } else if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
     }
   }
   return undefined;
 }
+
+const LONE_SURROGATE = 'A string holds an unpaired UTF-16 surrogate escape (such as \\ud800), which is not valid Unicode.';
+
+/** String.prototype.isWellFormed (Node.js 20+; not yet in the ES2023 type library). */
+const isWellFormed = (text: string): boolean => (text as unknown as { isWellFormed(): boolean }).isWellFormed();
 
 const OUT_OF_RANGE = 'A number is out of range: JSON numbers must be finite double-precision values.';

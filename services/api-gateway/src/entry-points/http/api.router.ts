@@ -29,7 +29,8 @@ function routeHandler(route: RouteDefinition, handler: RouteHandler, dependencie
   return async (request: Request, response: Response) => {
     const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
     const caller = await dependencies.authenticator.authenticate(route, request.headers, raw);
-    const body = parseJsonBody(raw);
+    // A route that takes no body ignores whatever was sent, as the reference implementation does.
+    const body = route.body ? parseJsonBody(raw) : undefined;
     const validated = validateRouteRequest(route, { params: { ...request.params }, query: { ...(request.query as Record<string, unknown>) }, body });
     if (!validated.ok) throw ServiceError.unprocessable(validated.errors);
     send(response, await handler({ ...validated.value, caller, status: route.successStatus }));

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { jsonStructureProblem } from '@destiny/contracts';
 import { ServiceError } from '@destiny/platform';
 
@@ -7,6 +8,8 @@ import { ServiceError } from '@destiny/platform';
  */
 export function parseJsonBody(raw: Buffer | undefined): unknown {
   if (raw === undefined || raw.length === 0) return undefined;
+  // Decoding would silently turn invalid bytes into U+FFFD; FastAPI answers such a body this way.
+  if (!isUtf8(raw)) throw ServiceError.badRequest('There was an error parsing the body');
   const text = raw.toString('utf8');
   let body: unknown;
   try {
