@@ -80,6 +80,9 @@ export function fromGrpcError(error: GrpcServiceError): ServiceError {
       // fall through to the status mapping
     }
   }
-  const httpStatus = httpStatusForGrpcCode(error.code);
-  return new ServiceError(httpStatus, httpStatus === 500 ? 'Internal Server Error' : error.details || 'Upstream service failed.');
+  // Without the trailer the status came from gRPC itself, not from the remote's code: its text
+  // names internals (addresses, limits), and RESOURCE_EXHAUSTED is a message over the size limit,
+  // a server-side failure rather than the caller's 429.
+  const httpStatus = error.code === GrpcStatus.RESOURCE_EXHAUSTED ? 500 : httpStatusForGrpcCode(error.code);
+  return new ServiceError(httpStatus, httpStatus === 500 ? 'Internal Server Error' : 'Upstream service failed.');
 }

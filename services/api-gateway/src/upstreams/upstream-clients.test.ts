@@ -12,6 +12,7 @@ describe('upstream gRPC calls and their error mapping', () => {
     server.addService(loadDestinyProtos().destiny.dedup_service.DedupService.service, {
       GetReference: async (request: { id: string }) => {
         if (request.id === 'boom') throw new Error('database exploded');
+        if (request.id === 'huge') return { json: JSON.stringify({ notes: 'x'.repeat(65 * 1024 * 1024) }) };
         throw ServiceError.notFound('Reference', request.id);
       },
     });
@@ -33,6 +34,10 @@ describe('upstream gRPC calls and their error mapping', () => {
 
   it('when the service fails unexpectedly, then 500 without internals', async () => {
     expect(await failure(upstreams['dedup-service'].call('GetReference', { id: 'boom' }))).toEqual({ status: 500, detail: 'Internal Server Error' });
+  });
+
+  it('when an answer exceeds the gRPC message limit, then 500 without the transport\'s text, not a 429', async () => {
+    expect(await failure(upstreams['dedup-service'].call('GetReference', { id: 'huge' }))).toEqual({ status: 500, detail: 'Internal Server Error' });
   });
 
   it('when the method is not served or not in the proto, then 501 Not implemented.', async () => {
