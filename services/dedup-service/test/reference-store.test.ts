@@ -193,13 +193,38 @@ describe('dedup-service reference store through gRPC', () => {
     expect(other.status).toBe('completed');
   });
 
-  it('when a line under a merge strategy is an exact subset of a stored reference, then nothing is stored and its minted id resolves to no reference', async () => {
-    const reference = { identifiers: [doi('10.1000/epsilon.1')], enhancements: [{ source: 's1', visibility: 'public', content: { enhancement_type: 'abstract', process: 'other', abstract: 'same' } }] };
-    const [created] = await ingest('fail', [reference]);
-    const [again] = await ingest('merge_defensive', [reference]);
-    expect(again.status).toBe('completed');
-    expect(again.reference_id).not.toBe(created.reference_id);
-    await expect(getReference(again.reference_id)).rejects.toMatchObject({ httpStatus: 404, detail: `Reference with id ${again.reference_id} does not exist.` });
+  it.each(['merge_defensive', 'merge_aggressive', 'append'])(
+    'when a line under %s adds nothing to the reference it collides with, then it completes with that reference\'s id and nothing changes (§8.6)',
+    async (strategy) => {
+      const reference = { identifiers: [doi(`10.1000/epsilon.${strategy}`)], enhancements: [{ source: 's1', visibility: 'public', content: { enhancement_type: 'abstract', process: 'other', abstract: 'same' } }] };
+      const [created] = await ingest('fail', [reference]);
+      await decided(created.reference_id);
+      const before = await getReference(created.reference_id);
+      const [again] = await ingest(strategy, [reference]);
+      expect(again).toMatchObject({ status: 'completed', reference_id: created.reference_id });
+      expect(await getReference(created.reference_id)).toEqual(before);
+      expect(await lookup([`doi:10.1000/epsilon.${strategy}`])).toHaveLength(1);
+    },
+  );
+
+  it('when one merge_aggressive line carries two versions of a (type, source) pair, then the later supersedes both the stored one and the earlier', async () => {
+    const abstract = (text: string) => ({ source: 's1', visibility: 'public', content: { enhancement_type: 'abstract', process: 'other', abstract: text } });
+    const [created] = await ingest('fail', [{ identifiers: [doi('10.1000/nu.1')], enhancements: [abstract('v0')] }]);
+    const [merged] = await ingest('merge_aggressive', [{ identifiers: [doi('10.1000/nu.1')], enhancements: [abstract('vA'), abstract('vB')] }]);
+    expect(merged).toMatchObject({ status: 'completed', reference_id: created.reference_id });
+    const stored = await getReference(created.reference_id);
+    expect(stored.enhancements.map((enhancement) => (enhancement.content as { abstract: string }).abstract)).toEqual(['vB']);
+    const event = await waitFor(() => eventsFor(created.reference_id).find((item) => item.kind === 'enhanced'), 'the merge event');
+    expect((event.changeset.enhancements ?? []).map((enhancement) => (enhancement.content as { abstract: string }).abstract)).toEqual(['vB']);
+  });
+
+  it('when append left two current versions of a pair, then a merge_aggressive line supersedes both', async () => {
+    const abstract = (text: string) => ({ source: 's1', visibility: 'public', content: { enhancement_type: 'abstract', process: 'other', abstract: text } });
+    const [created] = await ingest('fail', [{ identifiers: [doi('10.1000/xi.1')], enhancements: [abstract('v1')] }]);
+    await ingest('append', [{ identifiers: [doi('10.1000/xi.1')], enhancements: [abstract('v2')] }]);
+    expect((await getReference(created.reference_id)).enhancements.map((enhancement) => (enhancement.content as { abstract: string }).abstract)).toEqual(['v1', 'v2']);
+    await ingest('merge_aggressive', [{ identifiers: [doi('10.1000/xi.1')], enhancements: [abstract('v3')] }]);
+    expect((await getReference(created.reference_id)).enhancements.map((enhancement) => (enhancement.content as { abstract: string }).abstract)).toEqual(['v3']);
   });
 
   it('when the same chunk is ingested twice with the same import result ids, then the second call returns the same outcomes and stores nothing new', async () => {

@@ -107,7 +107,7 @@ describe('two dedup-service replicas on one MongoDB and one broker', () => {
     expect(claims.filter((claim) => !ids.has(claim.reference_id))).toEqual([]);
 
     // Decided once: one decision per reference, the active one; the duplicates grouped under their
-    // work. (Exact duplicates of wave 1 have a decision for their minted id and nothing stored.)
+    // work.
     const decisions = (await db.collection<{ _id: string; reference_id: string; duplicate_determination: string }>(COLLECTIONS.duplicateDecisions).find({}).toArray()).filter((decision) => ids.has(decision.reference_id));
     expect(decisions).toHaveLength(rows.length);
     for (const row of rows) expect(decisions.filter((decision) => decision.reference_id === row._id).map((decision) => decision._id)).toEqual([row.active_decision?.decision_id]);

@@ -23,8 +23,7 @@ export type IngestPlan =
   | { kind: 'create'; reference: ReferenceDocument }
   | { kind: 'merge'; referenceId: string; identifiers: ExternalIdentifier[]; enhancements: StoredEnhancement[]; supersede: Array<{ id: string; by: string }> }
   | { kind: 'discard' }
-  | { kind: 'fail'; detail: string }
-  | { kind: 'exact_duplicate'; mintedId: string; of: string };
+  | { kind: 'fail'; detail: string };
 
 export const MORE_THAN_ONE_COLLISION = 'Incoming reference collides with more than one existing reference.';
 
@@ -54,15 +53,6 @@ function describeIdentifier(identifier: ExternalIdentifier): string {
   return `identifier_type=${identifier.identifier_type}, identifier=${String(identifier.identifier)}${name}`;
 }
 
-/** §15.5: same visibility, every incoming identifier and enhancement (by content) already present. */
-export function isExactSubset(incoming: StoredEnhancement[], incomingReference: IncomingReference, existing: ReferenceDocument): boolean {
-  if (existing.visibility !== incomingReference.visibility) return false;
-  const keys = new Set(existing.identifiers.map(identifierIdentityKey));
-  if (!incomingReference.identifiers.every((identifier) => keys.has(identifierIdentityKey(identifier)))) return false;
-  const fingerprints = new Set(currentEnhancements(existing).map((enhancement) => enhancement.fingerprint));
-  return incoming.every((enhancement) => fingerprints.has(enhancement.fingerprint));
-}
-
 export interface PlanInput {
   lineNumber: number;
   importResultId: string;
@@ -73,16 +63,6 @@ export interface PlanInput {
   referenceById(id: string): ReferenceDocument | undefined;
   newId(): string;
   now: string;
-}
-
-/** The id an exact duplicate is answered with: derived from its import result, so every attempt answers the same. */
-export function exactDuplicateIdOf(importResultId: string): string {
-  return derivedUuidv7(importResultId, 'exact-duplicate');
-}
-
-/** The id of an exact duplicate's decision, the only thing ingesting one stores. */
-export function exactDuplicateDecisionIdOf(exactDuplicateId: string): string {
-  return derivedUuidv7(exactDuplicateId, 'decision');
 }
 
 export function planIngest(input: PlanInput): IngestPlan {
@@ -114,22 +94,15 @@ export function planIngest(input: PlanInput): IngestPlan {
   }
   const existingIds = [...colliding.keys()];
   if (input.strategy === 'discard') return { kind: 'discard' };
-  // The strategy's own outcomes pre-empt the head's exact-duplicate path (§8.5): under `fail` a
-  // line sent twice is reported as a collision, not accepted under an id that resolves to nothing.
   if (existingIds.length > 1) return { kind: 'fail', detail: `Entry ${input.lineNumber}:\n\n${MORE_THAN_ONE_COLLISION}` };
   if (input.strategy === 'fail') {
     const identifiers = colliding.get(existingIds[0]) ?? [];
     return { kind: 'fail', detail: `Entry ${input.lineNumber}:\n\nIdentifier(s) are already mapped on an existing reference:\n${identifiers.map(describeIdentifier).join('\n')}` };
   }
-  const candidates = existingIds.map((id) => input.referenceById(id)).filter((item): item is ReferenceDocument => item !== undefined);
-  const provisional = incoming.enhancements.map((enhancement) => toStoredEnhancement(enhancement, '', '', input.now));
-  const hasNonOther = incoming.identifiers.some((identifier) => identifier.identifier_type !== 'other');
-  if (hasNonOther) {
-    const superset = candidates.find((candidate) => isExactSubset(provisional, incoming, candidate));
-    // Derived from the line's result id, so a chunk sent again reports the id its first attempt did.
-    if (superset) return { kind: 'exact_duplicate', mintedId: exactDuplicateIdOf(input.importResultId), of: superset._id };
-  }
-  const existing = candidates[0];
+  // Every strategy pre-empts the head's exact-duplicate path (§8.5), whose minted id resolves to no
+  // reference: under a merge strategy a line adding nothing is an empty merge, answered with the
+  // existing reference's id as §8.6 says.
+  const existing = input.referenceById(existingIds[0]);
   if (!existing) return { kind: 'fail', detail: `Entry ${input.lineNumber}:\n\nUncaught exception at the repository.` };
   return planMerge(input, existing);
 }
@@ -164,17 +137,25 @@ function planMerge(input: PlanInput, existing: ReferenceDocument): IngestPlan {
   });
   const current = currentEnhancements(existing);
   const fingerprints = new Set(current.map((enhancement) => enhancement.fingerprint));
-  const byPair = new Map(current.map((enhancement) => [pairKey(enhancement), enhancement]));
+  // Every current enhancement of a pair: `append` may have left several, and an aggressive merge
+  // supersedes them all, as it supersedes one the same line added before.
+  const byPair = new Map<string, StoredEnhancement[]>();
+  for (const enhancement of current) byPair.set(pairKey(enhancement), [...(byPair.get(pairKey(enhancement)) ?? []), enhancement]);
   const enhancements: StoredEnhancement[] = [];
   const supersede: Array<{ id: string; by: string }> = [];
   for (const raw of incoming.enhancements) {
     const enhancement = toStoredEnhancement(raw, existing._id, input.newId(), input.now);
     if (fingerprints.has(enhancement.fingerprint)) continue;
-    const previous = byPair.get(pairKey(enhancement));
-    if (strategy === 'merge_defensive' && previous) continue;
-    if (strategy === 'merge_aggressive' && previous) supersede.push({ id: previous.id, by: enhancement.id });
+    const pair = pairKey(enhancement);
+    const previous = byPair.get(pair) ?? [];
+    if (strategy === 'merge_defensive' && previous.length > 0) continue;
+    if (strategy === 'merge_aggressive') {
+      for (const older of previous) supersede.push({ id: older.id, by: enhancement.id });
+      byPair.set(pair, [enhancement]);
+    } else {
+      byPair.set(pair, [...previous, enhancement]);
+    }
     fingerprints.add(enhancement.fingerprint);
-    byPair.set(pairKey(enhancement), enhancement);
     enhancements.push(enhancement);
   }
   return { kind: 'merge', referenceId: existing._id, identifiers, enhancements, supersede };

@@ -69,9 +69,10 @@ export function compactOwnChangeEntry(input: { kind: ReferenceChangeKind; refere
 /**
  * An `enhanced` event about a reference without active duplicates, stored without its view and
  * changeset as `compactOwnChangeEntry` stores a decision's: the view is the reference's content
- * after the change and the changeset the enhancements it appended, both recoverable from the
- * document because they are only ever appended. A reference's outbox write then carries its new
- * enhancements once instead of three times (pushed, in the view, in the changeset).
+ * after the change and the changeset the enhancements it appended (less any that a later one of the
+ * same change superseded), both recoverable from the document because they are only ever appended.
+ * A reference's outbox write then carries its new enhancements once instead of three times (pushed,
+ * in the view, in the changeset).
  */
 export function compactEnhancedEntry(input: { reference: ReferenceDocument; addedFrom: number; origin?: ChangeOrigin; now?: Date }): OutboxEntry {
   const entry = compactOwnChangeEntry({ kind: 'enhanced', reference: input.reference, origin: input.origin, now: input.now });
@@ -106,7 +107,7 @@ export function expandFromDocument(entry: OutboxEntry, document: ReferenceDocume
     version: event.version,
     kind: event.kind,
     reference: deduplicatedView(snapshot, []),
-    changeset: at.added_from === undefined ? referenceDoc([{ reference: snapshot }], snapshot.visibility, determination) : enhancementChangeset(snapshot.enhancements.slice(at.added_from)),
+    changeset: at.added_from === undefined ? referenceDoc([{ reference: snapshot }], snapshot.visibility, determination) : enhancementChangeset(snapshot.enhancements.slice(at.added_from).filter((enhancement) => !enhancement.superseded_by)),
     duplicate_decision: event.duplicate_decision,
     ...(event.duplicate_decision_id ? { duplicate_decision_id: event.duplicate_decision_id } : {}),
     origin: event.origin,

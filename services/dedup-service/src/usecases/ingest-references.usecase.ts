@@ -3,9 +3,9 @@ import type { MessageBus } from '@destiny/platform';
 import type { Db } from 'mongodb';
 import type { Logger } from '@destiny/platform';
 import { COLLECTIONS } from '../data-access/collections';
-import { pendingDecision, type DecisionDocument, type DecisionRepository } from '../data-access/decision.repository';
+import { pendingDecision, type DecisionRepository } from '../data-access/decision.repository';
 import { ConcurrentChangeError, insertIgnoringDuplicates, WRITE_ROUNDS, type IdentifierClaimWrite, type ReferenceRepository } from '../data-access/reference.repository';
-import { exactDuplicateDecisionIdOf, exactDuplicateIdOf, planIngest, type IncomingReference, type IngestStrategy } from '../domain/ingest.planner';
+import { planIngest, type IncomingReference, type IngestStrategy } from '../domain/ingest.planner';
 import { enhancementChangeset, identityKeys, isCanonicalLike, type ReferenceDocument, type StoredEnhancement } from '../domain/reference.model';
 import { compactEnhancedEntry, compactOwnChangeEntry, referenceChangedEntry } from '../domain/reference-changed.event-builder';
 import { comparisonUpdate, storedDedupRecord } from '../domain/dedup-record';
@@ -107,11 +107,6 @@ export function createIngestReferences(deps: {
       deps.references.owners(lines.flatMap((line) => identityKeys(line.incoming.identifiers))),
     ]);
     const done = new Map(doneRows.map((row) => [row._id, row]));
-    const recordedExactDuplicates = new Set<string>();
-    if (giveUpFailureDetails !== undefined) {
-      const open = resultIds.filter((id) => !done.has(id)).map(exactDuplicateIdOf);
-      for (const decision of await deps.decisions.getMany(open.map(exactDuplicateDecisionIdOf))) recordedExactDuplicates.add(decision.reference_id);
-    }
     const earlier = new Map(earlierRows.filter((row) => !done.has(row.import_result_id as string)).map((row) => [row.import_result_id as string, row]));
     const known = new Map((await deps.references.getManyHeld([...new Set(owners.values())])).map((row) => [row._id, row]));
     // Claims are written before the references they name, so an attempt that stopped between the
@@ -131,7 +126,6 @@ export function createIngestReferences(deps: {
     const claims: IdentifierClaimWrite[] = [];
     /** Claims finishing an earlier attempt's work: one that lost its identifier meanwhile cannot be undone here. */
     const settledClaims = new Set<string>();
-    const decisions: DecisionDocument[] = [];
     const mergedSizes = new Map<string, number>();
     const strayClaims: Array<{ _id: string; reference_id: string }> = [];
     const newOutcomes: OutcomeDocument[] = [];
@@ -194,13 +188,7 @@ export function createIngestReferences(deps: {
       });
       if (giveUpFailureDetails !== undefined && plan.kind !== 'fail' && plan.kind !== 'discard') {
         // Given up: a line whose plan writes nothing is answered as any attempt would answer it; one
-        // that would write is answered by what an earlier attempt left. An exact duplicate stores no
-        // reference, only its decision, so that decision is what such an attempt left.
-        const mintedId = exactDuplicateIdOf(line.import_result_id);
-        if (recordedExactDuplicates.has(mintedId)) {
-          record(line, 'completed', mintedId, '');
-          continue;
-        }
+        // that would write is answered by what an earlier attempt left (found above, else nothing).
         record(line, 'failed', '', giveUpFailureDetails);
         // A stopped attempt's claims for a merge it never wrote name a reference without the
         // identifier: released, or the identifier would stay taken by a reference not holding it.
@@ -236,11 +224,13 @@ export function createIngestReferences(deps: {
           }
           mergedSizes.set(plan.referenceId, grown);
           const base = merged.get(plan.referenceId) ?? { before: known.get(plan.referenceId) as ReferenceDocument, after: structuredClone(known.get(plan.referenceId) as ReferenceDocument), resultIds: [], added: [] };
+          // Marked after the line's own enhancements are appended: a later one of the line may supersede an earlier one.
           const superseded = new Map(plan.supersede.map((entry) => [entry.id, entry.by]));
-          base.after.enhancements = base.after.enhancements.map((enhancement) => (superseded.has(enhancement.id) ? { ...enhancement, superseded_by: superseded.get(enhancement.id) as string } : enhancement));
           base.after.enhancements.push(...plan.enhancements);
+          base.after.enhancements = base.after.enhancements.map((enhancement) => (superseded.has(enhancement.id) ? { ...enhancement, superseded_by: superseded.get(enhancement.id) as string } : enhancement));
           base.after.identifiers.push(...plan.identifiers);
-          base.added.push(...plan.enhancements);
+          // The changeset names what is current after the chunk, not versions superseded within it.
+          base.added = [...base.added, ...plan.enhancements].filter((enhancement) => !superseded.has(enhancement.id));
           base.resultIds.push(line.import_result_id);
           merged.set(plan.referenceId, base);
           claimAll(plan.referenceId, plan.identifiers);
@@ -252,17 +242,6 @@ export function createIngestReferences(deps: {
           break;
         case 'fail':
           record(line, 'failed', '', plan.detail);
-          break;
-        case 'exact_duplicate':
-          decisions.push({
-            // One decision however often the line is sent: its id comes from the minted one, and decisions are inserted ignoring duplicates.
-            ...pendingDecision(exactDuplicateDecisionIdOf(plan.mintedId), plan.mintedId, 'import', now),
-            active_decision: true,
-            duplicate_determination: 'exact_duplicate',
-            canonical_reference_id: plan.of,
-            detail: `Exact subset of reference ${plan.of}.`,
-          });
-          record(line, 'completed', plan.mintedId, '');
           break;
       }
     }
@@ -277,7 +256,7 @@ export function createIngestReferences(deps: {
     if (lost.length > 0) throw new ConcurrentChangeError(owners.get(lost[0]) ?? lost[0]);
     await deps.references.releaseClaims(strayClaims.filter((stray) => !claims.some((claim) => claim._id === stray._id)));
     const pending = created.map((reference) => pendingDecision(reference.import_decision_id as string, reference._id, 'import', now));
-    await deps.decisions.insert([...pending, ...decisions]);
+    await deps.decisions.insert(pending);
     // Each new reference carries its `imported` event (§13.2: searchable from storage, percolated
     // only from its first decision), compact as a decision's: its content is the document's.
     const inserted = created.filter((reference) => !earlier.has(reference.import_result_id as string));
