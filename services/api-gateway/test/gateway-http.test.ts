@@ -18,6 +18,8 @@ const fullText = { id: '01970c2e-5b1a-7c3d-9e8f-0a1b2c3d4e71', reference_id: KNO
 const reference = { visibility: 'public', id: KNOWN_REFERENCE, identifiers: [{ identifier_type: 'doi', identifier: '10.1234/abc' }], enhancements: [abstract, fullText] };
 
 interface Recorded {
+  records: Array<{ id: string; notes: string }>;
+  recordPages: Array<{ limit: number; before_id: string }>;
   lookups: string[][];
   signatures: Array<{ authorization: string; client_id: string; request_timestamp: string; body: Buffer }>;
   polls: unknown[];
@@ -60,6 +62,18 @@ async function startFakeUpstreams(recorded: Recorded): Promise<{ server: GrpcSer
     },
     RenewRobotEnhancementBatchLease: async () => ({ json: JSON.stringify('2026-01-31T12:10:00.123456+00:00') }),
   });
+  // Only the record list: every other ImportService method still answers UNIMPLEMENTED.
+  server.addService(protos.import_service.ImportService.service, {
+    ListImportRecords: async (request: { limit: number; before_id: string }) => {
+      recorded.recordPages.push(request);
+      const start = request.before_id ? recorded.records.findIndex((record) => record.id === request.before_id) + 1 : 0;
+      // Pages of at most two records, or one when records are large, as a page budget would cut them.
+      const size = recorded.records[start]?.notes.length > 1000 ? 1 : 2;
+      const page = recorded.records.slice(start, start + Math.min(size, request.limit));
+      const more = start + page.length < recorded.records.length && page.length < request.limit;
+      return { json: page.map((record) => JSON.stringify(record)), more, last_id: page.at(-1)?.id ?? '' };
+    },
+  });
   server.addService(protos.search_request_service.SearchRequestService.service, {
     SearchReferences: async () => ({ json: '{not json' }),
   });
@@ -72,7 +86,7 @@ describe('api-gateway HTTP surface: auth, validation, routing, errors', () => {
   let issuer: TestIssuer;
   let upstreams: { server: GrpcServer; address: string };
   let gateway: RunningApiGateway;
-  const recorded: Recorded = { lookups: [], signatures: [], polls: [], results: [], invoked: [] };
+  const recorded: Recorded = { records: [], recordPages: [], lookups: [], signatures: [], polls: [], results: [], invoked: [] };
   const url = (path: string) => `${gateway.url}/v1${path}`;
   const bearer = (roles: string[]) => ({ authorization: `Bearer ${issuer.mint({ roles })}` });
   const importRecord = { processor_name: 'test', processor_version: '1', expected_reference_count: 1, source_name: 'test' };
@@ -309,6 +323,36 @@ describe('api-gateway HTTP surface: auth, validation, routing, errors', () => {
       const response = await fetch(url('/imports/records/'), { method: 'POST', headers: { ...bearer(['import.writer']), 'content-type': 'application/json' }, body: JSON.stringify(importRecord) });
       expect(response.status).toBe(501);
       expect(await response.json()).toEqual({ detail: 'Not implemented.' });
+    });
+
+    it('when import-service answers the record list in pages, then the gateway reads them in turn up to the limit and answers one array', async () => {
+      recorded.records = Array.from({ length: 5 }, (_, index) => ({ id: `01970c2e-5b1a-7c3d-9e8f-0a1b2c3d4f0${index}`, notes: `record ${index}` }));
+      recorded.recordPages = [];
+      const all = await fetch(url('/imports/records/?limit=5'), { headers: bearer(['import.writer']) });
+      expect(all.status).toBe(200);
+      expect(all.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await all.json()).toEqual(recorded.records);
+      expect(recorded.recordPages).toEqual([
+        { limit: 5, before_id: '' },
+        { limit: 3, before_id: recorded.records[1].id },
+        { limit: 1, before_id: recorded.records[3].id },
+      ]);
+      const three = await fetch(url('/imports/records/?limit=3'), { headers: bearer(['import.writer']) });
+      expect(await three.json()).toEqual(recorded.records.slice(0, 3));
+      recorded.records = [];
+      expect(await (await fetch(url('/imports/records/'), { headers: bearer(['import.writer']) })).text()).toBe('[]');
+    });
+
+    it('when the record list is larger than a gRPC message (records have no size limit), then it is still answered whole', async () => {
+      recorded.records = Array.from({ length: 3 }, (_, index) => ({ id: `01970c2e-5b1a-7c3d-9e8f-0a1b2c3d4f1${index}`, notes: String(index).repeat(25 * 1024 * 1024) }));
+      try {
+        const response = await fetch(url('/imports/records/'), { headers: bearer(['import.writer']) });
+        expect(response.status).toBe(200);
+        const body = (await response.json()) as Array<{ id: string; notes: string }>;
+        expect(body.map((record) => [record.id, record.notes.length, record.notes[0]])).toEqual(recorded.records.map((record, index) => [record.id, 25 * 1024 * 1024, String(index)]));
+      } finally {
+        recorded.records = [];
+      }
     });
 
     it('when an upstream raises a ServiceError, then its status and detail are answered verbatim', async () => {

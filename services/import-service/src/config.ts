@@ -10,6 +10,12 @@ export const importServiceConfig = defineConfig({
   IMPORT_ALLOWED_DOMAINS: { kind: 'list', default: [], description: 'storage_url host must equal or be a subdomain of one of these (empty: no restriction)' },
   IMPORT_MAX_FILE_BYTES: { kind: 'integer', default: 2 * 1024 * 1024 * 1024, min: 1, description: 'largest batch file accepted' },
   IMPORT_MAX_LINE_BYTES: { kind: 'integer', default: 10 * 1024 * 1024, min: 1, description: 'longest batch file line accepted' },
+  IMPORT_RECORDS_PAGE_BYTES: {
+    kind: 'integer',
+    default: 32 * 1024 * 1024,
+    min: 1,
+    description: 'largest page of the import record list sent to the gateway in one gRPC reply (it reads the next page after it)',
+  },
   IMPORT_CHUNK_SIZE: { kind: 'integer', default: 500, min: 1, max: 5000, description: 'lines ingested per dedup-service call' },
   ...enhancementContentConfig,
   ...fullTextBlobConfig,

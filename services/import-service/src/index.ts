@@ -55,7 +55,7 @@ export async function startImportService(env: NodeJS.ProcessEnv = process.env, o
           retryMaxMs: 30_000,
         },
       });
-      registerImportGrpc(grpc, records);
+      registerImportGrpc(grpc, records, { recordsPageBytes: config.IMPORT_RECORDS_PAGE_BYTES });
       const consumer = await startImportBatchConsumer(bus, processBatch, logger, Math.max(100, config.IMPORT_RETRY_BASE_MS));
       const callbacks = await startBatchCallbackConsumer(bus, sendCallback, logger, Math.max(100, config.IMPORT_RETRY_BASE_MS));
       return {

@@ -305,6 +305,41 @@ describe('import-service batch processing with dedup-service', () => {
     expect(seedRecord).toBeDefined();
   });
 
+  it('when the record list outgrows the page budget, then each page stops at the budget and the next continues after its last record, newest first, without gaps or repeats', async () => {
+    interface Page {
+      json: string[];
+      more: boolean;
+      last_id: string;
+    }
+    const paged = await startImportService({ ...env, IMPORT_RECORDS_PAGE_BYTES: '3000' });
+    const pagedClient = importClient(paged.grpcPort);
+    try {
+      for (let index = 0; index < 6; index += 1) {
+        await call(client, 'CreateImportRecord', { json: JSON.stringify({ processor_name: 'paged', processor_version: '1', expected_reference_count: -1, source_name: 'tests', notes: `${index}`.repeat(1200) }) });
+      }
+      const whole = await call<Page>(client, 'ListImportRecords', { limit: 6, before_id: '' });
+      expect(whole).toMatchObject({ more: false });
+      expect(whole.json.map((text) => (JSON.parse(text) as { notes: string }).notes[0])).toEqual(['5', '4', '3', '2', '1', '0']);
+
+      const pages: Page[] = [];
+      let remaining = 6;
+      let beforeId = '';
+      for (;;) {
+        const page = await call<Page>(pagedClient, 'ListImportRecords', { limit: remaining, before_id: beforeId });
+        pages.push(page);
+        remaining -= page.json.length;
+        if (!page.more) break;
+        beforeId = page.last_id;
+      }
+      expect(pages.map((page) => page.json.length)).toEqual([3, 3]);
+      expect(pages.flatMap((page) => page.json)).toEqual(whole.json);
+      expect(pages[0].last_id).toBe((JSON.parse(whole.json[2]) as { id: string }).id);
+    } finally {
+      pagedClient.close();
+      await paged.stop();
+    }
+  });
+
   it('when outbound rules are strict, then loopback, private, metadata and disallowed domains are refused at registration', async () => {
     const strict = await startImportService({ ...env, OUTBOUND_ALLOWLIST: '' });
     const domains = await startImportService({ ...env, IMPORT_ALLOWED_DOMAINS: 'blob.core.windows.net' });

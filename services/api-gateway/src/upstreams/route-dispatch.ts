@@ -4,8 +4,15 @@ import { redactFullText, redactFullTextAll } from '../domain/full-text-redaction
 import type { Caller } from '../auth/request.authenticator';
 import { NOT_IMPLEMENTED_DETAIL, type Upstreams } from './upstream-clients';
 
-/** What a route answers: JSON, bare text, or no body. */
-export type RouteResult = { status: number; json: unknown } | { status: number; text: string } | { status: number; empty: true };
+/**
+ * What a route answers: JSON, bare text, no body, or a JSON array written element by element
+ * (each item one element's JSON text) for a list too large to hold as one value.
+ */
+export type RouteResult =
+  | { status: number; json: unknown }
+  | { status: number; text: string }
+  | { status: number; empty: true }
+  | { status: number; jsonArray: AsyncIterable<string> };
 
 export interface RouteCall extends ValidatedRouteRequest {
   caller: Caller;
@@ -42,6 +49,32 @@ function single(call: () => Promise<JsonDocument>, status: number): Promise<Rout
 
 function many(call: () => Promise<JsonDocuments>, status: number): Promise<RouteResult> {
   return call().then((documents) => json(status, parseDocuments(documents)));
+}
+
+interface ImportRecordsPage {
+  json: string[];
+  more: boolean;
+  last_id: string;
+}
+
+/**
+ * The import record list, read page by page from import-service and written out as it comes: the
+ * records' texts have no size limit, so the list can outgrow a gRPC message and a string. The first
+ * page is read before answering, so its failure is an ordinary error response.
+ */
+async function importRecordPages(read: (limit: number, beforeId: string) => Promise<ImportRecordsPage>, limit: number, status: number): Promise<RouteResult> {
+  const first = await read(limit, '');
+  async function* elements(): AsyncIterable<string> {
+    let page = first;
+    let remaining = limit;
+    for (;;) {
+      yield* page.json;
+      remaining -= page.json.length;
+      if (!page.more || remaining <= 0 || page.json.length === 0) return;
+      page = await read(remaining, page.last_id);
+    }
+  }
+  return { status, jsonArray: elements() };
 }
 
 /** Renew-lease answers the expiry as bare text; the rpc carries it as a JSON string. */
@@ -129,7 +162,8 @@ export function routeHandlers(upstreams: Upstreams, fullTextLinks: FullTextLinks
     },
 
     // Imports (§8)
-    listImportRecords: (call) => many(() => imports.call('ListImportRecords', { limit: Number(call.query.limit) }), call.status),
+    listImportRecords: (call) =>
+      importRecordPages((limit, beforeId) => imports.call<ImportRecordsPage>('ListImportRecords', { limit, before_id: beforeId }), Number(call.query.limit), call.status),
     createImportRecord: (call) => single(() => imports.call('CreateImportRecord', { json: bodyText(call) }), call.status),
     getImportRecord: (call) => single(() => imports.call('GetImportRecord', { id: param(call, 'import_record_id') }), call.status),
     listImportBatches: (call) => many(() => imports.call('ListImportBatches', { id: param(call, 'import_record_id') }), call.status),

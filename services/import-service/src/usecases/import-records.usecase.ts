@@ -126,11 +126,30 @@ export function createImportRecordUsecases(deps: Deps) {
     async getRecord(id: string): Promise<ImportRecordRead> {
       return recordRead(await getRecordDocument(id));
     },
-    async listRecords(limit: number): Promise<ImportRecordRead[]> {
-      const records = await repository.records.find({}).sort({ _id: -1 }).limit(limit > 0 ? limit : 1000).toArray();
-      return Promise.all(
-        records.map(async (record) => recordRead(record, await Promise.all((await repository.batches.find({ import_record_id: record._id }).sort({ _id: 1 }).toArray()).map(batchRead)))),
-      );
+    /**
+     * Up to `limit` records, newest first (after `beforeId` when given), as JSON, stopping once the
+     * page holds `maxBytes` (always at least one record): records have no size limit of their own,
+     * so the caller reads the next page after `lastId` while `more`.
+     */
+    async listRecordsPage(limit: number, beforeId: string, maxBytes: number): Promise<{ json: string[]; more: boolean; lastId: string }> {
+      const json: string[] = [];
+      let bytes = 0;
+      let lastId = '';
+      // A cursor, not toArray: a page of large records stops reading at the budget.
+      const cursor = repository.records.find(beforeId ? { _id: { $lt: beforeId } } : {}).sort({ _id: -1 }).limit(limit > 0 ? limit : 1000);
+      try {
+        for await (const record of cursor) {
+          if (json.length > 0 && bytes >= maxBytes) return { json, more: true, lastId };
+          const batches = await Promise.all((await repository.batches.find({ import_record_id: record._id }).sort({ _id: 1 }).toArray()).map(batchRead));
+          const text = JSON.stringify(recordRead(record, batches));
+          json.push(text);
+          bytes += text.length;
+          lastId = record._id;
+        }
+      } finally {
+        await cursor.close();
+      }
+      return { json, more: false, lastId };
     },
     async finalise(id: string): Promise<void> {
       const result = await repository.records.updateOne({ _id: id }, { $set: { status: 'completed' } });

@@ -1,5 +1,6 @@
 import { expressPath, ROUTES, validateRouteRequest, type RouteDefinition } from '@destiny/contracts';
 import { ServiceError } from '@destiny/platform';
+import { once } from 'node:events';
 import express, { type Request, type RequestHandler, type Response, Router } from 'express';
 import type { RequestAuthenticator } from '../../auth/request.authenticator';
 import type { RouteHandler, RouteResult } from '../../upstreams/route-dispatch';
@@ -13,11 +14,40 @@ export interface ApiRouterDependencies {
   maxBodyBytes: number;
 }
 
-function send(response: Response, result: RouteResult): void {
+async function send(response: Response, result: RouteResult): Promise<void> {
   response.status(result.status);
   if ('empty' in result) response.end();
   else if ('text' in result) response.type('text/plain').send(result.text);
+  else if ('jsonArray' in result) await sendJsonArray(response, result.jsonArray);
   else response.json(result.json);
+}
+
+/** Resolves once the response can take more, false when the client went away instead. */
+async function drained(response: Response): Promise<boolean> {
+  if (response.destroyed) return false;
+  const settled = new AbortController();
+  try {
+    await Promise.race([once(response, 'drain', { signal: settled.signal }), once(response, 'close', { signal: settled.signal })]);
+  } finally {
+    settled.abort();
+  }
+  return !response.destroyed;
+}
+
+/** Writes the elements as one JSON array, waiting for the client to drain what was written. */
+async function sendJsonArray(response: Response, elements: AsyncIterable<string>): Promise<void> {
+  response.type('application/json');
+  let separator = '[';
+  try {
+    for await (const element of elements) {
+      if (!response.write(separator + element) && !(await drained(response))) return;
+      separator = ',';
+    }
+    response.end(separator === '[' ? '[]' : ']');
+  } catch (error) {
+    // The status line is out: a failure now can only cut the response short, which the client sees.
+    response.destroy(error as Error);
+  }
 }
 
 /**
@@ -33,7 +63,7 @@ function routeHandler(route: RouteDefinition, handler: RouteHandler, dependencie
     const body = route.body ? parseJsonBody(raw) : undefined;
     const validated = validateRouteRequest(route, { params: { ...request.params }, query: { ...(request.query as Record<string, unknown>) }, body });
     if (!validated.ok) throw ServiceError.unprocessable(validated.errors);
-    send(response, await handler({ ...validated.value, caller, status: route.successStatus }));
+    await send(response, await handler({ ...validated.value, caller, status: route.successStatus }));
   };
 }
 
