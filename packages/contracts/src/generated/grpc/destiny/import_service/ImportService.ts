@@ -5,6 +5,7 @@ import type { MethodDefinition } from '@grpc/proto-loader'
 import type { Empty as _destiny_common_Empty, Empty__Output as _destiny_common_Empty__Output } from '../../destiny/common/Empty';
 import type { IdRequest as _destiny_common_IdRequest, IdRequest__Output as _destiny_common_IdRequest__Output } from '../../destiny/common/IdRequest';
 import type { ImportBatchRequest as _destiny_import_service_ImportBatchRequest, ImportBatchRequest__Output as _destiny_import_service_ImportBatchRequest__Output } from '../../destiny/import_service/ImportBatchRequest';
+import type { ImportRecordsPage as _destiny_import_service_ImportRecordsPage, ImportRecordsPage__Output as _destiny_import_service_ImportRecordsPage__Output } from '../../destiny/import_service/ImportRecordsPage';
 import type { JsonDocument as _destiny_common_JsonDocument, JsonDocument__Output as _destiny_common_JsonDocument__Output } from '../../destiny/common/JsonDocument';
 import type { JsonDocuments as _destiny_common_JsonDocuments, JsonDocuments__Output as _destiny_common_JsonDocuments__Output } from '../../destiny/common/JsonDocuments';
 import type { ListImportRecordsRequest as _destiny_import_service_ListImportRecordsRequest, ListImportRecordsRequest__Output as _destiny_import_service_ListImportRecordsRequest__Output } from '../../destiny/import_service/ListImportRecordsRequest';
@@ -66,14 +67,14 @@ export interface ImportServiceClient extends grpc.Client {
   listImportBatches(argument: _destiny_common_IdRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
   listImportBatches(argument: _destiny_common_IdRequest, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
   
-  ListImportRecords(argument: _destiny_import_service_ListImportRecordsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
-  ListImportRecords(argument: _destiny_import_service_ListImportRecordsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
-  ListImportRecords(argument: _destiny_import_service_ListImportRecordsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
-  ListImportRecords(argument: _destiny_import_service_ListImportRecordsRequest, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
-  listImportRecords(argument: _destiny_import_service_ListImportRecordsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
-  listImportRecords(argument: _destiny_import_service_ListImportRecordsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
-  listImportRecords(argument: _destiny_import_service_ListImportRecordsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
-  listImportRecords(argument: _destiny_import_service_ListImportRecordsRequest, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
+  ListImportRecords(argument: _destiny_import_service_ListImportRecordsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_import_service_ImportRecordsPage__Output>): grpc.ClientUnaryCall;
+  ListImportRecords(argument: _destiny_import_service_ListImportRecordsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_destiny_import_service_ImportRecordsPage__Output>): grpc.ClientUnaryCall;
+  ListImportRecords(argument: _destiny_import_service_ListImportRecordsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_import_service_ImportRecordsPage__Output>): grpc.ClientUnaryCall;
+  ListImportRecords(argument: _destiny_import_service_ListImportRecordsRequest, callback: grpc.requestCallback<_destiny_import_service_ImportRecordsPage__Output>): grpc.ClientUnaryCall;
+  listImportRecords(argument: _destiny_import_service_ListImportRecordsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_import_service_ImportRecordsPage__Output>): grpc.ClientUnaryCall;
+  listImportRecords(argument: _destiny_import_service_ListImportRecordsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_destiny_import_service_ImportRecordsPage__Output>): grpc.ClientUnaryCall;
+  listImportRecords(argument: _destiny_import_service_ListImportRecordsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_import_service_ImportRecordsPage__Output>): grpc.ClientUnaryCall;
+  listImportRecords(argument: _destiny_import_service_ListImportRecordsRequest, callback: grpc.requestCallback<_destiny_import_service_ImportRecordsPage__Output>): grpc.ClientUnaryCall;
   
   ListImportResults(argument: _destiny_import_service_ListImportResultsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
   ListImportResults(argument: _destiny_import_service_ListImportResultsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
@@ -108,7 +109,7 @@ export interface ImportServiceHandlers extends grpc.UntypedServiceImplementation
   
   ListImportBatches: grpc.handleUnaryCall<_destiny_common_IdRequest__Output, _destiny_common_JsonDocuments>;
   
-  ListImportRecords: grpc.handleUnaryCall<_destiny_import_service_ListImportRecordsRequest__Output, _destiny_common_JsonDocuments>;
+  ListImportRecords: grpc.handleUnaryCall<_destiny_import_service_ListImportRecordsRequest__Output, _destiny_import_service_ImportRecordsPage>;
   
   ListImportResults: grpc.handleUnaryCall<_destiny_import_service_ListImportResultsRequest__Output, _destiny_common_JsonDocuments>;
   
@@ -123,7 +124,7 @@ export interface ImportServiceDefinition extends grpc.ServiceDefinition {
   GetImportBatchSummary: MethodDefinition<_destiny_import_service_ImportBatchRequest, _destiny_common_JsonDocument, _destiny_import_service_ImportBatchRequest__Output, _destiny_common_JsonDocument__Output>
   GetImportRecord: MethodDefinition<_destiny_common_IdRequest, _destiny_common_JsonDocument, _destiny_common_IdRequest__Output, _destiny_common_JsonDocument__Output>
   ListImportBatches: MethodDefinition<_destiny_common_IdRequest, _destiny_common_JsonDocuments, _destiny_common_IdRequest__Output, _destiny_common_JsonDocuments__Output>
-  ListImportRecords: MethodDefinition<_destiny_import_service_ListImportRecordsRequest, _destiny_common_JsonDocuments, _destiny_import_service_ListImportRecordsRequest__Output, _destiny_common_JsonDocuments__Output>
+  ListImportRecords: MethodDefinition<_destiny_import_service_ListImportRecordsRequest, _destiny_import_service_ImportRecordsPage, _destiny_import_service_ListImportRecordsRequest__Output, _destiny_import_service_ImportRecordsPage__Output>
   ListImportResults: MethodDefinition<_destiny_import_service_ListImportResultsRequest, _destiny_common_JsonDocuments, _destiny_import_service_ListImportResultsRequest__Output, _destiny_common_JsonDocuments__Output>
   RegisterImportBatch: MethodDefinition<_destiny_import_service_RegisterImportBatchRequest, _destiny_common_JsonDocument, _destiny_import_service_RegisterImportBatchRequest__Output, _destiny_common_JsonDocument__Output>
 }

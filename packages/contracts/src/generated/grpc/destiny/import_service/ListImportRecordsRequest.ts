@@ -3,8 +3,10 @@
 
 export interface ListImportRecordsRequest {
   'limit'?: (number);
+  'before_id'?: (string);
 }
 
 export interface ListImportRecordsRequest__Output {
   'limit': (number);
+  'before_id': (string);
 }
