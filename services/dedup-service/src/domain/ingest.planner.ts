@@ -1,5 +1,4 @@
 import {
-  derivedUuidv7,
   enhancementFileInputRobotVersion,
   enhancementFingerprint,
   identifierIdentityKey,
