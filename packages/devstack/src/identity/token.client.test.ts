@@ -32,6 +32,14 @@ describe('resolveIdentityUrl', () => {
     expect(resolveIdentityUrl({ DESTINY_IDENTITY_URL: 'http://127.0.0.1:7777', DESTINY_DATA_DIR: folder }, '/')).toBe('http://127.0.0.1:7777');
   });
 
+  test('when DESTINY_IDENTITY_PORT is set, as npm start was given it, then that port wins over a discovery file', () => {
+    fs.writeFileSync(path.join(folder, 'identity.json'), JSON.stringify({ url: 'http://127.0.0.1:5555' }));
+    expect(resolveIdentityUrl({ DESTINY_IDENTITY_PORT: '18180', DESTINY_DATA_DIR: folder }, '/')).toBe('http://127.0.0.1:18180');
+    expect(resolveIdentityUrl({ DESTINY_IDENTITY_PORT: '18180', DESTINY_HOST: '::1' }, folder)).toBe('http://[::1]:18180');
+    expect(resolveIdentityUrl({ DESTINY_IDENTITY_PORT: '18180', DESTINY_IDENTITY_URL: 'http://127.0.0.1:7777' }, folder)).toBe('http://127.0.0.1:7777');
+    expect(() => resolveIdentityUrl({ DESTINY_IDENTITY_PORT: 'x' }, folder)).toThrow('DESTINY_IDENTITY_PORT is not a port number: x');
+  });
+
   test('when the discovery file is damaged, then the error names it', () => {
     fs.writeFileSync(path.join(folder, 'identity.json'), '{"url": 42}');
     expect(() => resolveIdentityUrl({ DESTINY_DATA_DIR: folder }, '/')).toThrow(TokenRequestError);

@@ -10,12 +10,19 @@ export class TokenRequestError extends Error {}
 export const IDENTITY_DISCOVERY_FILE = 'identity.json';
 
 /**
- * `DESTINY_IDENTITY_URL` wins; then the launcher's discovery file at
+ * `DESTINY_IDENTITY_URL` wins; then `DESTINY_IDENTITY_PORT` (with `DESTINY_HOST`), the variables
+ * `npm start` was given; then the launcher's discovery file at
  * `${DESTINY_DATA_DIR:-./.destiny}/identity.json`; then the launcher's default port.
  */
 export function resolveIdentityUrl(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): string {
   const fromEnv = env.DESTINY_IDENTITY_URL?.trim();
   if (fromEnv) return fromEnv.replace(/\/+$/, '');
+  const port = env.DESTINY_IDENTITY_PORT?.trim();
+  if (port) {
+    if (!/^\d{1,5}$/.test(port) || Number(port) < 1 || Number(port) > 65535) throw new TokenRequestError(`DESTINY_IDENTITY_PORT is not a port number: ${port}`);
+    const host = env.DESTINY_HOST?.trim() || '127.0.0.1';
+    return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  }
   const file = path.resolve(cwd, env.DESTINY_DATA_DIR?.trim() || '.destiny', IDENTITY_DISCOVERY_FILE);
   if (fs.existsSync(file)) {
     let url: unknown;
