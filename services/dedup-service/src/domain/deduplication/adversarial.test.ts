@@ -126,6 +126,26 @@ describe('adversarial synthetic sets', () => {
     expect(trueMerges).toBe(2);
   });
 
+  it('when companion abstracts differ only by a Greek letter or a symbol, then they stay apart, and a letter spelled out still matches its symbol', () => {
+    const base = { authors: ['Taher, A. T.', 'Musallam, K. M.', 'Cappellini, M. D.'], venue: 'Haematologica', volume: '97', issue: 's1', year: 2012 };
+    const set: Labelled[] = [
+      item('alpha', { ...base, title: 'Iron overload in non-transfusion-dependent \u03b1-thalassaemia: data from the OPTIMAL CARE study', pages: '234' }),
+      item('beta', { ...base, title: 'Iron overload in non-transfusion-dependent \u03b2-thalassaemia: data from the OPTIMAL CARE study', pages: '236' }),
+      item('old', { ...base, title: 'Allogeneic transplantation in patients aged \u226560 years with acute myeloid leukaemia in first remission', pages: null }),
+      item('young', { ...base, title: 'Allogeneic transplantation in patients aged <60 years with acute myeloid leukaemia in first remission', pages: '240' }),
+      item('positive', { ...base, title: 'Imatinib-based induction in Ph+ acute lymphoblastic leukaemia of the elderly', pages: '241' }),
+      item('negative', { ...base, title: 'Imatinib-based induction in Ph\u2212 acute lymphoblastic leukaemia of the elderly', pages: null }),
+      item('kappa', { ...base, title: 'Free light chain \u03ba ratios in monoclonal gammopathy', pages: '250' }),
+      item('lambda', { ...base, title: 'Free light chain \u03bb ratios in monoclonal gammopathy', pages: null }),
+      // The same abstracts exported without Unicode.
+      item('beta', { ...base, title: 'Iron overload in non-transfusion-dependent beta-thalassaemia: data from the OPTIMAL CARE study', pages: '236' }),
+      item('old', { ...base, title: 'Allogeneic transplantation in patients aged >=60 years with acute myeloid leukaemia in first remission', pages: null }),
+    ];
+    const { falseMerges, trueMerges } = replay(set);
+    expect(falseMerges).toEqual([]);
+    expect(trueMerges).toBe(2);
+  });
+
   it('when a paper is published in parts, then part I and part II never merge, with or without pages', () => {
     const base = { authors: ['Noris, M.', 'Remuzzi, G.'], venue: 'New England Journal of Medicine', volume: '361', issue: '17', year: 2009 };
     const set: Labelled[] = [

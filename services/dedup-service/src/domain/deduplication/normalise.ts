@@ -24,9 +24,18 @@ export function decodeHtml(text: string): string {
 
 const LETTER_FOLDS: Record<string, string> = { ß: 'ss', æ: 'ae', Æ: 'AE', ø: 'o', Ø: 'O', œ: 'oe', Œ: 'OE', ł: 'l', Ł: 'L', đ: 'd', Đ: 'D', ı: 'i' };
 
+/** Greek letters by name, as exports without Unicode spell them ("β-thalassaemia" = "beta-thalassaemia"). */
+const GREEK_LETTERS: Record<string, string> = {
+  α: 'alpha', β: 'beta', γ: 'gamma', δ: 'delta', ε: 'epsilon', ζ: 'zeta', η: 'eta', θ: 'theta', ι: 'iota', κ: 'kappa', λ: 'lambda', μ: 'mu',
+  ν: 'nu', ξ: 'xi', ο: 'omicron', π: 'pi', ρ: 'rho', σ: 'sigma', ς: 'sigma', τ: 'tau', υ: 'upsilon', φ: 'phi', ϕ: 'phi', χ: 'chi', ψ: 'psi', ω: 'omega',
+};
+
 const PRINTABLE_ASCII = /^[ -~]*$/;
 
-/** ASCII folding: diacritics removed (NFKD), a few letters without a decomposition mapped. */
+/**
+ * ASCII folding: diacritics removed (NFKD), a few letters without a decomposition mapped, Greek
+ * letters spelled out (dropped, "α-" and "β-thalassaemia" would read the same).
+ */
 export function foldToAscii(text: string): string {
   // Printable ASCII is its own NFKD form and holds none of the characters replaced below.
   if (PRINTABLE_ASCII.test(text)) return text;
@@ -34,6 +43,7 @@ export function foldToAscii(text: string): string {
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
     .replace(/[ßæÆøØœŒłŁđĐı]/g, (letter) => LETTER_FOLDS[letter] ?? letter)
+    .replace(/[\u0370-\u03ff]/g, (letter) => GREEK_LETTERS[letter.toLowerCase()] ?? letter)
     .replace(/[\u2010-\u2015\u2212]/g, '-')
     .replace(/[\u2018\u2019\u201a\u201b\u2032]/g, "'");
 }
@@ -168,9 +178,27 @@ const GENERIC_TITLES = new Set([
 ]);
 
 /** Normalises a title for comparison, or returns null when nothing comparable remains. */
+/**
+ * Symbols that carry meaning in a title ("aged ≥60" / "aged <60", "Ph+" / "Ph−") as words: the
+ * comparison key keeps letters and digits only, which would drop them. ASCII spellings read the same.
+ */
+const TITLE_SYMBOLS: Array<[RegExp, string]> = [
+  [/>=|\u2265|\u2267/g, ' ge '],
+  [/<=|\u2264|\u2266/g, ' le '],
+  [/</g, ' lt '],
+  [/>/g, ' gt '],
+  [/\+\/-|\u00b1/g, ' plusminus '],
+  [/\+/g, ' plus '],
+];
+
+function spellSymbols(text: string): string {
+  if (!/[<>+\u00b1\u2264-\u2267]/.test(text)) return text;
+  return TITLE_SYMBOLS.reduce((result, [pattern, word]) => result.replace(pattern, word), text);
+}
+
 export function normaliseTitle(raw: string | null | undefined): NormalisedTitle | null {
   if (raw === null || raw === undefined) return null;
-  let text = foldToAscii(decodeHtml(raw)).replace(/\s+/g, ' ').trim();
+  let text = spellSymbols(foldToAscii(decodeHtml(raw))).replace(/\s+/g, ' ').trim();
   if (text === '') return null;
   let kind: TitleKind = 'article';
   const erratumPlaces = erratumPlacesOf(text);
