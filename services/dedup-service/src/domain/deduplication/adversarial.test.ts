@@ -146,6 +146,29 @@ describe('adversarial synthetic sets', () => {
     expect(trueMerges).toBe(2);
   });
 
+  it('when companion abstracts differ by one word a typo could not explain, then they stay apart even where one copy has no pages', () => {
+    const base = { authors: ['Peyvandi, F.', 'Mannucci, P. M.'], venue: 'Journal of Thrombosis and Haemostasis', volume: '11', issue: 's2', year: 2013 };
+    const pairs: Array<[string, string, string]> = [
+      ['viii', 'Inhibitor development in previously untreated patients with severe factor VIII deficiency', 'Inhibitor development in previously untreated patients with severe factor XIII deficiency'],
+      ['maternal', 'Maternal antibodies against platelet antigens in neonatal alloimmune thrombocytopenia', 'Paternal antibodies against platelet antigens in neonatal alloimmune thrombocytopenia'],
+      ['intra', 'Intracellular signalling of von Willebrand factor in endothelial cells under shear stress', 'Intercellular signalling of von Willebrand factor in endothelial cells under shear stress'],
+      ['micro', 'Microcytic anaemia in children with inherited bleeding disorders: a cohort study', 'Macrocytic anaemia in children with inherited bleeding disorders: a cohort study'],
+      ['kras', 'KRAS mutations in myeloid neoplasms with thrombocytosis and marrow fibrosis', 'NRAS mutations in myeloid neoplasms with thrombocytosis and marrow fibrosis'],
+      ['increased', 'Increased thrombin generation in carriers of prothrombin gene variants', 'Decreased thrombin generation in carriers of prothrombin gene variants'],
+    ];
+    const set: Labelled[] = [];
+    for (const [index, [work, first, second]] of pairs.entries()) {
+      set.push(item(`${work}-1`, { ...base, title: first, pages: `${300 + index * 2}` }));
+      set.push(item(`${work}-2`, { ...base, title: second, pages: null }));
+    }
+    // Real misspellings of the same abstracts still merge.
+    set.push(item('viii-1', { ...base, title: 'Inhibitor developmnet in previously untreated patients with severe factor VIII deficiency', pages: null }));
+    set.push(item('micro-1', { ...base, title: 'Microcytic anemia in children with inherited bleeding disorders: a cohort studdy', pages: '306' }));
+    const { falseMerges, trueMerges } = replay(set);
+    expect(falseMerges).toEqual([]);
+    expect(trueMerges).toBe(2);
+  });
+
   it('when a paper is published in parts, then part I and part II never merge, with or without pages', () => {
     const base = { authors: ['Noris, M.', 'Remuzzi, G.'], venue: 'New England Journal of Medicine', volume: '361', issue: '17', year: 2009 };
     const set: Labelled[] = [

@@ -91,9 +91,26 @@ export function prepare(record: DedupRecord): Prepared {
 
 export type TitleRelation = 'exact' | 'near' | 'prefix' | 'similar' | 'different' | 'missing';
 
-/** Typo-level difference between two words: same length class, one or two edits, long words only. */
+const ROMAN_NUMERAL = /^(?=[ivxlcdm]+$)m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$/;
+
+/** Prefixes one or two letters apart that name opposites ("intracellular" / "intercellular"). */
+const OPPOSED_PREFIXES: ReadonlyArray<readonly [string, string]> = [
+  ['hypo', 'hyper'],
+  ['intra', 'inter'],
+  ['micro', 'macro'],
+  ['endo', 'exo'],
+];
+
+/**
+ * Typo-level difference between two words: same length class, one or two edits, long words only.
+ * Not when the words differ in their first letter (maternal / paternal, KRAS / NRAS, increased /
+ * decreased: a misspelling rarely hits it), are roman numerals (factor VIII / XIII), or differ by
+ * opposed prefixes.
+ */
 function typoOf(a: string, b: string): boolean {
   if (a.length < 4 || b.length < 4 || /\d/.test(a) || /\d/.test(b)) return false;
+  if (a[0] !== b[0] || ROMAN_NUMERAL.test(a) || ROMAN_NUMERAL.test(b)) return false;
+  if (OPPOSED_PREFIXES.some(([one, other]) => (a.startsWith(one) && b.startsWith(other)) || (a.startsWith(other) && b.startsWith(one)))) return false;
   return editDistance(a, b, 2) <= (Math.min(a.length, b.length) >= 8 ? 2 : 1);
 }
 
