@@ -169,6 +169,24 @@ describe('adversarial synthetic sets', () => {
     expect(trueMerges).toBe(2);
   });
 
+  it('when a column with a short title runs in several issues of a volume, then issues stay apart though one is exported without pages', () => {
+    const column = { title: 'Message from the Editor-in-Chief', authors: ['Lo Coco, F.'], year: 2015, venue: 'Leukemia Research', volume: '39' };
+    const update = { title: 'Clinical trials update', authors: ['Cheson, B. D.'], year: 2012, venue: 'Clinical Advances in Hematology & Oncology', volume: '10' };
+    const set: Labelled[] = [
+      item('message-1', { ...column, issue: '1', pages: '1' }),
+      item('message-7', { ...column, issue: '7', pages: null }),
+      // Journals paginating each issue anew print the column on the same page every time.
+      item('message-9', { ...column, issue: '9', pages: '1' }),
+      item('update-3', { ...update, issue: '3', pages: '189-190' }),
+      item('update-6', { ...update, issue: '6', pages: null }),
+      item('message-1', { ...column, title: 'Message from the editor-in-chief.', issue: '1', pages: '1' }),
+      item('update-6', { ...update, issue: '6', pages: '401-402' }),
+    ];
+    const { falseMerges, trueMerges } = replay(set);
+    expect(falseMerges).toEqual([]);
+    expect(trueMerges).toBe(2);
+  });
+
   it('when a paper is published in parts, then part I and part II never merge, with or without pages', () => {
     const base = { authors: ['Noris, M.', 'Remuzzi, G.'], venue: 'New England Journal of Medicine', volume: '361', issue: '17', year: 2009 };
     const set: Labelled[] = [

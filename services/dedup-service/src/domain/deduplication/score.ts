@@ -483,8 +483,10 @@ function verdictOf(f: PairFeatures): { verdict: PairScore['verdict']; reason: st
   const pagesOk = f.pages !== 'conflict';
   // Where neither record has pages, the issue is all that places the item in its volume, and a
   // different issue means a different item (a column printed in every issue under one title and
-  // one author).
-  const anotherIssueOfTheVolume = f.otherIssue && f.volume === 'same' && f.pagesOnNeither;
+  // one author). A short title is such a column's, so there the issue counts whatever the pages
+  // say: one issue may be exported without them, and journals paginating each issue anew print
+  // the column on the same pages every time.
+  const anotherIssueOfTheVolume = f.otherIssue && f.volume === 'same' && (f.pagesOnNeither || f.minContentWords < SHORT_TITLE_CONTENT_WORDS);
 
   // Rule A: same title (exact; or with typos / cut short when the locator also agrees).
   if ((f.title === 'exact' || f.title === 'near' || f.title === 'prefix') && venueOk && pagesOk && !anotherIssueOfTheVolume) {
