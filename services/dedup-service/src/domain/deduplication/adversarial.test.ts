@@ -187,6 +187,18 @@ describe('adversarial synthetic sets', () => {
     expect(trueMerges).toBe(2);
   });
 
+  it('when an erratum indexed under the article\'s own title fills two pages later in the volume, then it stays apart from the article', () => {
+    const base = { title: 'Eculizumab in atypical haemolytic uraemic syndrome: two-year results of a prospective phase 2 trial', authors: ['Licht, C.', 'Greenbaum, L. A.', 'Muus, P.', 'Babu, S.'], year: 2013, venue: 'Blood', volume: '122' };
+    const set: Labelled[] = [
+      item('article', { ...base, issue: '5', pages: '845-854' }),
+      item('notice', { ...base, issue: '12', pages: '2162-2163' }),
+      item('article', { ...base, title: `${base.title}.`, issue: '5', pages: '845-54' }),
+    ];
+    const { falseMerges, trueMerges } = replay(set);
+    expect(falseMerges).toEqual([]);
+    expect(trueMerges).toBe(1);
+  });
+
   it('when a paper is published in parts, then part I and part II never merge, with or without pages', () => {
     const base = { authors: ['Noris, M.', 'Remuzzi, G.'], venue: 'New England Journal of Medicine', volume: '361', issue: '17', year: 2009 };
     const set: Labelled[] = [

@@ -228,8 +228,9 @@ export interface PairFeatures {
    */
   recordNumberIssues: boolean;
   /**
-   * One is a single page printed after the first page of the other's multi-page range, in the same
-   * volume: the position of an erratum notice or a comment on that article.
+   * One is a single page printed after the first page of the other's multi-page range (or two
+   * pages past its end), in the same volume: the position of an erratum notice or a comment on
+   * that article.
    */
   singlePageAfterRange: boolean;
   /**
@@ -246,8 +247,11 @@ export interface PairFeatures {
 }
 
 function singlePageAfterRange(single: PageRange | null, range: PageRange | null): boolean {
-  if (!single || !range || single.last !== null || range.last === null || single.first === null || range.first === null) return false;
-  return Number(single.first) > Number(range.first);
+  if (!single || !range || range.last === null || single.first === null || range.first === null) return false;
+  if (single.last === null) return Number(single.first) > Number(range.first);
+  // A two-page notice past the end of an article of three pages or more sits where a single one does.
+  const twoPages = Number(single.last) - Number(single.first) === 1;
+  return twoPages && Number(single.first) > Number(range.last) && Number(range.last) - Number(range.first) >= 2;
 }
 
 /**
