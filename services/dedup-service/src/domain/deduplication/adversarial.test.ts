@@ -199,6 +199,21 @@ describe('adversarial synthetic sets', () => {
     expect(trueMerges).toBe(1);
   });
 
+  it('when a Cochrane review appears as protocol, review and update under one title and CD number, then the versions stay apart and each version\'s copies merge', () => {
+    const base = { title: 'Antithrombotic agents for preventing thrombosis after infrainguinal arterial bypass surgery', authors: ['Bedenis, R.', 'Lethaby, A.', 'Maxwell, H.', 'Acosta, S.', 'Prins, M. H.'], venue: 'Cochrane Database of Systematic Reviews' };
+    const set: Labelled[] = [
+      item('2013', { ...base, year: 2013, issue: '4', pages: 'CD000536' }),
+      item('2014', { ...base, year: 2014, issue: '1', pages: null }),
+      item('2015', { ...base, year: 2015, volume: '2015', issue: '2', pages: 'CD000536', venue: 'Cochrane Database Syst Rev' }),
+      // The 2013 version as MEDLINE and Embase export it.
+      item('2013', { ...base, title: `${base.title}.`, year: 2013, issue: '4', pages: 'CD000536', venue: 'Cochrane Database Syst Rev' }),
+      item('2014', { ...base, year: 2014, issue: '1', pages: 'CD000536' }),
+    ];
+    const { falseMerges, trueMerges } = replay(set);
+    expect(falseMerges).toEqual([]);
+    expect(trueMerges).toBe(2);
+  });
+
   it('when a paper is published in parts, then part I and part II never merge, with or without pages', () => {
     const base = { authors: ['Noris, M.', 'Remuzzi, G.'], venue: 'New England Journal of Medicine', volume: '361', issue: '17', year: 2009 };
     const set: Labelled[] = [

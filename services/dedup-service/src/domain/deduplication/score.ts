@@ -234,6 +234,12 @@ export interface PairFeatures {
    */
   singlePageAfterRange: boolean;
   /**
+   * One of them is a Cochrane review (by journal, or by its CD article number in the pages field).
+   * The CD number stays with the review through its protocol, first version and updates, each
+   * published in another year or issue, so it proves nothing about the version.
+   */
+  cochraneReview: boolean;
+  /**
    * One record names the other by its printed place: an article's "[Erratum appears in …]" note
    * citing the other's volume and issue or page, or a "(multiple letters)" record whose page range
    * and author list contain the other's.
@@ -244,6 +250,10 @@ export interface PairFeatures {
    * two labels an erratum notice gets (a notice takes one page; the article it corrects a range).
    */
   erratumAndArticleOnOnePage: boolean;
+}
+
+function isCochraneReview(record: DedupRecord): boolean {
+  return /cochrane/i.test(record.venue ?? '') || /^\s*CD\d{5,}/i.test(record.pages ?? '');
 }
 
 function singlePageAfterRange(single: PageRange | null, range: PageRange | null): boolean {
@@ -349,6 +359,7 @@ export function pairFeatures(a: Prepared, b: Prepared): PairFeatures {
     recordNumberIssues:
       /^\d+$/.test(placeA.issue ?? '') && /^\d+$/.test(placeB.issue ?? '') && placeA.issue !== placeB.issue && Math.max(placeA.issue?.length ?? 0, placeB.issue?.length ?? 0) >= 3,
     singlePageAfterRange: singlePageAfterRange(placeA.pages, placeB.pages) || singlePageAfterRange(placeB.pages, placeA.pages),
+    cochraneReview: isCochraneReview(a.record) || isCochraneReview(b.record),
     crossReference,
     erratumAndArticleOnOnePage:
       ((a.title?.kind === 'erratum' && b.title?.kind === 'article') || (a.title?.kind === 'article' && b.title?.kind === 'erratum')) &&
@@ -457,6 +468,11 @@ function verdictOf(f: PairFeatures): { verdict: PairScore['verdict']; reason: st
   if (f.kinds === 'different' && !oneNoticeTwoLabels) return { verdict: 'distinct', reason: 'veto: different item kinds (erratum, retraction, commentary or article)' };
   if (f.parts === 'conflict') return { verdict: 'distinct', reason: 'veto: different part numbers of a multi-part paper' };
   if (f.year === 'conflict') return { verdict: 'distinct', reason: 'veto: publication years more than one apart' };
+  // Every database indexes a Cochrane version in its year and issue: another year or issue (not an
+  // export's record number) is another version.
+  if (f.cochraneReview && (f.year === 'adjacent' || f.otherIssue) && f.identifiers !== 'shared') {
+    return { verdict: 'distinct', reason: 'veto: versions of a Cochrane review (protocol, review, update) in different years or issues' };
+  }
   if (f.volume === 'conflict' && !volumeMisexported(f)) return { verdict: 'distinct', reason: 'veto: different volumes' };
   if (f.authors === 'conflict' && !authorsMisexported(f)) return { verdict: 'distinct', reason: 'veto: authors do not match' };
 
