@@ -244,6 +244,48 @@ describe('deduplication jobs on MongoDB', () => {
     expect(await decisionOf(job3.reference_ids[0])).toMatchObject({ duplicate_determination: 'duplicate', canonical_reference_id: job1.reference_ids[0] });
   });
 
+  it('when a pass wrote some references before another turned out changed, then the retry records the written decisions as applied instead of deciding them again', async () => {
+    const [firstJob, canonicalJob, copyJob] = await ingestChunks([[first], [second], [copyOf(second, 1002)]]);
+    const [secondId] = canonicalJob.reference_ids;
+    const [copyId] = copyJob.reference_ids;
+    // The two jobs decided in one pass (behind a first one); the ingest lane changes the canonical
+    // just before that pass writes.
+    const references = createReferenceRepository(db);
+    let raced = false;
+    const racing: typeof references = {
+      ...references,
+      async updateMany(operations) {
+        if (!raced && operations.some((operation) => operation.filter._id === secondId)) {
+          raced = true;
+          await db.collection(COLLECTIONS.references).updateOne({ _id: secondId as never }, { $inc: { version: 1 } });
+        }
+        return references.updateMany(operations);
+      },
+    };
+    const lane = heldLane();
+    const racedProcess = createProcessDeduplication({ ...repositories(), references: racing, engine, trustedTypes: new Set(['doi']), exclusive: lane.exclusive, onEvents: () => undefined, logger });
+    const settled = [racedProcess(firstJob), racedProcess(canonicalJob), racedProcess(copyJob)].map((promise) => promise.then(() => 'done', (error: Error) => error.message));
+    lane.release();
+    const retried = 'a reference changed while its duplicate decision was applied; the job will be retried';
+    expect(await Promise.all(settled)).toEqual(['done', retried, retried]);
+    // The copy was written with its decision, which is still pending; its canonical was not.
+    expect(await db.collection(COLLECTIONS.references).findOne({ _id: copyId as never })).toMatchObject({ active_decision: { duplicate_determination: 'duplicate', canonical_reference_id: secondId } });
+
+    // Delivered again in the other order: the copy's job first, while its canonical is undecided.
+    const process = createProcessDeduplication({ ...repositories(), engine, trustedTypes: new Set(['doi']), exclusive: run, onEvents: () => undefined, logger });
+    await process(copyJob);
+    await process(canonicalJob);
+    expect(await pendingCount()).toBe(0);
+    for (const id of [secondId, copyId]) {
+      const active = await db.collection<DecisionDocument>(COLLECTIONS.duplicateDecisions).find({ reference_id: id, active_decision: true }).toArray();
+      expect(active).toHaveLength(1);
+      const reference = await db.collection(COLLECTIONS.references).findOne({ _id: id as never });
+      expect(reference?.active_decision?.decision_id).toBe(active[0]._id);
+    }
+    expect(await decisionOf(copyId)).toMatchObject({ duplicate_determination: 'duplicate', canonical_reference_id: secondId });
+    expect(await decisionOf(secondId)).toMatchObject({ duplicate_determination: 'canonical' });
+  });
+
   it('when a candidate the pass only compared against changes before the pass writes, then the pass fails (to be delivered again) and writes nothing', async () => {
     const [job1, job2] = await ingestChunks([[first], [copyOf(first, 1001)]]);
     const process = createProcessDeduplication({ ...repositories(), engine, trustedTypes: new Set(['doi']), exclusive: run, onEvents: () => undefined, logger });

@@ -49,7 +49,8 @@ export class DecisionSession {
   private readonly memberDocs = new Map<string, ReferenceDocument>();
   private readonly newDecisions: DecisionDocument[] = [];
   private readonly resolved = new Map<string, DecisionDocument>();
-  private readonly deactivated = new Set<string>();
+  /** Decisions a new active one replaced, with their reference. */
+  private readonly deactivated = new Map<string, string>();
   /** Canonicals whose group changed, with the references that joined or left it. */
   private readonly groupChanges = new Map<string, Set<string>>();
 
@@ -173,7 +174,7 @@ export class DecisionSession {
     else this.newDecisions.push(decision);
     if (!active) return { decision, changed: false };
     if (current && current.decision_id !== decision._id) {
-      this.deactivated.add(current.decision_id);
+      this.deactivated.set(current.decision_id, referenceId);
       // A decision this session made earlier is written as held here (a resolved pending one's
       // write would otherwise set it active again beside the deactivation): it is inactive now.
       const earlier = this.resolved.get(current.decision_id) ?? this.newDecisions.find((made) => made._id === current.decision_id);
@@ -202,6 +203,31 @@ export class DecisionSession {
       }
     }
     return { decision, changed: outcome.changed };
+  }
+
+  /**
+   * A pending decision an earlier attempt already applied to its reference, stopping before the
+   * decision itself was written (a crash, or another reference of its pass changed meanwhile):
+   * recorded as the reference carries it, not decided again (the rules would now see it as the
+   * reference's current decision and refuse it). The decisions it replaced are deactivated, and
+   * the groups it joined or left get their events again, which that attempt may not have written.
+   */
+  finishApplied(pending: DecisionDocument, replaced: readonly DecisionDocument[]): void {
+    const active = this.working.get(pending.reference_id)?.after.active_decision;
+    if (!active || active.decision_id !== pending._id) throw new Error(`reference ${pending.reference_id} does not carry decision ${pending._id}`);
+    this.resolved.set(pending._id, {
+      ...pending,
+      decision_authority: active.decision_authority,
+      active_decision: true,
+      candidate_canonical_ids: active.canonical_reference_id ? [active.canonical_reference_id] : [],
+      duplicate_determination: active.duplicate_determination,
+      canonical_reference_id: active.canonical_reference_id,
+      detail: 'Applied to the reference by an attempt that stopped before recording this decision.',
+      updated_at: this.now,
+    });
+    const canonicals = [active, ...replaced].flatMap((decision) => (decision.duplicate_determination === 'duplicate' && decision.canonical_reference_id ? [decision.canonical_reference_id] : []));
+    for (const canonicalId of new Set(canonicals)) this.touchGroup(canonicalId, pending.reference_id);
+    for (const decision of replaced) this.deactivated.set(decision._id, pending.reference_id);
   }
 
   private touchGroup(canonicalId: string, referenceId: string) {
@@ -271,11 +297,14 @@ export class DecisionSession {
     await this.deps.decisions.insert(this.newDecisions);
     if (operations.length > 0) {
       const matched = await this.deps.references.updateMany(operations);
-      if (matched !== operations.length) throw new Error('a reference changed while its duplicate decision was applied; the job will be retried');
+      if (matched !== operations.length) {
+        await this.settleUnapplied(operations.map((operation) => operation.after));
+        throw new Error('a reference changed while its duplicate decision was applied; the job will be retried');
+      }
       this.deps.references.rememberUnrelayedContent(compacted);
     }
     const decisionOps: AnyBulkWriteOperation<DecisionDocument>[] = [
-      ...[...this.deactivated].map((id) => ({ updateOne: { filter: { _id: id }, update: { $set: { active_decision: false, updated_at: this.now } } } })),
+      ...[...this.deactivated.keys()].map((id) => ({ updateOne: { filter: { _id: id }, update: { $set: { active_decision: false, updated_at: this.now } } } })),
       ...[...this.resolved.values()].map((decision) => ({
         updateOne: {
           filter: { _id: decision._id, duplicate_determination: 'pending' },
@@ -295,5 +324,24 @@ export class DecisionSession {
     ];
     if (decisionOps.length > 0) await this.deps.decisions.decisions.bulkWrite(decisionOps, { ordered: false });
     return events > 0;
+  }
+
+  /**
+   * Some reference writes of this commit did not match (another lane changed a reference since it
+   * was read), and the pass will be retried. Which ones were written is read back: a decision this
+   * session inserted for a reference that does not carry it never took effect and is recorded
+   * inactive; one that took effect has the decisions it replaced deactivated. Pending decisions stay
+   * pending: the retry finishes those whose reference carries them (`finishApplied`).
+   */
+  private async settleUnapplied(written: readonly ReferenceDocument[]): Promise<void> {
+    const carried = new Map((await this.deps.references.summaries(written.map((reference) => reference._id))).map((row) => [row._id, row.active_decision?.decision_id ?? null]));
+    const tookEffect = (decision: DecisionDocument) => carried.get(decision.reference_id) === decision._id;
+    const untaken = this.newDecisions.filter((decision) => decision.active_decision && !tookEffect(decision)).map((decision) => decision._id);
+    const replaced = [...this.deactivated].filter(([, referenceId]) => {
+      const carriedId = carried.get(referenceId);
+      return carriedId !== undefined && carriedId === this.working.get(referenceId)?.after.active_decision?.decision_id && !this.resolved.has(carriedId);
+    });
+    const ids = [...untaken, ...replaced.map(([id]) => id)];
+    if (ids.length > 0) await this.deps.decisions.decisions.updateMany({ _id: { $in: ids } }, { $set: { active_decision: false, updated_at: this.now } });
   }
 }

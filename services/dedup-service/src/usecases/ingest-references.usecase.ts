@@ -186,7 +186,9 @@ export function createIngestReferences(deps: {
         newId: () => uuidv7(),
         now: nowText,
       });
-      if (giveUpFailureDetails !== undefined && plan.kind !== 'fail' && plan.kind !== 'discard') {
+      // A merge adding nothing (the line is already all there) writes nothing, as a collision reported or a line discarded.
+      const writesNothing = plan.kind === 'fail' || plan.kind === 'discard' || (plan.kind === 'merge' && plan.identifiers.length === 0 && plan.enhancements.length === 0 && plan.supersede.length === 0);
+      if (giveUpFailureDetails !== undefined && !writesNothing) {
         // Given up: a line whose plan writes nothing is answered as any attempt would answer it; one
         // that would write is answered by what an earlier attempt left (found above, else nothing).
         record(line, 'failed', '', giveUpFailureDetails);
@@ -212,6 +214,10 @@ export function createIngestReferences(deps: {
           record(line, 'completed', plan.reference._id, '');
           break;
         case 'merge': {
+          if (writesNothing) {
+            record(line, 'completed', plan.referenceId, '');
+            break;
+          }
           // Sizes are tracked per reference through the chunk, so several lines merging into one are counted together.
           const addedSize = storedSize({ enhancements: plan.enhancements, identifiers: plan.identifiers });
           const grown =

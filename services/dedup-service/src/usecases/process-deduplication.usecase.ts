@@ -68,10 +68,22 @@ export function createProcessDeduplication(deps: DeduplicationDeps, options: { m
 
   async function decide(decisionIds: readonly string[]): Promise<void> {
     const started = performance.now();
-    const decisions = (await deps.decisions.getMany(decisionIds)).filter((decision) => decision.duplicate_determination === 'pending');
-    if (decisions.length === 0) return;
+    const pending = (await deps.decisions.getMany(decisionIds)).filter((decision) => decision.duplicate_determination === 'pending');
+    if (pending.length === 0) return;
     const session = new DecisionSession(deps);
-    await session.load(decisions.map((decision) => decision.reference_id));
+    await session.load(pending.map((decision) => decision.reference_id));
+    // A reference already carrying its pending decision had it applied by an attempt that stopped
+    // before recording it: that decision is finished as applied, not decided again.
+    const decisions: typeof pending = [];
+    for (const decision of pending) {
+      if (session.get(decision.reference_id)?.active_decision?.decision_id !== decision._id) {
+        decisions.push(decision);
+        continue;
+      }
+      const replaced = (await deps.decisions.forReference(decision.reference_id)).filter((other) => other.active_decision && other._id !== decision._id);
+      session.finishApplied(decision, replaced);
+      deps.logger.warn({ reference_id: decision.reference_id, decision_id: decision._id }, 'a duplicate decision applied by an interrupted attempt is recorded as applied');
+    }
     const keysOf = new Map<string, { trusted: string[]; blocking: string[]; probed: string[]; year: number | null }>();
     for (const decision of decisions) {
       const reference = session.get(decision.reference_id);
