@@ -7,6 +7,7 @@ import { createDecisionRepository, pendingDecision, type DecisionDocument } from
 import { createReferenceRepository } from '../src/data-access/reference.repository';
 import * as engine from '../src/domain/deduplication';
 import { createIngestReferences } from '../src/usecases/ingest-references.usecase';
+import { createDuplicateDecisionUsecases } from '../src/usecases/duplicate-decisions.usecase';
 import { CANDIDATE_SEARCH_DISABLED_DETAIL, createProcessDeduplication, TRUSTED_IDENTIFIERS_UNMATCHED_DETAIL } from '../src/usecases/process-deduplication.usecase';
 import { bibliographic, startInfrastructure, waitFor } from './dedup-helpers';
 
@@ -284,6 +285,31 @@ describe('deduplication jobs on MongoDB', () => {
     }
     expect(await decisionOf(copyId)).toMatchObject({ duplicate_determination: 'duplicate', canonical_reference_id: secondId });
     expect(await decisionOf(secondId)).toMatchObject({ duplicate_determination: 'canonical' });
+  });
+
+  it('when manual decisions are written while another lane changes one of their references, then 409, and each reference carries exactly its one active decision', async () => {
+    const [job] = await ingestChunks([[first, second, third]]);
+    await createProcessDeduplication({ ...repositories(), engine, trustedTypes: new Set(['doi']), exclusive: run, onEvents: () => undefined, logger })(job);
+    const [firstId, secondId, thirdId] = job.reference_ids;
+    const references = createReferenceRepository(db);
+    const racing: typeof references = {
+      ...references,
+      async updateMany(operations) {
+        await db.collection(COLLECTIONS.references).updateOne({ _id: thirdId as never }, { $inc: { version: 1 } });
+        return references.updateMany(operations);
+      },
+    };
+    const manual = createDuplicateDecisionUsecases({ ...repositories(), references: racing, engine, bus, exclusive: run, onEvents: () => undefined });
+    const body = [secondId, thirdId].map((id) => ({ reference_id: id, duplicate_determination: 'duplicate', canonical_reference_id: firstId }));
+    await expect(manual.makeDecisions(body)).rejects.toMatchObject({ httpStatus: 409 });
+
+    const stored = async (id: string) => (await db.collection(COLLECTIONS.references).findOne({ _id: id as never }))?.active_decision as { decision_id: string; duplicate_determination: string };
+    expect(await stored(secondId)).toMatchObject({ duplicate_determination: 'duplicate' });
+    expect(await stored(thirdId)).toMatchObject({ duplicate_determination: 'canonical' });
+    for (const id of [firstId, secondId, thirdId]) {
+      const active = await db.collection<DecisionDocument>(COLLECTIONS.duplicateDecisions).find({ reference_id: id, active_decision: true }).toArray();
+      expect(active.map((decision) => decision._id)).toEqual([(await stored(id)).decision_id]);
+    }
   });
 
   it('when a candidate the pass only compared against changes before the pass writes, then the pass fails (to be delivered again) and writes nothing', async () => {

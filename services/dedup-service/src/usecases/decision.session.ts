@@ -12,6 +12,14 @@ import { referenceDoc, type ActiveDecision, type ReferenceDocument, type Termina
 // one pass: decisions, references with their `reference.changed` events (outbox), in that order
 // per reference so a crash leaves a pending decision that is simply processed again.
 
+/** Some reference writes of a commit did not match: another lane changed one since it was read. */
+export class DecisionCommitConflict extends Error {
+  constructor() {
+    super('a reference changed while its duplicate decision was applied; the job will be retried');
+    this.name = 'DecisionCommitConflict';
+  }
+}
+
 export interface ProposedDecision {
   determination: 'duplicate' | 'canonical' | 'unsearchable' | 'decoupled';
   canonicalId: string | null;
@@ -299,7 +307,7 @@ export class DecisionSession {
       const matched = await this.deps.references.updateMany(operations);
       if (matched !== operations.length) {
         await this.settleUnapplied(operations.map((operation) => operation.after));
-        throw new Error('a reference changed while its duplicate decision was applied; the job will be retried');
+        throw new DecisionCommitConflict();
       }
       this.deps.references.rememberUnrelayedContent(compacted);
     }

@@ -16,7 +16,7 @@ import type { ReferenceRepository } from '../data-access/reference.repository';
 import { dedupRecordOf } from '../domain/dedup-record';
 import { groupCanonicalId } from '../domain/reference.model';
 import type { DeduplicationEnginePort } from '../domain/deduplication-engine.port';
-import { DecisionSession } from './decision.session';
+import { DecisionCommitConflict, DecisionSession } from './decision.session';
 
 interface Deps {
   references: ReferenceRepository;
@@ -75,7 +75,14 @@ export function createDuplicateDecisionUsecases(deps: Deps) {
           detail: applied.decision.detail,
         });
       }
-      if (await session.commit()) deps.onEvents();
+      try {
+        if (await session.commit()) deps.onEvents();
+      } catch (error) {
+        // Rare: the ingest lane changed one of the references meanwhile. What was written stands
+        // consistent (see DecisionSession.settleUnapplied); the caller sends the batch again.
+        if (error instanceof DecisionCommitConflict) throw ServiceError.conflict('A reference changed while the decisions were applied; some may not have been. Send the request again.');
+        throw error;
+      }
       return results;
     });
   }
