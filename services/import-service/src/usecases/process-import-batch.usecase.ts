@@ -59,6 +59,15 @@ function isTransientIngestFailure(error: unknown): boolean {
   return error instanceof ServiceError && [409, 429, 503, 504].includes(error.httpStatus);
 }
 
+/**
+ * dedup-service (or its database) unavailable: not the lines' fault, so, as for import-service's own
+ * database, the lines wait however long it lasts instead of using up their attempts (a restart of
+ * dedup-service would otherwise fail whole chunks for good).
+ */
+function isUnavailable(error: unknown): boolean {
+  return error instanceof ServiceError && error.httpStatus === 503;
+}
+
 interface Settled {
   status: ImportResultStatus;
   reference_id: string | null;
@@ -108,7 +117,8 @@ export function createProcessImportBatch(deps: {
 
   /**
    * Ingests the lines; a transient failure marks them `retrying` and tries again after a back-off,
-   * up to INGEST_RETRIES more times (attempts survive a restart on the stored results).
+   * up to INGEST_RETRIES more times (attempts survive a restart on the stored results). While
+   * dedup-service is unavailable they stay `retrying` without using up an attempt.
    */
   async function ingestWithRetries(batch: ImportBatchDocument, items: LineToIngest[], stored: Map<number, ImportResultDocument>, settled: Map<number, Settled>): Promise<void> {
     if (items.length === 0) return;
@@ -120,11 +130,21 @@ export function createProcessImportBatch(deps: {
     });
     const range = lineRange(items);
     let attempts = Math.max(0, ...items.map((item) => stored.get(item.line.number)?.attempts ?? 0));
+    let waits = 0;
     await markStarted(items.map((item) => stored.get(item.line.number)).filter((row): row is ImportResultDocument => row?.status === 'retrying'));
     for (;;) {
       try {
         return settleOutcomes(items, await deps.dedup.ingest(request()), settled);
       } catch (error) {
+        if (isUnavailable(error)) {
+          waits += 1;
+          if (waits === 1) deps.logger.warn({ err: error, import_batch_id: batch._id, lines: range }, 'dedup-service is unavailable; lines are retrying until it is back');
+          await markRetrying(batch, items.map((item) => item.line.number), attempts, stored);
+          await sleep(backoffMs(Math.min(waits, 16), limits.retryBaseMs, limits.retryMaxMs));
+          if (deps.isStopping()) throw new ProcessingInterrupted('import-service is stopping');
+          await markStarted(items.map((item) => stored.get(item.line.number) as ImportResultDocument));
+          continue;
+        }
         if (!isTransientIngestFailure(error)) {
           if (items.length > 1) {
             // Lines are independent (§8.5): one line's unexpected failure must not decide its
@@ -157,10 +177,20 @@ export function createProcessImportBatch(deps: {
    * attempts stored and to fail the rest for good: the results then say what the store holds.
    */
   async function giveUp(batch: ImportBatchDocument, items: LineToIngest[], request: Parameters<IngestPort['ingest']>[0], settled: Map<number, Settled>): Promise<void> {
-    for (let attempt = 1; ; attempt += 1) {
+    let attempt = 0;
+    let waits = 0;
+    for (;;) {
       try {
         return settleOutcomes(items, await deps.dedup.ingest(request), settled);
       } catch (error) {
+        // Unavailable: waited out, since only dedup-service can say what earlier attempts stored.
+        if (isUnavailable(error)) {
+          waits += 1;
+          await sleep(backoffMs(Math.min(waits, 16), limits.retryBaseMs, limits.retryMaxMs));
+          if (deps.isStopping()) throw new ProcessingInterrupted('import-service is stopping');
+          continue;
+        }
+        attempt += 1;
         if (!isTransientIngestFailure(error) || attempt > INGEST_RETRIES) {
           deps.logger.error({ err: error, import_batch_id: batch._id, lines: lineRange(items) }, 'dedup-service could not say what it stored of lines given up on; they are recorded failed');
           return settleAll(items, settled, request.give_up_failure_details ?? RETRIES_EXHAUSTED);
