@@ -287,6 +287,45 @@ describe('deduplication jobs on MongoDB', () => {
     expect(await decisionOf(secondId)).toMatchObject({ duplicate_determination: 'canonical' });
   });
 
+  it('when a pass wrote a reference but failed before its decisions, and a later pass moves the reference on, then only the latest decision stays active', async () => {
+    const [job] = await ingestChunks([[first, second]]);
+    const process = createProcessDeduplication({ ...repositories(), engine, trustedTypes: new Set(['doi']), exclusive: run, onEvents: () => undefined, logger });
+    await process(job);
+    const [firstId, secondId] = job.reference_ids;
+    const invoke = async (id: string) => {
+      const decision = pendingDecision(uuidv7(), id, 'invoke_api', new Date());
+      await db.collection<DecisionDocument>(COLLECTIONS.duplicateDecisions).insertOne(decision);
+      return decision._id;
+    };
+    const activeOf = async (id: string) => (await db.collection<DecisionDocument>(COLLECTIONS.duplicateDecisions).find({ reference_id: id, active_decision: true }).toArray()).map((decision) => decision._id);
+    // Invoked on both; the pass writes the first reference, then finds the second changed by the ingest lane.
+    const invokedFirst = await invoke(firstId);
+    const invokedSecond = await invoke(secondId);
+    const references = createReferenceRepository(db);
+    const racing: typeof references = {
+      ...references,
+      async updateMany(operations) {
+        await db.collection(COLLECTIONS.references).updateOne({ _id: secondId as never }, { $inc: { version: 1 } });
+        return references.updateMany(operations);
+      },
+    };
+    const raced = createProcessDeduplication({ ...repositories(), references: racing, engine, trustedTypes: new Set(['doi']), exclusive: run, onEvents: () => undefined, logger });
+    const failedJob = { reference_ids: [firstId, secondId], decision_ids: [invokedFirst, invokedSecond] };
+    await expect(raced(failedJob)).rejects.toThrow('a reference changed while its duplicate decision was applied');
+
+    // Invoked again before the failed job comes back: this pass moves the first reference on.
+    const invokedAgain = await invoke(firstId);
+    await process({ reference_ids: [firstId], decision_ids: [invokedAgain] });
+    expect(await activeOf(firstId)).toEqual([invokedAgain]);
+
+    await process(failedJob);
+    expect(await pendingCount()).toBe(0);
+    for (const id of [firstId, secondId]) {
+      const reference = await db.collection(COLLECTIONS.references).findOne({ _id: id as never });
+      expect(await activeOf(id)).toEqual([reference?.active_decision?.decision_id]);
+    }
+  });
+
   it('when manual decisions are written while another lane changes one of their references, then 409, and each reference carries exactly its one active decision', async () => {
     const [job] = await ingestChunks([[first, second, third]]);
     await createProcessDeduplication({ ...repositories(), engine, trustedTypes: new Set(['doi']), exclusive: run, onEvents: () => undefined, logger })(job);

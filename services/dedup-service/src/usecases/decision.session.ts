@@ -311,7 +311,31 @@ export class DecisionSession {
       }
       this.deps.references.rememberUnrelayedContent(compacted);
     }
+    // A reference that had a decision and now carries another: every other decision of it still
+    // marked active is deactivated, not only the one read as replaced. An earlier pass that wrote
+    // the reference but failed before its decisions (retried later) leaves its predecessor marked
+    // active, and the pass that next moves the reference on never read that one as current.
+    const moved = operations.filter(({ after }) => {
+      const before = this.working.get(after._id)?.before.active_decision;
+      return before && before.decision_id !== after.active_decision?.decision_id;
+    });
+    const sweep: AnyBulkWriteOperation<DecisionDocument>[] =
+      moved.length === 0
+        ? []
+        : [
+            {
+              updateMany: {
+                filter: {
+                  reference_id: { $in: moved.map(({ after }) => after._id) },
+                  active_decision: true,
+                  _id: { $nin: moved.flatMap(({ after }) => (after.active_decision ? [after.active_decision.decision_id] : [])) },
+                },
+                update: { $set: { active_decision: false, updated_at: this.now } },
+              },
+            },
+          ];
     const decisionOps: AnyBulkWriteOperation<DecisionDocument>[] = [
+      ...sweep,
       ...[...this.deactivated.keys()].map((id) => ({ updateOne: { filter: { _id: id }, update: { $set: { active_decision: false, updated_at: this.now } } } })),
       ...[...this.resolved.values()].map((decision) => ({
         updateOne: {
