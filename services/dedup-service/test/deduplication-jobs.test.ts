@@ -326,7 +326,7 @@ describe('deduplication jobs on MongoDB', () => {
     }
   });
 
-  it('when manual decisions are written while another lane changes one of their references, then 409, and each reference carries exactly its one active decision', async () => {
+  it('when manual decisions are written while another lane keeps changing one of their references, then 409 after a few tries, and each reference carries exactly its one active decision', async () => {
     const [job] = await ingestChunks([[first, second, third]]);
     await createProcessDeduplication({ ...repositories(), engine, trustedTypes: new Set(['doi']), exclusive: run, onEvents: () => undefined, logger })(job);
     const [firstId, secondId, thirdId] = job.reference_ids;
@@ -348,6 +348,34 @@ describe('deduplication jobs on MongoDB', () => {
     for (const id of [firstId, secondId, thirdId]) {
       const active = await db.collection<DecisionDocument>(COLLECTIONS.duplicateDecisions).find({ reference_id: id, active_decision: true }).toArray();
       expect(active.map((decision) => decision._id)).toEqual([(await stored(id)).decision_id]);
+    }
+  });
+
+  it('when manual decisions meet a reference another lane changed once, then they are decided again on what is stored and all applied', async () => {
+    const [job] = await ingestChunks([[first, second, third]]);
+    await createProcessDeduplication({ ...repositories(), engine, trustedTypes: new Set(['doi']), exclusive: run, onEvents: () => undefined, logger })(job);
+    const [firstId, secondId, thirdId] = job.reference_ids;
+    const references = createReferenceRepository(db);
+    let raced = false;
+    const racing: typeof references = {
+      ...references,
+      async updateMany(operations) {
+        if (!raced) {
+          raced = true;
+          await db.collection(COLLECTIONS.references).updateOne({ _id: thirdId as never }, { $inc: { version: 1 } });
+        }
+        return references.updateMany(operations);
+      },
+    };
+    const manual = createDuplicateDecisionUsecases({ ...repositories(), references: racing, engine, bus, exclusive: run, onEvents: () => undefined });
+    const results = await manual.makeDecisions([secondId, thirdId].map((id) => ({ reference_id: id, duplicate_determination: 'duplicate', canonical_reference_id: firstId })));
+    expect(results.map((result) => [result.reference_id, result.outcome, result.active_decision])).toEqual([
+      [secondId, 'duplicate', true],
+      [thirdId, 'duplicate', true],
+    ]);
+    for (const [index, id] of [secondId, thirdId].entries()) {
+      const active = await db.collection<DecisionDocument>(COLLECTIONS.duplicateDecisions).find({ reference_id: id, active_decision: true }).toArray();
+      expect(active.map((decision) => [decision._id, decision.duplicate_determination, decision.decision_authority])).toEqual([[results[index].id, 'duplicate', 'person']]);
     }
   });
 

@@ -18,6 +18,9 @@ import { groupCanonicalId } from '../domain/reference.model';
 import type { DeduplicationEnginePort } from '../domain/deduplication-engine.port';
 import { DecisionCommitConflict, DecisionSession } from './decision.session';
 
+/** How often a manual batch is decided again when a reference changed under it, before 409. */
+const MANUAL_DECISION_ATTEMPTS = 5;
+
 interface Deps {
   references: ReferenceRepository;
   decisions: DecisionRepository;
@@ -45,46 +48,51 @@ export function createDuplicateDecisionUsecases(deps: Deps) {
   async function makeDecisions(body: unknown): Promise<MakeDuplicateDecisionResult[]> {
     const parsed = validate(MakeDuplicateDecisionsIn, body, 'body');
     if (!parsed.ok) throw ServiceError.unprocessable(parsed.errors);
-    return deps.exclusive(async () => {
-      const session = new DecisionSession(deps);
-      const ids = parsed.value.flatMap((item) => [item.reference_id, ...(item.canonical_reference_id ? [item.canonical_reference_id] : [])]);
-      await session.load(ids);
-      missingReferences(ids, new Set(ids.filter((id) => session.get(id) !== undefined)), 'each');
-      const results: MakeDuplicateDecisionResult[] = [];
-      for (const item of parsed.value) {
-        const applied = session.apply(
-          item.reference_id,
-          {
-            determination: item.duplicate_determination,
-            canonicalId: item.canonical_reference_id ?? null,
-            authority: 'person',
-            trigger: 'manual_api',
-            detail: item.detail ?? null,
-            candidateIds: item.canonical_reference_id ? [item.canonical_reference_id] : [],
-          },
-          { manual: true },
-        );
-        results.push({
-          id: applied.decision._id,
-          reference_id: item.reference_id,
-          outcome: applied.decision.active_decision ? item.duplicate_determination : 'decoupled',
-          canonical_reference_id: applied.decision.canonical_reference_id,
-          active_decision: applied.decision.active_decision,
-          decision_authority: applied.decision.decision_authority,
-          decision_trigger: applied.decision.decision_trigger,
-          detail: applied.decision.detail,
-        });
-      }
+    // The ingest lane may change a reference between the read and the write (a merge into it): the
+    // batch is then decided again on what is stored, a few times, before the caller is told (409).
+    for (let attempt = 1; ; attempt += 1) {
       try {
-        if (await session.commit()) deps.onEvents();
+        return await deps.exclusive(() => decideOnce(parsed.value));
       } catch (error) {
-        // Rare: the ingest lane changed one of the references meanwhile. What was written stands
-        // consistent (see DecisionSession.settleUnapplied); the caller sends the batch again.
-        if (error instanceof DecisionCommitConflict) throw ServiceError.conflict('A reference changed while the decisions were applied; some may not have been. Send the request again.');
-        throw error;
+        if (!(error instanceof DecisionCommitConflict)) throw error;
+        if (attempt >= MANUAL_DECISION_ATTEMPTS) throw ServiceError.conflict('A reference changed while the decisions were applied; some may not have been. Send the request again.');
       }
-      return results;
-    });
+    }
+  }
+
+  async function decideOnce(items: MakeDuplicateDecisionsIn): Promise<MakeDuplicateDecisionResult[]> {
+    const session = new DecisionSession(deps);
+    const ids = items.flatMap((item) => [item.reference_id, ...(item.canonical_reference_id ? [item.canonical_reference_id] : [])]);
+    await session.load(ids);
+    missingReferences(ids, new Set(ids.filter((id) => session.get(id) !== undefined)), 'each');
+    const results: MakeDuplicateDecisionResult[] = [];
+    for (const item of items) {
+      const applied = session.apply(
+        item.reference_id,
+        {
+          determination: item.duplicate_determination,
+          canonicalId: item.canonical_reference_id ?? null,
+          authority: 'person',
+          trigger: 'manual_api',
+          detail: item.detail ?? null,
+          candidateIds: item.canonical_reference_id ? [item.canonical_reference_id] : [],
+        },
+        { manual: true },
+      );
+      results.push({
+        id: applied.decision._id,
+        reference_id: item.reference_id,
+        outcome: applied.decision.active_decision ? item.duplicate_determination : 'decoupled',
+        canonical_reference_id: applied.decision.canonical_reference_id,
+        active_decision: applied.decision.active_decision,
+        decision_authority: applied.decision.decision_authority,
+        decision_trigger: applied.decision.decision_trigger,
+        detail: applied.decision.detail,
+      });
+    }
+    // A conflict leaves what was written consistent (DecisionSession.settleUnapplied) and is retried above.
+    if (await session.commit()) deps.onEvents();
+    return results;
   }
 
   /** §15.6: a new pending decision per id (system/invoke_api), queued. */
