@@ -81,6 +81,26 @@ describe('deduplication jobs on MongoDB', () => {
 
   const pendingCount = () => db.collection<DecisionDocument>(COLLECTIONS.duplicateDecisions).countDocuments({ duplicate_determination: 'pending' });
   const decisionOf = async (referenceId: string) => db.collection<DecisionDocument>(COLLECTIONS.duplicateDecisions).findOne({ reference_id: referenceId, active_decision: true });
+  /**
+   * The reference repository, with another lane (the ingest's merges) changing `changedId` right
+   * before each write of many references, `times` times (every time by default), or only before
+   * writes that include it.
+   */
+  const changedBeforeWrites = (changedId: string, options: { times?: number; onlyIncluding?: boolean } = {}) => {
+    const references = createReferenceRepository(db);
+    let left = options.times ?? Number.POSITIVE_INFINITY;
+    const racing: typeof references = {
+      ...references,
+      async updateMany(operations) {
+        if (left > 0 && (!options.onlyIncluding || operations.some((operation) => operation.filter._id === changedId))) {
+          left -= 1;
+          await db.collection(COLLECTIONS.references).updateOne({ _id: changedId as never }, { $inc: { version: 1 } });
+        }
+        return references.updateMany(operations);
+      },
+    };
+    return racing;
+  };
 
   const first = { identifier: { identifier_type: 'doi', identifier: '10.1000/jobs.1' }, title: 'Complement inhibition in paroxysmal nocturnal haemoglobinuria: a cohort study', authors: ['Hill, A.', 'Kelly, R.'] };
   const second = { identifier: { identifier_type: 'doi', identifier: '10.1000/jobs.2' }, title: 'Thrombotic microangiopathy after transplantation treated with eculizumab', authors: ['Ardissino, G.'] };
@@ -251,18 +271,7 @@ describe('deduplication jobs on MongoDB', () => {
     const [copyId] = copyJob.reference_ids;
     // The two jobs decided in one pass (behind a first one); the ingest lane changes the canonical
     // just before that pass writes.
-    const references = createReferenceRepository(db);
-    let raced = false;
-    const racing: typeof references = {
-      ...references,
-      async updateMany(operations) {
-        if (!raced && operations.some((operation) => operation.filter._id === secondId)) {
-          raced = true;
-          await db.collection(COLLECTIONS.references).updateOne({ _id: secondId as never }, { $inc: { version: 1 } });
-        }
-        return references.updateMany(operations);
-      },
-    };
+    const racing = changedBeforeWrites(secondId, { times: 1, onlyIncluding: true });
     const lane = heldLane();
     const racedProcess = createProcessDeduplication({ ...repositories(), references: racing, engine, trustedTypes: new Set(['doi']), exclusive: lane.exclusive, onEvents: () => undefined, logger });
     const settled = [racedProcess(firstJob), racedProcess(canonicalJob), racedProcess(copyJob)].map((promise) => promise.then(() => 'done', (error: Error) => error.message));
@@ -301,14 +310,7 @@ describe('deduplication jobs on MongoDB', () => {
     // Invoked on both; the pass writes the first reference, then finds the second changed by the ingest lane.
     const invokedFirst = await invoke(firstId);
     const invokedSecond = await invoke(secondId);
-    const references = createReferenceRepository(db);
-    const racing: typeof references = {
-      ...references,
-      async updateMany(operations) {
-        await db.collection(COLLECTIONS.references).updateOne({ _id: secondId as never }, { $inc: { version: 1 } });
-        return references.updateMany(operations);
-      },
-    };
+    const racing = changedBeforeWrites(secondId);
     const raced = createProcessDeduplication({ ...repositories(), references: racing, engine, trustedTypes: new Set(['doi']), exclusive: run, onEvents: () => undefined, logger });
     const failedJob = { reference_ids: [firstId, secondId], decision_ids: [invokedFirst, invokedSecond] };
     await expect(raced(failedJob)).rejects.toThrow('a reference changed while its duplicate decision was applied');
@@ -330,14 +332,7 @@ describe('deduplication jobs on MongoDB', () => {
     const [job] = await ingestChunks([[first, second, third]]);
     await createProcessDeduplication({ ...repositories(), engine, trustedTypes: new Set(['doi']), exclusive: run, onEvents: () => undefined, logger })(job);
     const [firstId, secondId, thirdId] = job.reference_ids;
-    const references = createReferenceRepository(db);
-    const racing: typeof references = {
-      ...references,
-      async updateMany(operations) {
-        await db.collection(COLLECTIONS.references).updateOne({ _id: thirdId as never }, { $inc: { version: 1 } });
-        return references.updateMany(operations);
-      },
-    };
+    const racing = changedBeforeWrites(thirdId);
     const manual = createDuplicateDecisionUsecases({ ...repositories(), references: racing, engine, bus, exclusive: run, onEvents: () => undefined });
     const body = [secondId, thirdId].map((id) => ({ reference_id: id, duplicate_determination: 'duplicate', canonical_reference_id: firstId }));
     await expect(manual.makeDecisions(body)).rejects.toMatchObject({ httpStatus: 409 });
@@ -355,18 +350,7 @@ describe('deduplication jobs on MongoDB', () => {
     const [job] = await ingestChunks([[first, second, third]]);
     await createProcessDeduplication({ ...repositories(), engine, trustedTypes: new Set(['doi']), exclusive: run, onEvents: () => undefined, logger })(job);
     const [firstId, secondId, thirdId] = job.reference_ids;
-    const references = createReferenceRepository(db);
-    let raced = false;
-    const racing: typeof references = {
-      ...references,
-      async updateMany(operations) {
-        if (!raced) {
-          raced = true;
-          await db.collection(COLLECTIONS.references).updateOne({ _id: thirdId as never }, { $inc: { version: 1 } });
-        }
-        return references.updateMany(operations);
-      },
-    };
+    const racing = changedBeforeWrites(thirdId, { times: 1 });
     const manual = createDuplicateDecisionUsecases({ ...repositories(), references: racing, engine, bus, exclusive: run, onEvents: () => undefined });
     const results = await manual.makeDecisions([secondId, thirdId].map((id) => ({ reference_id: id, duplicate_determination: 'duplicate', canonical_reference_id: firstId })));
     expect(results.map((result) => [result.reference_id, result.outcome, result.active_decision])).toEqual([
