@@ -57,8 +57,8 @@ export class DecisionSession {
   private readonly memberDocs = new Map<string, ReferenceDocument>();
   private readonly newDecisions: DecisionDocument[] = [];
   private readonly resolved = new Map<string, DecisionDocument>();
-  /** Decisions a new active one replaced, with their reference. */
-  private readonly deactivated = new Map<string, string>();
+  /** References whose pending decision an earlier attempt applied (`finishApplied`). */
+  private readonly finished = new Set<string>();
   /** Canonicals whose group changed, with the references that joined or left it. */
   private readonly groupChanges = new Map<string, Set<string>>();
 
@@ -182,9 +182,9 @@ export class DecisionSession {
     else this.newDecisions.push(decision);
     if (!active) return { decision, changed: false };
     if (current && current.decision_id !== decision._id) {
-      this.deactivated.set(current.decision_id, referenceId);
-      // A decision this session made earlier is written as held here (a resolved pending one's
-      // write would otherwise set it active again beside the deactivation): it is inactive now.
+      // The stored decision it replaces is deactivated at the commit (`deactivateAllBut`). One this
+      // session made earlier is written as held here (a resolved pending one's write would
+      // otherwise set it active again): it is inactive now.
       const earlier = this.resolved.get(current.decision_id) ?? this.newDecisions.find((made) => made._id === current.decision_id);
       if (earlier) earlier.active_decision = false;
     }
@@ -217,8 +217,9 @@ export class DecisionSession {
    * A pending decision an earlier attempt already applied to its reference, stopping before the
    * decision itself was written (a crash, or another reference of its pass changed meanwhile):
    * recorded as the reference carries it, not decided again (the rules would now see it as the
-   * reference's current decision and refuse it). The decisions it replaced are deactivated, and
-   * the groups it joined or left get their events again, which that attempt may not have written.
+   * reference's current decision and refuse it). The reference's other decisions are deactivated,
+   * and the groups it joined or left (`replaced` tells the ones it left) get their events again,
+   * which that attempt may not have written.
    */
   finishApplied(pending: DecisionDocument, replaced: readonly DecisionDocument[]): void {
     const active = this.working.get(pending.reference_id)?.after.active_decision;
@@ -235,7 +236,7 @@ export class DecisionSession {
     });
     const canonicals = [active, ...replaced].flatMap((decision) => (decision.duplicate_determination === 'duplicate' && decision.canonical_reference_id ? [decision.canonical_reference_id] : []));
     for (const canonicalId of new Set(canonicals)) this.touchGroup(canonicalId, pending.reference_id);
-    for (const decision of replaced) this.deactivated.set(decision._id, pending.reference_id);
+    this.finished.add(pending.reference_id);
   }
 
   private touchGroup(canonicalId: string, referenceId: string) {
@@ -311,32 +312,17 @@ export class DecisionSession {
       }
       this.deps.references.rememberUnrelayedContent(compacted);
     }
-    // A reference that had a decision and now carries another: every other decision of it still
-    // marked active is deactivated, not only the one read as replaced. An earlier pass that wrote
-    // the reference but failed before its decisions (retried later) leaves its predecessor marked
-    // active, and the pass that next moves the reference on never read that one as current.
-    const moved = operations.filter(({ after }) => {
-      const before = this.working.get(after._id)?.before.active_decision;
-      return before && before.decision_id !== after.active_decision?.decision_id;
-    });
-    const sweep: AnyBulkWriteOperation<DecisionDocument>[] =
-      moved.length === 0
-        ? []
-        : [
-            {
-              updateMany: {
-                filter: {
-                  reference_id: { $in: moved.map(({ after }) => after._id) },
-                  active_decision: true,
-                  _id: { $nin: moved.flatMap(({ after }) => (after.active_decision ? [after.active_decision.decision_id] : [])) },
-                },
-                update: { $set: { active_decision: false, updated_at: this.now } },
-              },
-            },
-          ];
+    // A reference that had a decision and now carries another, or whose applied decision is
+    // finished here: every other decision of it still marked active is deactivated.
+    const settled = new Map<string, string>();
+    for (const [id, working] of this.working) {
+      const carried = working.after.active_decision?.decision_id;
+      const moved = working.before.active_decision && working.before.active_decision.decision_id !== carried;
+      if (carried && (moved || this.finished.has(id))) settled.set(id, carried);
+    }
+    const sweep = this.deactivateAllBut(settled);
     const decisionOps: AnyBulkWriteOperation<DecisionDocument>[] = [
-      ...sweep,
-      ...[...this.deactivated.keys()].map((id) => ({ updateOne: { filter: { _id: id }, update: { $set: { active_decision: false, updated_at: this.now } } } })),
+      ...(sweep ? [{ updateMany: sweep }] : []),
       ...[...this.resolved.values()].map((decision) => ({
         updateOne: {
           filter: { _id: decision._id, duplicate_determination: 'pending' },
@@ -359,21 +345,38 @@ export class DecisionSession {
   }
 
   /**
+   * Deactivates every decision of each reference still marked active except the one it carries: not
+   * only the one read as replaced, since a pass that wrote a reference but failed before its
+   * decision writes (retried later) leaves its predecessor marked active.
+   */
+  private deactivateAllBut(carried: ReadonlyMap<string, string>): { filter: Document; update: Document } | undefined {
+    if (carried.size === 0) return undefined;
+    return {
+      filter: { reference_id: { $in: [...carried.keys()] }, active_decision: true, _id: { $nin: [...carried.values()] } },
+      update: { $set: { active_decision: false, updated_at: this.now } },
+    };
+  }
+
+  /**
    * Some reference writes of this commit did not match (another lane changed a reference since it
    * was read), and the pass will be retried. Which ones were written is read back: a decision this
    * session inserted for a reference that does not carry it never took effect and is recorded
-   * inactive; one that took effect has the decisions it replaced deactivated. Pending decisions stay
-   * pending: the retry finishes those whose reference carries them (`finishApplied`).
+   * inactive; a reference that took its new decision has its others deactivated. Pending decisions
+   * stay pending: the retry finishes those whose reference carries them (`finishApplied`).
    */
   private async settleUnapplied(written: readonly ReferenceDocument[]): Promise<void> {
-    const carried = new Map((await this.deps.references.summaries(written.map((reference) => reference._id))).map((row) => [row._id, row.active_decision?.decision_id ?? null]));
-    const tookEffect = (decision: DecisionDocument) => carried.get(decision.reference_id) === decision._id;
-    const untaken = this.newDecisions.filter((decision) => decision.active_decision && !tookEffect(decision)).map((decision) => decision._id);
-    const replaced = [...this.deactivated].filter(([, referenceId]) => {
-      const carriedId = carried.get(referenceId);
-      return carriedId !== undefined && carriedId === this.working.get(referenceId)?.after.active_decision?.decision_id && !this.resolved.has(carriedId);
-    });
-    const ids = [...untaken, ...replaced.map(([id]) => id)];
-    if (ids.length > 0) await this.deps.decisions.decisions.updateMany({ _id: { $in: ids } }, { $set: { active_decision: false, updated_at: this.now } });
+    const stored = new Map((await this.deps.references.summaries(written.map((reference) => reference._id))).map((row) => [row._id, row.active_decision?.decision_id ?? null]));
+    const untaken = this.newDecisions.filter((decision) => decision.active_decision && stored.get(decision.reference_id) !== decision._id).map((decision) => decision._id);
+    const tookEffect = new Map<string, string>();
+    for (const [id, carried] of stored) {
+      const working = this.working.get(id);
+      if (carried && working?.after.active_decision?.decision_id === carried && working.before.active_decision?.decision_id !== carried) tookEffect.set(id, carried);
+    }
+    const sweep = this.deactivateAllBut(tookEffect);
+    const operations: AnyBulkWriteOperation<DecisionDocument>[] = [
+      ...(untaken.length > 0 ? [{ updateMany: { filter: { _id: { $in: untaken } }, update: { $set: { active_decision: false, updated_at: this.now } } } }] : []),
+      ...(sweep ? [{ updateMany: sweep }] : []),
+    ];
+    if (operations.length > 0) await this.deps.decisions.decisions.bulkWrite(operations, { ordered: false });
   }
 }
