@@ -54,9 +54,9 @@ function isRetryable(error: unknown): boolean {
   return !(error instanceof FatalFileError) && !(error instanceof ProcessingInterrupted);
 }
 
-/** dedup-service unreachable, overloaded, too slow, or a write conflict there: worth another attempt. */
+/** dedup-service overloaded, too slow, or a write conflict there: worth another attempt. */
 function isTransientIngestFailure(error: unknown): boolean {
-  return error instanceof ServiceError && [409, 429, 503, 504].includes(error.httpStatus);
+  return error instanceof ServiceError && [409, 429, 504].includes(error.httpStatus);
 }
 
 /**
@@ -100,6 +100,12 @@ export function createProcessImportBatch(deps: {
 }) {
   const { repository, limits } = deps;
 
+  /** Waits the back-off of the `step`th retry (capped); a service stopping meanwhile interrupts the batch. */
+  async function backOff(step: number): Promise<void> {
+    await sleep(backoffMs(Math.min(step, 16), limits.retryBaseMs, limits.retryMaxMs));
+    if (deps.isStopping()) throw new ProcessingInterrupted('import-service is stopping');
+  }
+
   /** Validates lines: failures settle at once, the rest go to dedup-service. */
   function prepareLines(lines: FileLine[], settled: Map<number, Settled>): LineToIngest[] {
     const toIngest: LineToIngest[] = [];
@@ -140,8 +146,7 @@ export function createProcessImportBatch(deps: {
           waits += 1;
           if (waits === 1) deps.logger.warn({ err: error, import_batch_id: batch._id, lines: range }, 'dedup-service is unavailable; lines are retrying until it is back');
           await markRetrying(batch, items.map((item) => item.line.number), attempts, stored);
-          await sleep(backoffMs(Math.min(waits, 16), limits.retryBaseMs, limits.retryMaxMs));
-          if (deps.isStopping()) throw new ProcessingInterrupted('import-service is stopping');
+          await backOff(waits);
           await markStarted(items.map((item) => stored.get(item.line.number) as ImportResultDocument));
           continue;
         }
@@ -164,8 +169,7 @@ export function createProcessImportBatch(deps: {
         }
         deps.logger.warn({ err: error, import_batch_id: batch._id, lines: range, attempts }, 'ingest failed transiently; lines are retrying');
         await markRetrying(batch, items.map((item) => item.line.number), attempts, stored);
-        await sleep(backoffMs(attempts, limits.retryBaseMs, limits.retryMaxMs));
-        if (deps.isStopping()) throw new ProcessingInterrupted('import-service is stopping');
+        await backOff(attempts);
         await markStarted(items.map((item) => stored.get(item.line.number) as ImportResultDocument));
       }
     }
@@ -186,8 +190,7 @@ export function createProcessImportBatch(deps: {
         // Unavailable: waited out, since only dedup-service can say what earlier attempts stored.
         if (isUnavailable(error)) {
           waits += 1;
-          await sleep(backoffMs(Math.min(waits, 16), limits.retryBaseMs, limits.retryMaxMs));
-          if (deps.isStopping()) throw new ProcessingInterrupted('import-service is stopping');
+          await backOff(waits);
           continue;
         }
         attempt += 1;
@@ -195,8 +198,7 @@ export function createProcessImportBatch(deps: {
           deps.logger.error({ err: error, import_batch_id: batch._id, lines: lineRange(items) }, 'dedup-service could not say what it stored of lines given up on; they are recorded failed');
           return settleAll(items, settled, request.give_up_failure_details ?? RETRIES_EXHAUSTED);
         }
-        await sleep(backoffMs(attempt, limits.retryBaseMs, limits.retryMaxMs));
-        if (deps.isStopping()) throw new ProcessingInterrupted('import-service is stopping');
+        await backOff(attempt);
       }
     }
   }
@@ -379,8 +381,7 @@ export function createProcessImportBatch(deps: {
             break;
           }
           deps.logger.info({ import_batch_id: batch._id, attempt, err: error }, 'batch file transfer failed; resuming after the last recorded line');
-          await sleep(backoffMs(attempt, limits.retryBaseMs, limits.retryMaxMs));
-          if (deps.isStopping()) throw new ProcessingInterrupted('import-service is stopping');
+          await backOff(attempt);
         }
       }
     }
