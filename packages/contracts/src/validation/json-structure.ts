@@ -12,35 +12,30 @@ export const MAX_JSON_DEPTH = 100;
 
 /** Why a parsed JSON value cannot be accepted, walked without recursion; undefined when it can. */
 export function jsonStructureProblem(value: unknown): string | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) ? undefined : OUT_OF_RANGE;
-  if (typeof value === 'string') return isWellFormed(value) ? undefined : LONE_SURROGATE;
-  if (value === null || typeof value !== 'object') return undefined;
-  const pending: Array<[object, number]> = [[value, 1]];
-  while (pending.length > 0) {
+  const pending: Array<[object, number]> = [];
+  /** A scalar's problem; an array or object is queued to be walked at `depth`. */
+  const visit = (child: unknown, depth: number): string | undefined => {
+    if (typeof child === 'string') return isWellFormed(child) ? undefined : LONE_SURROGATE;
+    if (typeof child === 'number') return Number.isFinite(child) ? undefined : OUT_OF_RANGE;
+    if (child !== null && typeof child === 'object') pending.push([child, depth]);
+    return undefined;
+  };
+  let problem = visit(value, 1);
+  while (problem === undefined && pending.length > 0) {
     const [item, depth] = pending.pop() as [object, number];
     if (depth > MAX_JSON_DEPTH) return `JSON is nested deeper than ${MAX_JSON_DEPTH} levels.`;
     if (Array.isArray(item)) {
-      for (const child of item) {
-        if (typeof child === 'string') {
-          if (!isWellFormed(child)) return LONE_SURROGATE;
-        } else if (typeof child === 'number') {
-          if (!Number.isFinite(child)) return OUT_OF_RANGE;
-        } else if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
-      }
+      for (let index = 0; index < item.length && problem === undefined; index += 1) problem = visit(item[index], depth + 1);
       continue;
     }
     for (const key in item) {
       if (key.includes('\0')) return `The object key ${JSON.stringify(key)} contains a NUL character.`;
       if (!isWellFormed(key)) return LONE_SURROGATE;
-      const child = (item as Record<string, unknown>)[key];
-      if (typeof child === 'string') {
-        if (!isWellFormed(child)) return LONE_SURROGATE;
-      } else if (typeof child === 'number') {
-        if (!Number.isFinite(child)) return OUT_OF_RANGE;
-      } else if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
+      problem = visit((item as Record<string, unknown>)[key], depth + 1);
+      if (problem !== undefined) break;
     }
   }
-  return undefined;
+  return problem;
 }
 
 const LONE_SURROGATE = 'A string holds an unpaired UTF-16 surrogate escape (such as \\ud800), which is not valid Unicode.';
