@@ -187,6 +187,23 @@ describe('import-service batch processing with dedup-service', () => {
     expect(summary.failure_details).toEqual([expect.stringMatching(/^The file at storage_url could not be fetched: .*\(gave up after 5 attempts\)$/)]);
   });
 
+  it('when the storage host does not resolve at registration, then the batch is accepted and fails as a download the transport could not make', async () => {
+    // A DNS outage or a host not resolvable yet is a network condition, retried by the download; only refused addresses are refused up front.
+    const strict = await startImportService({ ...env, OUTBOUND_ALLOWLIST: '' });
+    const strictClient = importClient(strict.grpcPort);
+    try {
+      const record = await createRecord();
+      const batch = await register(record.id, { storage_url: 'https://no-such-host.invalid/file.jsonl', callback_url: 'https://no-such-host.invalid/callback' }, strictClient);
+      expect(batch).toMatchObject({ import_record_id: record.id, storage_url: 'https://no-such-host.invalid/file.jsonl' });
+      const summary = await finished(record.id, batch.id);
+      expect(summary).toMatchObject({ import_batch_status: 'failed', results: { completed: 0 } });
+      expect(summary.failure_details).toEqual([expect.stringMatching(/^The file at storage_url could not be fetched: .*no-such-host\.invalid.*\(gave up after 5 attempts\)$/)]);
+    } finally {
+      strictClient.close();
+      await strict.stop();
+    }
+  });
+
   it('when the file is served gzip-encoded, then it is decoded and imported', async () => {
     const record = await createRecord();
     const body = zlib.gzipSync(`${JSON.stringify({ identifiers: [doi('10.5555/gzip.1')] })}\n${JSON.stringify({ identifiers: [doi('10.5555/gzip.2')] })}\n`);

@@ -179,4 +179,10 @@ describe('outbound HTTP client', () => {
     await expect(guarded.check('https://127.0.0.1/')).rejects.toMatchObject({ reason: 'blocked_address' });
     await expect(loopback.check(`${base}/`)).resolves.toBeUndefined();
   });
+
+  it('when a checked host does not resolve (yet), then the check passes and the request itself fails as a network error', async () => {
+    // `.invalid` never resolves (RFC 6761); a DNS outage looks the same to the check.
+    await expect(guarded.check('https://no-such-host.invalid/file.jsonl')).resolves.toBeUndefined();
+    expect((await failure(guarded.request({ url: 'https://no-such-host.invalid/file.jsonl' }))).reason).toBe('network');
+  });
 });

@@ -69,7 +69,11 @@ export interface OutboundHttpClient {
   stream(request: OutboundRequest): Promise<OutboundStreamResponse>;
   /** Reads the whole (size-limited) response. */
   request(request: OutboundRequest): Promise<OutboundResponse>;
-  /** Checks a URL against the scheme and host rules without connecting (DNS is resolved). */
+  /**
+   * Checks a URL against the scheme and host rules without connecting (DNS is resolved). A host
+   * that does not resolve now passes: that is a network condition, not a refusal, and the request
+   * itself is guarded again when it connects.
+   */
   check(url: string): Promise<void>;
 }
 
@@ -130,7 +134,7 @@ export function createOutboundHttpClient(options: OutboundHttpOptions): Outbound
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (policy.hostAllowed(host)) return;
     await new Promise<void>((resolve, reject) => {
-      guardedLookup(false)(host, { all: true }, (error) => (error ? reject(error instanceof OutboundRequestError ? error : new OutboundRequestError('network', error.message)) : resolve()));
+      guardedLookup(false)(host, { all: true }, (error) => (error instanceof OutboundRequestError ? reject(error) : resolve()));
     });
   }
 
