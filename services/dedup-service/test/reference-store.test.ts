@@ -253,6 +253,15 @@ describe('dedup-service reference store through gRPC', () => {
     await expect(
       call(client, 'MakeDuplicateDecisions', { json: JSON.stringify([{ reference_id: a.reference_id, duplicate_determination: 'duplicate', canonical_reference_id: b.reference_id }]) }),
     ).rejects.toMatchObject({ httpStatus: 422 });
+    // A canonical with duplicates proposed as another's duplicate is stored for review, the reason first (as the reference implementation words it).
+    const [c] = await ingest('fail', [{ identifiers: [doi('10.1000/eta.c')] }]);
+    await decided(c.reference_id);
+    const [review] = (await call<{ json: string[] }>(client, 'MakeDuplicateDecisions', { json: JSON.stringify([{ reference_id: a.reference_id, duplicate_determination: 'duplicate', canonical_reference_id: c.reference_id, detail: 'x' }]) })).json.map((item) => JSON.parse(item));
+    expect(review).toMatchObject({
+      outcome: 'decoupled',
+      active_decision: false,
+      detail: 'Decouple reason: Reference has existing duplicates and cannot become a duplicate itself. Remap existing duplicates before retrying. x',
+    });
 
     await waitFor(() => eventsFor(b.reference_id).some((event) => event.duplicate_decision?.duplicate_determination === 'duplicate'), 'the manual decision event');
     const before = eventsFor(b.reference_id).length;

@@ -174,7 +174,8 @@ export class DecisionSession {
       candidate_canonical_ids: proposed.candidateIds,
       duplicate_determination: active ? proposed.determination : 'decoupled',
       canonical_reference_id: proposed.canonicalId,
-      detail: active || !outcome.reason ? proposed.detail : [proposed.detail, outcome.reason].filter(Boolean).join(' '),
+      // The reason first, then the proposal's own detail, as the reference implementation words it.
+      detail: active || !outcome.reason ? proposed.detail : [outcome.reason, proposed.detail].filter(Boolean).join(' '),
       created_at: this.now,
       updated_at: this.now,
     };

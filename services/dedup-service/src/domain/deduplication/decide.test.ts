@@ -151,7 +151,11 @@ describe('applyDecisionRules (§15.4)', () => {
 
   it('when a person made the active decision and the system proposes, then decoupled even if identical', () => {
     for (const proposed of [system('canonical'), system('duplicate', 'c')]) {
-      expect(applyDecisionRules({ ...base, current: active('canonical', null, 'person'), proposed })).toMatchObject({ outcome: 'decoupled', changed: false });
+      expect(applyDecisionRules({ ...base, current: active('canonical', null, 'person'), proposed })).toEqual({
+        outcome: 'decoupled',
+        changed: false,
+        reason: `Decouple reason: Automatic decisions cannot replace a person-made active decision. Proposed determination: ${proposed.determination}.`,
+      });
     }
   });
 
@@ -176,7 +180,11 @@ describe('applyDecisionRules (§15.4)', () => {
 
   it('when a reference that has duplicates is proposed as a duplicate, then decoupled, for the manual endpoint too', () => {
     for (const manual of [false, true]) {
-      expect(applyDecisionRules({ ...base, proposed: person('duplicate', 'c'), referenceHasDuplicates: true, manual })).toMatchObject({ outcome: 'decoupled', changed: false });
+      expect(applyDecisionRules({ ...base, proposed: person('duplicate', 'c'), referenceHasDuplicates: true, manual })).toEqual({
+        outcome: 'decoupled',
+        changed: false,
+        reason: 'Decouple reason: Reference has existing duplicates and cannot become a duplicate itself. Remap existing duplicates before retrying.',
+      });
     }
   });
 

@@ -174,7 +174,7 @@ export function applyDecisionRules(input: {
 
   // 2. Stored inactive (decoupled) for review; the manual endpoint bypasses a and b, not c.
   if (!manual && current !== null && current.authority === 'person' && proposed.authority === 'system') {
-    return { outcome: 'decoupled', changed: false, reason: 'Decouple reason: the active decision was made by a person.' };
+    return { outcome: 'decoupled', changed: false, reason: `Decouple reason: Automatic decisions cannot replace a person-made active decision. Proposed determination: ${proposed.determination}.` };
   }
   if (
     !manual &&
