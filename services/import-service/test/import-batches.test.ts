@@ -128,6 +128,21 @@ describe('import-service batch processing with dedup-service', () => {
     ]);
   });
 
+  it('when a reference read back from the store is imported again under a new identifier, then its read-only keys (id, duplicate_decision) are ignored and the line completes', async () => {
+    const record = await createRecord();
+    const first = await register(record.id, { storage_url: files.serve('/read-back-source.jsonl', `${JSON.stringify({ identifiers: [doi('10.5555/read-back.1')], enhancements: [abstract('Read back')] })}\n`) });
+    const [source] = (await finished(record.id, first.id)) && (await results(record.id, first.id));
+    const readBack = await waitFor(async () => {
+      const view = JSON.parse((await dedupCall<{ json: string }>(references, 'GetReference', { id: source.reference_id })).json) as Record<string, unknown>;
+      return view.duplicate_decision ? view : false;
+    }, 'the source reference decided');
+    const again = JSON.stringify({ ...readBack, identifiers: [doi('10.5555/read-back.2')] });
+    const second = await register(record.id, { storage_url: files.serve('/read-back-again.jsonl', `${again}\n`) });
+    expect(await finished(record.id, second.id)).toMatchObject({ import_batch_status: 'completed', results: { completed: 1 } });
+    const [copy] = await results(record.id, second.id);
+    expect(copy.reference_id).not.toBe(source.reference_id);
+  });
+
   it('when merges ran, then the seed keeps every version: aggressive superseded the same source, append added alongside', async () => {
     const view = JSON.parse((await dedupCall<{ json: string }>(references, 'GetReference', { id: seeds.get(1) })).json) as { enhancements: Array<{ content: { abstract: string } }> };
     expect(view.enhancements.map((enhancement) => enhancement.content.abstract)).toEqual(['merged from merge_aggressive', 'merged from append']);

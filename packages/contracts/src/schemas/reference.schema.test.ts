@@ -64,6 +64,16 @@ describe('ReferenceFileInput (import-file line, §8.5)', () => {
     expect(!extra.ok && extra.errors[0].type).toBe('extra_forbidden');
   });
 
+  it('when a line is a reference as the API returns it (id and duplicate_decision included), then it is valid as an import line', () => {
+    const readBack = { visibility: 'public', id: ENH, identifiers: [{ identifier_type: 'doi', identifier: '10.1000/x' }], enhancements: [], duplicate_decision: { duplicate_determination: 'canonical', canonical_reference_id: null } };
+    for (const schema of [ReferenceFileInput, ReferenceFileInputEnvelope]) {
+      expect(validate(schema, readBack, 'line').ok).toBe(true);
+      expect(validate(schema, { ...readBack, duplicate_decision: null }, 'line').ok).toBe(true);
+      const malformed = validate(schema, { ...readBack, duplicate_decision: { duplicate_determination: 'pending' } }, 'line');
+      expect(!malformed.ok && malformed.errors[0].loc.slice(0, 2)).toEqual(['line', 'duplicate_decision']);
+    }
+  });
+
   it('when an import enhancement misses source or visibility, then they are reported', () => {
     const result = validate(ReferenceFileInput, { identifiers: [{ identifier: 'W1', identifier_type: 'open_alex' }], enhancements: [{ content: { enhancement_type: 'abstract', process: 'other', abstract: 'a' } }] }, 'line');
     expect(!result.ok && result.errors.map((issue) => issue.loc.join('.'))).toEqual(['line.enhancements.0.source', 'line.enhancements.0.visibility']);

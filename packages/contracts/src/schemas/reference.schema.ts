@@ -34,6 +34,13 @@ export type Reference = Static<typeof Reference>;
 export const RobotReferenceFileLine = Reference;
 export type RobotReferenceFileLine = Reference;
 
+/**
+ * What a `Reference` read from the API carries beyond the import line's own keys: accepted and
+ * ignored on import, as `id` is, so a reference read back can be imported again (as with the
+ * reference implementation, whose reference bodies have only the import line's keys).
+ */
+const ReadOnlyDuplicateDecision = Type.Optional(Nullable(ActiveDuplicateDecision));
+
 /** An import-file line (§8.5): unknown top-level keys fail the line; at least one identifier. */
 export const ReferenceFileInput = Type.Object(
   {
@@ -41,6 +48,7 @@ export const ReferenceFileInput = Type.Object(
     identifiers: Type.Array(ExternalIdentifier, { minItems: 1 }),
     enhancements: Type.Optional(Type.Array(EnhancementFileInput, { default: [] })),
     id: Type.Optional(Uuid()),
+    duplicate_decision: ReadOnlyDuplicateDecision,
   },
   { $id: 'ReferenceFileInput', additionalProperties: false },
 );
@@ -57,6 +65,7 @@ export const ReferenceFileInputEnvelope = Type.Object(
     identifiers: Type.Array(Type.Unknown(), { minItems: 1 }),
     enhancements: Type.Optional(Type.Array(Type.Unknown(), { default: [] })),
     id: Type.Optional(Uuid()),
+    duplicate_decision: ReadOnlyDuplicateDecision,
   },
   { $id: 'ReferenceFileInputEnvelope', additionalProperties: false },
 );
