@@ -55,6 +55,11 @@ describe('pm_id', () => {
     expect(parsed.ok && typeof parsed.identifier.identifier).toBe('number');
   });
 
+  it.each([['1.0'], [' 1 '], ['1_0']])('when given %p (text pydantic reads as an integer), then it is that integer', (identifier) => {
+    const parsed = parseExternalIdentifier({ identifier, identifier_type: 'pm_id' });
+    expect(parsed.ok && parsed.identifier.identifier).toBe(identifier === '1_0' ? 10 : 1);
+  });
+
   it('when given 12345678 as text, then the JSON value is the number 12345678', () => {
     const parsed = parseExternalIdentifier({ identifier: '12345678', identifier_type: 'pm_id' });
     expect(parsed).toEqual({ ok: true, identifier: { identifier: 12345678, identifier_type: 'pm_id' } });
@@ -65,7 +70,7 @@ describe('pm_id', () => {
     [-3, 'greater_than'],
     [1.5, 'int_from_float'],
     ['12a', 'int_parsing'],
-    ['1.0', 'int_parsing'],
+    ['1.5', 'int_parsing'],
   ])('when given %p, then it fails with %s', (identifier, type) => {
     const parsed = parseExternalIdentifier({ identifier, identifier_type: 'pm_id' });
     expect(!parsed.ok && parsed.issues[0].type).toBe(type);

@@ -39,7 +39,9 @@ describe('Nullable and enums', () => {
     const schema = Nullable(Type.Union([Type.String(), Type.Integer()]));
     expect(validate(schema, null, 'body').ok).toBe(true);
     expect(validate(schema, 3, 'body').ok).toBe(true);
-    expect(validate(schema, true, 'body').ok).toBe(false);
+    // pydantic's lax union reads a boolean as the integer it stands for; an object is nothing it can read.
+    expect(validate(schema, true, 'body')).toEqual({ ok: true, value: 1 });
+    expect(validate(schema, {}, 'body').ok).toBe(false);
   });
 
   it('when withDefault is used on an enum, then the default is filled in', () => {

@@ -37,7 +37,7 @@ describe('bibliographic', () => {
         authorship: [{ display_name: 'A', position: 'FIRST' }, { position: 'last' }],
         publication_date: '2024-13-01',
         publication_venue: { venue_type: 'magazine' },
-        publication_year: '2024',
+        publication_year: 'c. 2024',
       }),
     ).toEqual([
       'authorship.0.position:enum',

@@ -1,12 +1,10 @@
 import { type Static, type TSchema } from '@sinclair/typebox';
 import { compileSchema } from './ajv';
+import { applyLaxReadings, laxScalar } from './lax-coercion';
 import { schemaNormaliser } from './schema-rules';
 import { toValidationIssues, type ValidationIssue, type ValidationLocation } from './validation-issue';
 
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: ValidationIssue[] };
-
-const TRUE_WORDS = new Set(['true', '1', 'yes', 'on', 't', 'y']);
-const FALSE_WORDS = new Set(['false', '0', 'no', 'off', 'f', 'n']);
 
 interface PropertySchema {
   type?: string | string[];
@@ -19,23 +17,10 @@ function primaryType(schema: PropertySchema | undefined): string | undefined {
   return types[0];
 }
 
-/** Query/path text → the JSON type the schema asks for (pydantic's lax string parsing). */
+/** Query/path text → the JSON type the schema asks for (pydantic's lax string parsing); text it cannot read stays text. */
 function coerceScalar(text: string, type: string | undefined): unknown {
-  const trimmed = text.trim();
-  switch (type) {
-    case 'integer':
-      return /^[+-]?\d+$/.test(trimmed) ? Number(trimmed) : text;
-    case 'number':
-      return trimmed !== '' && Number.isFinite(Number(trimmed)) ? Number(trimmed) : text;
-    case 'boolean': {
-      const word = trimmed.toLowerCase();
-      if (TRUE_WORDS.has(word)) return true;
-      if (FALSE_WORDS.has(word)) return false;
-      return text;
-    }
-    default:
-      return text;
-  }
+  const reading = type === undefined ? undefined : laxScalar(text, type);
+  return reading === undefined ? text : reading;
 }
 
 /**
@@ -75,6 +60,13 @@ export function validate<S extends TSchema>(schema: S, value: unknown, location:
   if (typeof rootNormaliser === 'string') input = schemaNormaliser(rootNormaliser)(input);
   const validator = compileSchema(schema);
   if (validator(input)) return { ok: true, value: input as Static<S> };
+  // Strict first, so valid input pays nothing; then once more with what pydantic's lax mode would
+  // have read from the values that failed (text for numbers, Unix times for datetimes, …).
+  const lax = applyLaxReadings(input, validator.errors ?? []);
+  if (lax !== undefined) {
+    input = lax.root;
+    if (validator(input)) return { ok: true, value: input as Static<S> };
+  }
   return { ok: false, errors: toValidationIssues(validator.errors ?? [], location, input) };
 }
 

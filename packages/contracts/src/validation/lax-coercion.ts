@@ -1,0 +1,127 @@
+import { type ErrorObject } from 'ajv';
+import { isIsoDate, isIsoDateTime } from './date-formats';
+
+// pydantic's lax mode, which the reference implementation validates bodies, import lines and robot
+// results in: text that spells a number or a boolean, a boolean for a number, a date or a Unix time
+// for a datetime, a midnight datetime or a Unix time for a date. Only scalar readings pydantic
+// makes for JSON input; a string is never made from a number (pydantic refuses that too).
+
+const TRUE_WORDS = new Set(['true', '1', 'yes', 'on', 't', 'y']);
+const FALSE_WORDS = new Set(['false', '0', 'no', 'off', 'f', 'n']);
+/** Digits with single underscores between them (Python's numeric literal grouping). */
+const GROUPED_DIGITS = String.raw`\d+(?:_\d+)*`;
+const INTEGER_TEXT = new RegExp(String.raw`^[+-]?${GROUPED_DIGITS}(?:\.0+)?$`);
+const NUMBER_TEXT = new RegExp(String.raw`^[+-]?(?:${GROUPED_DIGITS}(?:\.(?:${GROUPED_DIGITS})?)?|\.${GROUPED_DIGITS})(?:[eE][+-]?\d+)?$`);
+/** pydantic reads a Unix time above this magnitude as milliseconds. */
+const MILLISECONDS_ABOVE = 2e10;
+const MIDNIGHT = /^00:00(?::00(?:[.,]0+)?)?$/;
+
+/** What pydantic's lax mode reads `value` as for a JSON-schema scalar type; undefined when it reads nothing. */
+export function laxScalar(value: unknown, type: string): unknown {
+  switch (type) {
+    case 'integer': {
+      if (typeof value === 'boolean') return value ? 1 : 0;
+      if (typeof value !== 'string') return undefined;
+      const text = value.trim();
+      if (!INTEGER_TEXT.test(text)) return undefined;
+      const integer = Number(text.replace(/_/g, '').replace(/\.0+$/, ''));
+      // Beyond 2^53 a JS number cannot hold the integer the text names.
+      return Number.isSafeInteger(integer) ? (Object.is(integer, -0) ? 0 : integer) : undefined;
+    }
+    case 'number': {
+      if (typeof value === 'boolean') return value ? 1 : 0;
+      if (typeof value !== 'string') return undefined;
+      const text = value.trim();
+      if (!NUMBER_TEXT.test(text)) return undefined;
+      const number = Number(text.replace(/_/g, ''));
+      return Number.isFinite(number) ? number : undefined;
+    }
+    case 'boolean': {
+      if (typeof value === 'number') return value === 1 ? true : value === 0 ? false : undefined;
+      if (typeof value !== 'string') return undefined;
+      const word = value.toLowerCase();
+      if (TRUE_WORDS.has(word)) return true;
+      if (FALSE_WORDS.has(word)) return false;
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** A Unix time (seconds, or milliseconds above 2e10) as pydantic reads it, from a number or its digits. */
+function unixTime(value: unknown): Date | undefined {
+  const number = typeof value === 'number' ? value : typeof value === 'string' && /^[+-]?\d+(?:\.\d+)?$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+  if (!Number.isFinite(number)) return undefined;
+  const instant = new Date(Math.abs(number) > MILLISECONDS_ABOVE ? number : number * 1000);
+  return Number.isNaN(instant.getTime()) ? undefined : instant;
+}
+
+/** A datetime pydantic would read from `value`, as ISO text the `date-time` format accepts; undefined otherwise. */
+export function laxDateTime(value: unknown): string | undefined {
+  if (typeof value === 'string' && isIsoDate(value)) return `${value}T00:00:00`;
+  const instant = unixTime(value);
+  if (instant === undefined) return undefined;
+  const text = instant.toISOString();
+  const milliseconds = instant.getUTCMilliseconds();
+  return `${text.slice(0, 19)}${milliseconds === 0 ? '' : text.slice(19, 23)}Z`;
+}
+
+/** A date pydantic would read from `value` (a datetime at midnight, a Unix time at midnight UTC); undefined otherwise. */
+export function laxDate(value: unknown): string | undefined {
+  if (typeof value === 'string') {
+    if (isIsoDateTime(value)) {
+      const [date, rest] = [value.slice(0, 10), value.slice(11).replace(/(?:Z|z|[+-]\d{2}(?::?\d{2})?)$/, '')];
+      return MIDNIGHT.test(rest) ? date : undefined;
+    }
+  }
+  const instant = unixTime(value);
+  if (instant === undefined || instant.getTime() % 86_400_000 !== 0) return undefined;
+  return instant.toISOString().slice(0, 10);
+}
+
+/** The lax reading an Ajv type or format error asks for at its place; undefined when there is none. */
+function laxReading(error: ErrorObject): unknown {
+  const format = (error.parentSchema as { format?: unknown } | undefined)?.format;
+  if (error.keyword === 'format' || (error.keyword === 'type' && (format === 'date-time' || format === 'date'))) {
+    const wanted = error.keyword === 'format' ? error.params.format : format;
+    if (wanted === 'date-time') return laxDateTime(error.data);
+    if (wanted === 'date') return laxDate(error.data);
+    return undefined;
+  }
+  if (error.keyword !== 'type') return undefined;
+  const expected = String(error.params.type)
+    .split(',')
+    .filter((type) => type !== 'null');
+  return expected.length === 1 ? laxScalar(error.data, expected[0]) : undefined;
+}
+
+/**
+ * Rewrites, inside `root`, each value a failed validation's type or format errors name and pydantic
+ * would have read leniently. Returns the root (replaced when the root itself was rewritten), or
+ * undefined when nothing was rewritten, so the caller validates again only when it may help.
+ */
+export function applyLaxReadings(root: unknown, errors: readonly ErrorObject[]): { root: unknown } | undefined {
+  let changed = false;
+  let result = root;
+  for (const error of errors) {
+    const reading = laxReading(error);
+    if (reading === undefined) continue;
+    if (error.instancePath === '') {
+      result = reading;
+      changed = true;
+      continue;
+    }
+    const segments = error.instancePath
+      .slice(1)
+      .split('/')
+      .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+    let parent: unknown = result;
+    for (const segment of segments.slice(0, -1)) parent = parent !== null && typeof parent === 'object' ? (parent as Record<string, unknown>)[segment] : undefined;
+    const key = segments[segments.length - 1];
+    if (parent === null || typeof parent !== 'object' || (parent as Record<string, unknown>)[key] !== error.data) continue;
+    (parent as Record<string, unknown>)[key] = reading;
+    changed = true;
+  }
+  return changed ? { root: result } : undefined;
+}
