@@ -27,6 +27,11 @@ const blockedV6: Array<[string, number]> = [
   ['ff00::', 8],
   ['2001:db8::', 32],
   ['64:ff9b::', 96],
+  // Addresses that carry an IPv4 address inside (IPv4-compatible, 6to4, Teredo), which a relay on
+  // the way may deliver to that IPv4 address, private or not: none is a target a user needs.
+  ['::', 96],
+  ['2002::', 16],
+  ['2001::', 32],
 ];
 
 const blocked = new net.BlockList();

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { createAddressPolicy } from './address-policy';
 import { createOutboundHttpClient, OutboundRequestError } from './outbound-http';
@@ -47,6 +47,13 @@ beforeAll(async () => {
       response.writeHead(200, { 'content-encoding': encoding, 'content-length': String(body.length) });
       return response.end(body);
     }
+    if (request.url === '/trickle') {
+      // Headers at once, then a byte every 20 ms: never idle, never done.
+      response.writeHead(200, { 'content-length': '100000' });
+      const timer = setInterval(() => response.write('x'), 20);
+      response.on('close', () => clearInterval(timer));
+      return;
+    }
     if (request.url === '/slow') {
       setTimeout(() => response.end('late'), 2000).unref();
       return;
@@ -81,7 +88,7 @@ async function failure(promise: Promise<unknown>): Promise<OutboundRequestError>
 describe('address policy', () => {
   const policy = createAddressPolicy([]);
 
-  it.each(['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd00:ec2::254', '::ffff:10.0.0.1', '::ffff:127.0.0.1'])(
+  it.each(['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd00:ec2::254', '::ffff:10.0.0.1', '::ffff:127.0.0.1', '::127.0.0.1', '2002:7f00:1::', '2001:0:4136:e378:8000:63bf:3fff:fdd2'])(
     'when the address is %s, then it is refused by default',
     (address) => {
       expect(policy.addressAllowed(address)).toBe(false);
@@ -158,9 +165,36 @@ describe('outbound HTTP client', () => {
     expect((await failure(loopback.request({ url: `${base}/slow` }))).reason).toBe('timeout');
   });
 
-  it('when the body is cut short or stalls after the headers, then reading it fails as a network failure or a timeout', async () => {
+  it('when the body is cut short or stalls after the headers, then reading it fails as a network failure or a timeout saying so', async () => {
     expect(await failure(loopback.request({ url: `${base}/cut` }))).toMatchObject({ reason: 'network' });
-    expect((await failure(loopback.request({ url: `${base}/stalls` }))).reason).toMatch(/^(network|timeout)$/);
+    expect(await failure(loopback.request({ url: `${base}/stalls` }))).toMatchObject({ reason: 'timeout', message: expect.stringMatching(/^no data from 127\.0\.0\.1:\d+ for 500 ms$/) });
+  });
+
+  it('when the body trickles in slower than the least worth waiting for, then it is cut off as a timeout though never idle', async () => {
+    const started = Date.now();
+    const error = await failure(loopback.request({ url: `${base}/trickle`, maxBytes: 1_000_000 }));
+    expect(error).toMatchObject({ reason: 'timeout', message: expect.stringMatching(/arrived slower than 512 bytes in 500 ms$/) });
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('when the status line and headers trickle in, then the request times out after its limit from the start, though never idle', async () => {
+    // A raw socket: an HTTP server cannot send its own status line a byte at a time.
+    const trickler = net.createServer((socket) => {
+      const bytes = Buffer.from('HTTP/1.1 200 OK\r\nX-Padding: ' + 'a'.repeat(1000));
+      let index = 0;
+      const timer = setInterval(() => (index < bytes.length ? socket.write(bytes.subarray(index, ++index)) : clearInterval(timer)), 20);
+      socket.on('close', () => clearInterval(timer));
+      socket.on('error', () => clearInterval(timer));
+    });
+    await new Promise<void>((resolve) => trickler.listen(0, '127.0.0.1', resolve));
+    try {
+      const started = Date.now();
+      const error = await failure(loopback.stream({ url: `http://127.0.0.1:${(trickler.address() as AddressInfo).port}/`, method: 'POST', body: '{}' }));
+      expect(error).toMatchObject({ reason: 'timeout', requestSent: true, message: expect.stringMatching(/^no response from 127\.0\.0\.1:\d+ within 500 ms$/) });
+      expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      await new Promise((resolve) => trickler.close(resolve));
+    }
   });
 
   it('when the body is compressed (gzip, deflate, br), then it is decoded, and the limit applies to the decoded bytes', async () => {

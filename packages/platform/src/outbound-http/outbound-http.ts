@@ -81,8 +81,17 @@ export interface OutboundHttpOptions {
   /** OUTBOUND_ALLOWLIST: hosts or CIDRs that may be reached even if private, over plain http too. */
   allowlist: readonly string[];
   maxBytes: number;
+  /**
+   * The response's status and headers must arrive within this long of the request's start, the
+   * connection may idle no longer, and each such span of the body must bring at least
+   * `minBytesPerSecond` on average (unless the reader is the one holding it back).
+   */
   timeoutMs: number;
+  /** The slowest body worth waiting for (default 1 KiB/s): a server trickling bytes is cut off, not waited on forever. */
+  minBytesPerSecond?: number;
 }
+
+const DEFAULT_MIN_BYTES_PER_SECOND = 1024;
 
 /** True for an IPv4 or IPv6 address (WHATWG URL parsing has already written decimal, hex and octal forms as dotted IPv4). */
 function isIpLiteral(host: string): boolean {
@@ -141,6 +150,7 @@ export function createOutboundHttpClient(options: OutboundHttpOptions): Outbound
   function stream(request: OutboundRequest): Promise<OutboundStreamResponse> {
     const maxBytes = request.maxBytes ?? options.maxBytes;
     const timeoutMs = request.timeoutMs ?? options.timeoutMs;
+    const minBytesPerSpan = Math.ceil(((options.minBytesPerSecond ?? DEFAULT_MIN_BYTES_PER_SECOND) * timeoutMs) / 1000);
     return new Promise((resolve, reject) => {
       let url: URL;
       try {
@@ -151,10 +161,20 @@ export function createOutboundHttpClient(options: OutboundHttpOptions): Outbound
       // A refused IP literal (which never goes through lookup) was refused by parseUrl.
       const hostAllowed = policy.hostAllowed(url.hostname.replace(/^\[|\]$/g, ''));
       const transport = url.protocol === 'https:' ? https : http;
+      let sent = false;
+      /** Why this request was cut off by its own limits, so a body ended by it says so rather than "aborted". */
+      let cutOff: OutboundRequestError | undefined;
+      const cut = (error: OutboundRequestError) => {
+        cutOff ??= error;
+        req.destroy(cutOff);
+      };
+      // A total limit, not only an idle one: a server sending its headers a byte at a time stays busy.
+      const headersDeadline = setTimeout(() => cut(new OutboundRequestError('timeout', `no response from ${url.host} within ${timeoutMs} ms`, sent)), timeoutMs);
       const req = transport.request(
         url,
         { method: request.method ?? 'GET', headers: request.headers, lookup: guardedLookup(hostAllowed), timeout: timeoutMs, agent: false },
         (res) => {
+          clearTimeout(headersDeadline);
           const status = res.statusCode ?? 0;
           if (status >= 300 && status < 400) {
             res.resume();
@@ -179,9 +199,24 @@ export function createOutboundHttpClient(options: OutboundHttpOptions): Outbound
               callback(null, chunk);
             },
           });
+          // Each span of the body must bring the least worth waiting for; a span in which the reader
+          // held the body back (the response paused by backpressure) does not count against it.
+          let spanBytes = 0;
+          res.on('data', (chunk: Buffer) => {
+            spanBytes += chunk.length;
+          });
+          const slowBody = setInterval(() => {
+            if (spanBytes < minBytesPerSpan && !res.isPaused()) {
+              cut(new OutboundRequestError('timeout', `the response from ${url.host} arrived slower than ${minBytesPerSpan} bytes in ${timeoutMs} ms`, true));
+            }
+            spanBytes = 0;
+          }, timeoutMs);
+          const stopWatching = () => clearInterval(slowBody);
+          res.on('end', stopWatching);
+          res.on('close', stopWatching);
           // A body cut short (the peer closed or reset it, or the socket timed out) is a transfer
           // failure like any other, so callers count it against their attempts.
-          res.on('error', (error) => limiter.destroy(error instanceof OutboundRequestError ? error : new OutboundRequestError('network', `${url.host}: ${error.message}`, true)));
+          res.on('error', (error) => limiter.destroy(cutOff ?? (error instanceof OutboundRequestError ? error : new OutboundRequestError('network', `${url.host}: ${error.message}`, true))));
           limiter.on('error', () => res.destroy());
           if (decoder) {
             decoder.on('error', (error) => limiter.destroy(new OutboundRequestError('undecodable', `the response body is not valid ${encoding}: ${error.message}`)));
@@ -192,12 +227,15 @@ export function createOutboundHttpClient(options: OutboundHttpOptions): Outbound
           resolve({ status, headers: res.headers, body: limiter });
         },
       );
-      let sent = false;
       req.on('finish', () => {
         sent = true;
       });
-      req.on('timeout', () => req.destroy(new OutboundRequestError('timeout', `no response from ${url.host} within ${timeoutMs} ms`, sent)));
-      req.on('error', (error) => reject(error instanceof OutboundRequestError ? error : new OutboundRequestError('network', `${url.host}: ${error.message}`, sent)));
+      req.on('timeout', () => cut(new OutboundRequestError('timeout', `no data from ${url.host} for ${timeoutMs} ms`, sent)));
+      req.on('error', (error) => {
+        clearTimeout(headersDeadline);
+        reject(cutOff ?? (error instanceof OutboundRequestError ? error : new OutboundRequestError('network', `${url.host}: ${error.message}`, sent)));
+      });
+      req.on('close', () => clearTimeout(headersDeadline));
       if (request.body !== undefined) req.end(request.body);
       else req.end();
     });
