@@ -299,6 +299,31 @@ describe('import-service batch processing with dedup-service', () => {
     expect(failed.failure_details?.[0]).toBe('The file at storage_url is larger than the limit of 1000000 bytes.');
   });
 
+  it('when a file without a declared length outgrows the limit while streaming, then every line read whole before the limit has its result and the batch fails saying so', async () => {
+    const record = await createRecord();
+    // 2,000 lines of exactly 920 bytes sent chunked: the size shows only once a million bytes have arrived.
+    const line = (i: number, pad: number) => JSON.stringify({ identifiers: [doi(`10.5555/chunked-huge.${String(i).padStart(4, '0')}`)], enhancements: [abstract('z'.repeat(pad))] });
+    const pad = 919 - line(0, 0).length;
+    const lines = Array.from({ length: 2000 }, (_, i) => line(i, pad));
+    files.routes.set('/chunked-huge.jsonl', (_request, response) => {
+      response.writeHead(200, { 'transfer-encoding': 'chunked' });
+      for (const line of lines) response.write(`${line}\n`);
+      response.end();
+    });
+    const batch = await register(record.id, { storage_url: `${files.base}/chunked-huge.jsonl` });
+    const summary = await finished(record.id, batch.id);
+    expect(summary).toMatchObject({ import_batch_status: 'failed', failure_details: ['The file at storage_url is larger than the limit of 1000000 bytes.'] });
+    const recorded = await results(record.id, batch.id);
+    // The body arrives in pieces of at most 64 KiB, and the piece crossing the limit is refused:
+    // every line that arrived whole has its result (1,015 to 1,086 of them, never a whole number
+    // of 100-line chunks), and no line past the limit.
+    expect(lines[0].length).toBe(919);
+    expect(recorded.length).toBeGreaterThanOrEqual(Math.floor((1_000_000 - 65_536) / 920));
+    expect(recorded.length).toBeLessThanOrEqual(Math.floor(1_000_000 / 920));
+    expect(recorded.every((result) => result.status === 'completed')).toBe(true);
+    expect(summary.results.completed).toBe(recorded.length);
+  });
+
   it('when the file redirects or cannot be found, then the batch fails with the reason', async () => {
     const record = await createRecord();
     files.routes.set('/redirect.jsonl', (_request, response) => {

@@ -333,9 +333,10 @@ export function createProcessImportBatch(deps: {
         }
       }
     } catch (error) {
-      // Lines read whole before the transfer broke are ingested now: the next attempt resumes
-      // after them, and if the download gives up they are still recorded.
-      if (isRetryable(error) && error instanceof OutboundRequestError && chunk.length > 0 && !deps.isStopping()) await flush(chunk);
+      // Lines read whole before the transfer broke (or outgrew the limit, or stopped decoding) are
+      // ingested now: the next attempt resumes after them, and if the file fails they still have
+      // their results, as the chunks before them do.
+      if (error instanceof OutboundRequestError && chunk.length > 0 && !deps.isStopping()) await flush(chunk);
       throw error;
     } finally {
       if (!response.body.destroyed) response.body.destroy();
