@@ -1,5 +1,6 @@
 import { uuidv7 } from '@destiny/contracts';
 import type { RunningBackendService } from '@destiny/platform';
+import { MongoClient } from 'mongodb';
 import { startDedupService } from '../src/index';
 import { call, dedupClient, observeReferenceChanged, startInfrastructure, waitFor, type DedupClient } from './dedup-helpers';
 
@@ -24,15 +25,18 @@ describe('dedup-service AddEnhancements through gRPC', () => {
   let service: RunningBackendService;
   let client: DedupClient;
   let observer: Awaited<ReturnType<typeof observeReferenceChanged>>;
+  let mongo: MongoClient;
 
   beforeAll(async () => {
     infrastructure = await startInfrastructure('dedup-add-enhancements');
     service = await startDedupService(infrastructure.env);
     client = dedupClient(service.grpcPort);
     observer = await observeReferenceChanged(infrastructure.env.AMQP_NAMESPACE);
+    mongo = await MongoClient.connect(infrastructure.env.MONGODB_URL);
   });
 
   afterAll(async () => {
+    await mongo?.close();
     client?.close();
     await observer?.close();
     await service?.stop();
@@ -184,5 +188,28 @@ describe('dedup-service AddEnhancements through gRPC', () => {
     expect(canonicalVersions().filter((version) => version === refresh.version)).toHaveLength(1);
     expect(refresh.reference.enhancements?.map((item) => item.content.enhancement_type === 'abstract' && item.content.abstract)).toContain('merged into the duplicate');
     expect(refresh.changeset.enhancements?.map((item) => item.reference_id)).toEqual([duplicate]);
+  });
+
+  it('when an import merged into a duplicate and stopped before refreshing its canonical (its outcome unwritten), then the line sent again refreshes the canonical with the merged enhancement', async () => {
+    const [canonical] = await ingest(['10.1000/Merge.Retry']);
+    await decided(canonical);
+    const [duplicate] = await ingest(['10.1000/merge.retry']);
+    expect(await decided(duplicate)).toEqual({ duplicate_determination: 'duplicate', canonical_reference_id: canonical });
+    const line = { identifiers: [{ identifier: '10.1000/merge.retry', identifier_type: 'doi' }], enhancements: [{ source: 'importer', visibility: 'public', content: { enhancement_type: 'abstract', process: 'other', abstract: 'merged before a crash' } }] };
+    const request = { import_batch_id: uuidv7(), collision_strategy: 'append', lines: [{ line_number: 1, reference_json: JSON.stringify(line), import_result_id: uuidv7() }] };
+    const refreshes = () => observer.events.filter((event) => event.reference_id === canonical && event.kind === 'duplicate_enhanced');
+    await call(client, 'IngestReferences', request);
+    await waitFor(() => refreshes().length === 1, 'the first attempt\'s refresh');
+    // The crash window: a process killed after the merge's write (here, after the refresh too, which
+    // a crash may or may not have reached) leaves the line without its outcome.
+    await mongo.db('destiny_dedup').collection('ingest_outcomes').deleteOne({ _id: request.lines[0].import_result_id as never });
+
+    const response = await call<{ outcomes: Array<{ reference_id: string; status: string }> }>(client, 'IngestReferences', request);
+
+    expect(response.outcomes).toEqual([expect.objectContaining({ reference_id: duplicate, status: 'completed' })]);
+    const [, again] = await waitFor(() => refreshes().length === 2 && refreshes(), 'the canonical refreshed again');
+    expect(again.version).toBeGreaterThan(refreshes()[0].version);
+    expect(again.changeset.enhancements?.map((item) => item.content.enhancement_type === 'abstract' && item.content.abstract)).toEqual(['merged before a crash']);
+    expect((await getReference(duplicate)).enhancements.filter((item) => item.content.abstract === 'merged before a crash')).toHaveLength(1);
   });
 });

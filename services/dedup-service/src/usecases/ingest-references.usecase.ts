@@ -5,7 +5,7 @@ import type { Logger } from '@destiny/platform';
 import { COLLECTIONS } from '../data-access/collections';
 import { pendingDecision, type DecisionRepository } from '../data-access/decision.repository';
 import { ConcurrentChangeError, insertIgnoringDuplicates, WRITE_ROUNDS, type IdentifierClaimWrite, type ReferenceRepository } from '../data-access/reference.repository';
-import { planIngest, type IncomingReference, type IngestStrategy } from '../domain/ingest.planner';
+import { planIngest, toStoredEnhancement, type IncomingReference, type IngestStrategy } from '../domain/ingest.planner';
 import { enhancementChangeset, identityKeys, isCanonicalLike, type ReferenceDocument, type StoredEnhancement } from '../domain/reference.model';
 import { compactEnhancedEntry, compactOwnChangeEntry, referenceChangedEntry } from '../domain/reference-changed.event-builder';
 import { comparisonUpdate, storedDedupRecord } from '../domain/dedup-record';
@@ -130,6 +130,8 @@ export function createIngestReferences(deps: {
     const strayClaims: Array<{ _id: string; reference_id: string }> = [];
     const newOutcomes: OutcomeDocument[] = [];
     const result: IngestOutcome[] = [];
+    /** Duplicates an earlier attempt merged lines into, with the enhancements those lines hold: their canonicals are refreshed again. */
+    const mergedEarlierIntoDuplicates = new Map<string, Set<string>>();
 
     const record = (line: IngestLineInput, status: string, referenceId: string, failureDetails: string) => {
       const outcome = { line_number: line.line_number, status, reference_id: referenceId, failure_details: failureDetails };
@@ -171,8 +173,17 @@ export function createIngestReferences(deps: {
         // An earlier attempt merged it (its result id is on the reference, written with the merge)
         // and stopped before recording the outcome: merging again would add its enhancements twice.
         // Only the identifiers the merge added are claimed (a defensive merge keeps an existing key's value).
-        const held = new Set(identityKeys((merged.get(mergedInto)?.after ?? known.get(mergedInto))?.identifiers ?? []));
+        const target = merged.get(mergedInto)?.after ?? known.get(mergedInto);
+        const held = new Set(identityKeys(target?.identifiers ?? []));
         claimAll(mergedInto, line.incoming.identifiers.filter((identifier) => held.has(identifierIdentityKey(identifier))), true);
+        // That attempt may also have stopped before refreshing the canonical of a duplicate it merged
+        // into (a separate, later write): refreshed again, naming the stored enhancements the line carries.
+        if (target && !isCanonicalLike(target)) {
+          const carried = new Set(line.incoming.enhancements.map((enhancement) => toStoredEnhancement(enhancement, mergedInto, '', nowText).fingerprint));
+          const ids = mergedEarlierIntoDuplicates.get(mergedInto) ?? new Set<string>();
+          for (const enhancement of target.enhancements) if (carried.has(enhancement.fingerprint)) ids.add(enhancement.id);
+          mergedEarlierIntoDuplicates.set(mergedInto, ids);
+        }
         record(line, 'completed', mergedInto, '');
         continue;
       }
@@ -275,6 +286,7 @@ export function createIngestReferences(deps: {
     for (const [id, change] of merged) await writeMerge(id, change, groups.get(id) ?? [], comparisons.get(id)?.dedupRecord, now);
     // A duplicate is searchable only through its canonical's view, which the merge just changed.
     const mergedDuplicates = new Map([...merged].filter(([, change]) => !isCanonicalLike(change.before)).map(([id, change]) => [id, new Set(change.added.map((enhancement) => enhancement.id))]));
+    for (const [id, ids] of mergedEarlierIntoDuplicates) mergedDuplicates.set(id, new Set([...(mergedDuplicates.get(id) ?? []), ...ids]));
     if (mergedDuplicates.size > 0) await refreshCanonicals(mergedDuplicates, {});
     if (pending.length > 0) {
       const job: DeduplicationJob = { job_id: uuidv7(), reference_ids: pending.map((item) => item.reference_id), decision_ids: pending.map((item) => item._id) };
