@@ -346,6 +346,26 @@ describe('deduplication jobs on MongoDB', () => {
     }
   });
 
+  it('when the process stops after a manual decision is stored but before its reference is written, then the reference keeps one active decision, its earlier one', async () => {
+    const [job] = await ingestChunks([[first, second]]);
+    await createProcessDeduplication({ ...repositories(), engine, trustedTypes: new Set(['doi']), exclusive: run, onEvents: () => undefined, logger })(job);
+    const [firstId, secondId] = job.reference_ids;
+    const references = createReferenceRepository(db);
+    // What a process killed at that point leaves: nothing after the decision's insert is written.
+    const stopping = { ...references, updateMany: async () => Promise.reject(new Error('the process stopped')) };
+    const manual = createDuplicateDecisionUsecases({ ...repositories(), references: stopping, engine, bus, exclusive: run, onEvents: () => undefined });
+    await expect(manual.makeDecisions([{ reference_id: secondId, duplicate_determination: 'duplicate', canonical_reference_id: firstId }])).rejects.toThrow('the process stopped');
+
+    const carried = (await db.collection(COLLECTIONS.references).findOne({ _id: secondId as never }))?.active_decision as { decision_id: string; duplicate_determination: string };
+    expect(carried.duplicate_determination).toBe('canonical');
+    const decisions = await db.collection<DecisionDocument>(COLLECTIONS.duplicateDecisions).find({ reference_id: secondId }).toArray();
+    expect(decisions.map((decision) => [decision.decision_authority, decision.active_decision])).toEqual([
+      ['system', true],
+      ['person', false],
+    ]);
+    expect(decisions.filter((decision) => decision.active_decision).map((decision) => decision._id)).toEqual([carried.decision_id]);
+  });
+
   it('when manual decisions meet a reference another lane changed once, then they are decided again on what is stored and all applied', async () => {
     const [job] = await ingestChunks([[first, second, third]]);
     await createProcessDeduplication({ ...repositories(), engine, trustedTypes: new Set(['doi']), exclusive: run, onEvents: () => undefined, logger })(job);

@@ -9,8 +9,9 @@ import { compactOwnChangeEntry, referenceChangedEntry } from '../domain/referenc
 import { referenceDoc, type ActiveDecision, type ReferenceDocument, type TerminalDetermination } from '../domain/reference.model';
 
 // Applies duplicate decisions (§15.4) to a working set of references and writes the result in
-// one pass: decisions, references with their `reference.changed` events (outbox), in that order
-// per reference so a crash leaves a pending decision that is simply processed again.
+// one pass: new decisions (inactive), references with their `reference.changed` events (outbox),
+// then the decisions' activity, in that order per reference so a crash leaves a pending decision
+// that is simply processed again, and never two active decisions for one reference.
 
 /** Some reference writes of a commit did not match: another lane changed one since it was read. */
 export class DecisionCommitConflict extends Error {
@@ -304,7 +305,10 @@ export class DecisionSession {
       if (entries.length > 0) update.$push = pushToOutbox(entries).$push;
       operations.push({ filter: { _id: id, version: working.before.version }, update, after: { ...working.after, version } });
     }
-    await this.deps.decisions.insert(this.newDecisions);
+    // New decisions are stored inactive and activated once their references carry them: a process
+    // stopping in between leaves the reference's earlier decision the only active one, never two.
+    const toActivate = this.newDecisions.filter((decision) => decision.active_decision).map((decision) => decision._id);
+    await this.deps.decisions.insert(this.newDecisions.map((decision) => (decision.active_decision ? { ...decision, active_decision: false } : decision)));
     if (operations.length > 0) {
       const matched = await this.deps.references.updateMany(operations);
       if (matched !== operations.length) {
@@ -324,6 +328,7 @@ export class DecisionSession {
     const sweep = this.deactivateAllBut(settled);
     const decisionOps: AnyBulkWriteOperation<DecisionDocument>[] = [
       ...(sweep ? [{ updateMany: sweep }] : []),
+      ...(toActivate.length > 0 ? [{ updateMany: { filter: { _id: { $in: toActivate } }, update: { $set: { active_decision: true, updated_at: this.now } } } }] : []),
       ...[...this.resolved.values()].map((decision) => ({
         updateOne: {
           filter: { _id: decision._id, duplicate_determination: 'pending' },
@@ -361,13 +366,13 @@ export class DecisionSession {
   /**
    * Some reference writes of this commit did not match (another lane changed a reference since it
    * was read), and the pass will be retried. Which ones were written is read back: a decision this
-   * session inserted for a reference that does not carry it never took effect and is recorded
-   * inactive; a reference that took its new decision has its others deactivated. Pending decisions
-   * stay pending: the retry finishes those whose reference carries them (`finishApplied`).
+   * session inserted (inactive) for a reference that carries it took effect and is activated, the
+   * reference's others deactivated; one for a reference that does not carry it stays inactive.
+   * Pending decisions stay pending: the retry finishes those whose reference carries them (`finishApplied`).
    */
   private async settleUnapplied(written: readonly ReferenceDocument[]): Promise<void> {
     const stored = new Map((await this.deps.references.summaries(written.map((reference) => reference._id))).map((row) => [row._id, row.active_decision?.decision_id ?? null]));
-    const untaken = this.newDecisions.filter((decision) => decision.active_decision && stored.get(decision.reference_id) !== decision._id).map((decision) => decision._id);
+    const taken = this.newDecisions.filter((decision) => decision.active_decision && stored.get(decision.reference_id) === decision._id).map((decision) => decision._id);
     const tookEffect = new Map<string, string>();
     for (const [id, carried] of stored) {
       const working = this.working.get(id);
@@ -375,8 +380,8 @@ export class DecisionSession {
     }
     const sweep = this.deactivateAllBut(tookEffect);
     const operations: AnyBulkWriteOperation<DecisionDocument>[] = [
-      ...(untaken.length > 0 ? [{ updateMany: { filter: { _id: { $in: untaken } }, update: { $set: { active_decision: false, updated_at: this.now } } } }] : []),
       ...(sweep ? [{ updateMany: sweep }] : []),
+      ...(taken.length > 0 ? [{ updateMany: { filter: { _id: { $in: taken } }, update: { $set: { active_decision: true, updated_at: this.now } } } }] : []),
     ];
     if (operations.length > 0) await this.deps.decisions.decisions.bulkWrite(operations, { ordered: false });
   }
