@@ -20,6 +20,9 @@ const GRPC_CLIENT_OPTIONS: grpc.ChannelOptions = {
   // wait for a window update from this process's event loop every 64 KB; a busy loop stretched a
   // 2 MB reply by ~35 ms. With 16 MB the server sends such a reply without waiting.
   'grpc-node.flow_control_window': 16 * 1024 * 1024,
+  // gRPC's reconnect back-off grows to 120 s by default: a service back from a few minutes' outage
+  // was then called again only up to two minutes later (imports waited that long to resume).
+  'grpc.max_reconnect_backoff_ms': 5_000,
 };
 
 export function createGrpcClient<Client extends grpc.Client>(ClientClass: new (address: string, credentials: grpc.ChannelCredentials, options?: grpc.ChannelOptions) => Client, address: string): Client {
