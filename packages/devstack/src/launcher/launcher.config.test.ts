@@ -19,4 +19,10 @@ describe('launcher configuration', () => {
     expect(load).toThrow(ConfigError);
     expect(load).toThrow(/DESTINY_SERVICE_THREADS: api-gateway is not one of dedup-service, import-service, robot-broker, search-request-service, percolator/);
   });
+
+  it('when OUTBOUND_ALLOWLIST is set, then the launcher keeps it for the services instead of its loopback default', () => {
+    expect(loadLauncherConfig({}).OUTBOUND_ALLOWLIST).toBe('127.0.0.0/8,::1,localhost');
+    expect(loadLauncherConfig({ OUTBOUND_ALLOWLIST: '127.0.0.2' }).OUTBOUND_ALLOWLIST).toBe('127.0.0.2');
+    expect(loadLauncherConfig({ OUTBOUND_ALLOWLIST: '' }).OUTBOUND_ALLOWLIST).toBe('');
+  });
 });

@@ -17,6 +17,11 @@ export const launcherConfig = defineConfig({
     default: 'dedup-service,import-service,robot-broker',
     description: "backend services that run on a worker thread of their own, comma-separated ('none': all on the main thread)",
   },
+  OUTBOUND_ALLOWLIST: {
+    kind: 'string',
+    default: '127.0.0.0/8,::1,localhost',
+    description: 'hosts or CIDRs the services may fetch from and call although private (batch files and callbacks on this machine); set it to narrow that',
+  },
   LOG_LEVEL: { kind: 'string', default: 'warn', oneOf: ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'], description: 'log level of the services in the embedded default' },
 });
 
@@ -31,7 +36,9 @@ function serviceThreads(value: string): ThreadableService[] {
 
 export function loadLauncherConfig(env: NodeJS.ProcessEnv = process.env): LauncherConfig {
   const config = loadConfig(launcherConfig, env);
-  return { ...config, dataDir: path.resolve(config.DESTINY_DATA_DIR), serviceThreads: serviceThreads(config.DESTINY_SERVICE_THREADS) };
+  // Set empty, it allows nothing (every target must be public and https), not the loopback default.
+  const outboundAllowlist = env.OUTBOUND_ALLOWLIST === undefined ? config.OUTBOUND_ALLOWLIST : env.OUTBOUND_ALLOWLIST.trim();
+  return { ...config, OUTBOUND_ALLOWLIST: outboundAllowlist, dataDir: path.resolve(config.DESTINY_DATA_DIR), serviceThreads: serviceThreads(config.DESTINY_SERVICE_THREADS) };
 }
 
 /** Every port the launcher listens on, with the variable that moves it (checked before starting). */

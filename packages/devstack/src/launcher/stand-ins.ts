@@ -59,8 +59,8 @@ export async function startStandIns(config: LauncherConfig): Promise<RunningStan
         AUTH_JWKS_URL: identity.jwksUrl,
         AUTH_AUDIENCE: identity.audience,
         ROBOT_SECRET_ENCRYPTION_KEY: developmentSecret(config.dataDir, 'robot_secret_encryption_key'),
-        // Only the embedded default lets services reach loopback: batch files and callbacks on this machine.
-        OUTBOUND_ALLOWLIST: '127.0.0.0/8,::1,localhost',
+        // Only the embedded default lets services reach loopback by default: batch files and callbacks on this machine.
+        OUTBOUND_ALLOWLIST: config.OUTBOUND_ALLOWLIST,
       },
       summary: { mongo: mongo.url, search: search.url, blob: blob.url, identity: identity.url, blobAccessKey: blob.accessKey, blobSecretKey: blob.secretKey },
       async stop() {
