@@ -44,4 +44,24 @@ describe('readLines', () => {
       { number: 2, text: 'short' },
     ]);
   });
+
+  it('when an over-long line holds lone CRs, then they end lines as anywhere else, so the numbering does not depend on line lengths', async () => {
+    const file = (second: string) => ['{"a":1}\n', `${second}\r{"c":3}\r`, '\n{"d":4}\n'];
+    const short = await linesOf(file('{"b":2}'), 20);
+    const long = await linesOf(file(`{"b":"${'x'.repeat(30)}"}`), 20);
+    expect(short.map((line) => line.number)).toEqual([1, 2, 3, 4]);
+    expect(long).toEqual([
+      { number: 1, text: '{"a":1}' },
+      { number: 2, text: null },
+      { number: 3, text: '{"c":3}' },
+      { number: 4, text: '{"d":4}' },
+    ]);
+  });
+
+  it('when a CR ends one chunk and an LF opens the next, then they end one line, not two', async () => {
+    expect(await linesOf(['{"a":1}\r', '\n{"b":2}\r', '', '\n'])).toEqual([
+      { number: 1, text: '{"a":1}' },
+      { number: 2, text: '{"b":2}' },
+    ]);
+  });
 });

@@ -8,36 +8,53 @@ export interface FileLine {
   text: string | null;
 }
 
+const LF = 10;
+const CR = 13;
+
+function indexOrInfinity(chunk: Buffer, byte: number, from: number): number {
+  const found = chunk.indexOf(byte, from);
+  return found === -1 ? Infinity : found;
+}
+
 /**
  * Splits a byte stream into lines without holding more than one line (up to `maxLineBytes`) in
- * memory; an over-long line is reported as such instead of being buffered.
+ * memory; an over-long line is reported as such instead of being buffered. LF, CRLF and a lone CR
+ * each end a line, as in httpx's line reader, which the reference implementation reads its files
+ * with (a raw CR is never inside a JSON string, so no valid line is cut), so line numbers do not
+ * depend on which lines are too long.
  */
 export async function* readLines(body: Readable, maxLineBytes: number): AsyncGenerator<FileLine> {
   let parts: Buffer[] = [];
   let length = 0;
   let oversized = false;
   let number = 0;
-  const finish = (): FileLine[] => {
-    const first = number === 0;
+  /** The previous chunk ended with a CR: an LF opening this one belongs to it. */
+  let afterCarriageReturn = false;
+  const finish = (): FileLine => {
     let text: string | null = null;
     if (!oversized) {
       text = Buffer.concat(parts, length).toString('utf8');
-      if (text.endsWith('\r')) text = text.slice(0, -1);
-      if (first) text = withoutByteOrderMark(text);
+      if (number === 0) text = withoutByteOrderMark(text);
     }
     parts = [];
     length = 0;
     oversized = false;
-    // A lone CR ends a line too, as in httpx's line reader, which the reference implementation reads
-    // its files with (a raw CR is never inside a JSON string, so no valid line is cut).
-    if (text === null || !text.includes('\r')) return [{ number: (number += 1), text }];
-    return text.split('\r').map((segment) => ({ number: (number += 1), text: segment }));
+    return { number: (number += 1), text };
   };
   for await (const chunk of body as AsyncIterable<Buffer>) {
     let start = 0;
+    if (afterCarriageReturn && chunk.length > 0) {
+      if (chunk[0] === LF) start = 1;
+      afterCarriageReturn = false;
+    }
+    // Each terminator is searched for once per chunk, not once per line: most files hold no CR at all.
+    let nextLineFeed = -1;
+    let nextCarriageReturn = -1;
     for (;;) {
-      const newline = chunk.indexOf(10, start);
-      const end = newline === -1 ? chunk.length : newline;
+      if (nextLineFeed !== Infinity && nextLineFeed < start) nextLineFeed = indexOrInfinity(chunk, LF, start);
+      if (nextCarriageReturn !== Infinity && nextCarriageReturn < start) nextCarriageReturn = indexOrInfinity(chunk, CR, start);
+      const terminator = Math.min(nextLineFeed, nextCarriageReturn);
+      const end = terminator === Infinity ? chunk.length : terminator;
       if (!oversized) {
         if (length + (end - start) > maxLineBytes) {
           oversized = true;
@@ -48,10 +65,14 @@ export async function* readLines(body: Readable, maxLineBytes: number): AsyncGen
           length += end - start;
         }
       }
-      if (newline === -1) break;
-      yield* finish();
-      start = newline + 1;
+      if (terminator === Infinity) break;
+      yield finish();
+      start = terminator + 1;
+      if (chunk[terminator] === CR) {
+        if (start === chunk.length) afterCarriageReturn = true;
+        else if (chunk[start] === LF) start += 1;
+      }
     }
   }
-  if (length > 0 || oversized) yield* finish();
+  if (length > 0 || oversized) yield finish();
 }
