@@ -214,6 +214,11 @@ describe('outbound HTTP client', () => {
     await expect(loopback.check(`${base}/`)).resolves.toBeUndefined();
   });
 
+  it('when a name over plain http resolves to a refused address, then the check names the address, not the scheme', async () => {
+    expect(await failure(guarded.check('http://localhost:1/file.jsonl'))).toMatchObject({ reason: 'blocked_address', message: expect.stringMatching(/^localhost resolves to (127\.0\.0\.1|::1), which may not be reached$/) });
+    expect(await failure(guarded.check('http://no-such-host.invalid/file.jsonl'))).toMatchObject({ reason: 'scheme_not_allowed', message: 'plain http is not allowed for no-such-host.invalid; use https' });
+  });
+
   it('when a checked host does not resolve (yet), then the check passes and the request itself fails as a network error', async () => {
     // `.invalid` never resolves (RFC 6761); a DNS outage looks the same to the check.
     await expect(guarded.check('https://no-such-host.invalid/file.jsonl')).resolves.toBeUndefined();

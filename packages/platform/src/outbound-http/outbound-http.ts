@@ -139,10 +139,23 @@ export function createOutboundHttpClient(options: OutboundHttpOptions): Outbound
     };
 
   async function check(raw: string): Promise<void> {
-    const url = parseUrl(raw, policy);
+    let url: URL;
+    try {
+      url = parseUrl(raw, policy);
+    } catch (error) {
+      // A plain-http name that resolves to a refused address is named as refused: "use https"
+      // would only lead to that refusal.
+      if (error instanceof OutboundRequestError && error.reason === 'scheme_not_allowed' && /^http:/i.test(raw)) await resolvesAllowed(new URL(raw).hostname.replace(/^\[|\]$/g, ''));
+      throw error;
+    }
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (policy.hostAllowed(host)) return;
-    await new Promise<void>((resolve, reject) => {
+    await resolvesAllowed(host);
+  }
+
+  /** Rejects when the host resolves to a refused address; a host that does not resolve passes. */
+  function resolvesAllowed(host: string): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
       guardedLookup(false)(host, { all: true }, (error) => (error instanceof OutboundRequestError ? reject(error) : resolve()));
     });
   }
