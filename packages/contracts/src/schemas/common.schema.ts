@@ -40,6 +40,14 @@ export function Uuid(options: SchemaOptions = {}) {
   return Type.String({ format: 'destiny-uuid', 'x-destiny-normalise': 'uuid', ...options });
 }
 
+/**
+ * Any UUID, of any version, for an id that is read and then ignored (an import line's own `id`,
+ * §8.5): the reference implementation parses it as a plain `UUID | None`, so no version is refused.
+ */
+export function AnyUuid(options: SchemaOptions = {}) {
+  return Type.String({ format: 'any-uuid', ...options });
+}
+
 /** http(s) URL with a host, at most 2083 characters (§16). */
 export function HttpUrl(options: SchemaOptions = {}) {
   return Type.String({ format: 'http-url', ...options });

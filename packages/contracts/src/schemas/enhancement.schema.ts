@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { compileSchema } from '../validation/ajv';
 import { jsonStructureProblem } from '../validation/json-structure';
-import { describeIssues, toValidationIssues } from '../validation/validation-issue';
+import { validate } from '../validation/validate';
+import { describeIssues } from '../validation/validation-issue';
 import { DateTime, DROP_UNKNOWN_KEYS, Nullable, Uuid } from './common.schema';
 import { EnhancementContent } from './enhancement-content.schema';
 import { Visibility } from './enums.schema';
@@ -69,17 +69,13 @@ export type ParsedRobotResultLine =
 export function parseRobotResultLine(value: unknown): ParsedRobotResultLine {
   const problem = jsonStructureProblem(value);
   if (problem !== undefined) return { kind: 'invalid', reason: problem.replace(/\.$/, '') };
-  const candidate = structuredClone(value);
-  const asEnhancement = compileSchema(Enhancement);
-  if (asEnhancement(candidate)) return { kind: 'enhancement', enhancement: candidate as Enhancement };
-  const enhancementErrors = asEnhancement.errors ?? [];
-  const asError = compileSchema(LinkedRobotError);
-  if (asError(value)) return { kind: 'error', error: value as LinkedRobotError };
+  // Each reading as pydantic's lax mode would make it (the reference implementation's TypeAdapter).
+  const asEnhancement = validate(Enhancement, structuredClone(value), 'line');
+  if (asEnhancement.ok) return { kind: 'enhancement', enhancement: asEnhancement.value };
+  const asError = validate(LinkedRobotError, structuredClone(value), 'line');
+  if (asError.ok) return { kind: 'error', error: asError.value };
   const looksLikeEnhancement = value !== null && typeof value === 'object' && ('content' in value || 'source' in value);
-  const issues = looksLikeEnhancement
-    ? toValidationIssues(enhancementErrors, 'line', candidate)
-    : toValidationIssues(asError.errors ?? [], 'line', value);
-  return { kind: 'invalid', reason: describeIssues(issues) };
+  return { kind: 'invalid', reason: describeIssues(looksLikeEnhancement ? asEnhancement.errors : asError.errors) };
 }
 
 /** One line of the validation-result file the service writes per robot batch (§12.6). */

@@ -74,6 +74,15 @@ describe('ReferenceFileInput (import-file line, §8.5)', () => {
     }
   });
 
+  it("when a line's own id is null or a UUID of a version the API would refuse, then the line is still valid (the id is ignored); text that is no UUID is not", () => {
+    const line = { identifiers: [{ identifier_type: 'doi', identifier: '10.1000/x' }] };
+    for (const id of [null, 'c232ab00-9414-11ec-b3c8-9f6bdeced846', '00000000-0000-0000-0000-000000000000', ENH]) {
+      expect({ id, ok: validate(ReferenceFileInput, { ...line, id }, 'line').ok }).toEqual({ id, ok: true });
+    }
+    const refused = validate(ReferenceFileInputEnvelope, { ...line, id: 'abc' }, 'line');
+    expect(!refused.ok && refused.errors[0]).toMatchObject({ type: 'uuid_parsing', loc: ['line', 'id'] });
+  });
+
   it('when an import enhancement misses source or visibility, then they are reported', () => {
     const result = validate(ReferenceFileInput, { identifiers: [{ identifier: 'W1', identifier_type: 'open_alex' }], enhancements: [{ content: { enhancement_type: 'abstract', process: 'other', abstract: 'a' } }] }, 'line');
     expect(!result.ok && result.errors.map((issue) => issue.loc.join('.'))).toEqual(['line.enhancements.0.source', 'line.enhancements.0.visibility']);
@@ -176,6 +185,18 @@ describe('robot result-file lines (§12.4)', () => {
     expect(parseRobotResultLine(enhancement(`${'['.repeat(10_000)}${']'.repeat(10_000)}`))).toEqual({ kind: 'invalid', reason: 'JSON is nested deeper than 100 levels' });
     expect(parseRobotResultLine(enhancement('{"x":-1e999}'))).toMatchObject({ kind: 'invalid', reason: expect.stringMatching(/^A number is out of range/) });
     expect(parseRobotResultLine(enhancement('{"k\\u0000":1}'))).toEqual({ kind: 'invalid', reason: 'The object key "k\\u0000" contains a NUL character' });
+  });
+
+  it('when an enhancement line spells numbers, booleans and dates as the reference implementation reads them leniently, then it is an enhancement with their JSON types', () => {
+    const parsed = parseRobotResultLine({
+      reference_id: REF,
+      source: 's',
+      visibility: 'public',
+      content: { enhancement_type: 'bibliographic', publication_year: '2020', publication_date: 1577923200 },
+    });
+    expect(parsed).toMatchObject({ kind: 'enhancement', enhancement: { content: { publication_year: 2020, publication_date: '2020-01-02' } } });
+    const annotation = parseRobotResultLine({ reference_id: REF, source: 's', visibility: 'public', content: { enhancement_type: 'annotation', annotations: [{ annotation_type: 'score', scheme: 's', label: 'l', score: '0.5' }] } });
+    expect(annotation).toMatchObject({ kind: 'enhancement', enhancement: { content: { annotations: [{ score: 0.5 }] } } });
   });
 
   it('when a line is a LinkedRobotError, then it is classified as an error', () => {

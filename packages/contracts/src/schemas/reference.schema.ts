@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, Uuid, withDefault } from './common.schema';
+import { AnyUuid, Nullable, Uuid, withDefault } from './common.schema';
 import { Enhancement, EnhancementFileInput } from './enhancement.schema';
 import { TerminalDuplicateDetermination, Visibility } from './enums.schema';
 import { ExternalIdentifier } from './identifier.schema';
@@ -40,6 +40,8 @@ export type RobotReferenceFileLine = Reference;
  * reference implementation, whose reference bodies have only the import line's keys).
  */
 const ReadOnlyDuplicateDecision = Type.Optional(Nullable(ActiveDuplicateDecision));
+/** The line's own `id`, ignored (§8.5): null or a UUID of any version, as the reference implementation reads it. */
+const IgnoredId = Type.Optional(Nullable(AnyUuid()));
 
 /** An import-file line (§8.5): unknown top-level keys fail the line; at least one identifier. */
 export const ReferenceFileInput = Type.Object(
@@ -47,7 +49,7 @@ export const ReferenceFileInput = Type.Object(
     visibility: VisibilityDefaultPublic,
     identifiers: Type.Array(ExternalIdentifier, { minItems: 1 }),
     enhancements: Type.Optional(Type.Array(EnhancementFileInput, { default: [] })),
-    id: Type.Optional(Uuid()),
+    id: IgnoredId,
     duplicate_decision: ReadOnlyDuplicateDecision,
   },
   { $id: 'ReferenceFileInput', additionalProperties: false },
@@ -64,7 +66,7 @@ export const ReferenceFileInputEnvelope = Type.Object(
     visibility: VisibilityDefaultPublic,
     identifiers: Type.Array(Type.Unknown(), { minItems: 1 }),
     enhancements: Type.Optional(Type.Array(Type.Unknown(), { default: [] })),
-    id: Type.Optional(Uuid()),
+    id: IgnoredId,
     duplicate_decision: ReadOnlyDuplicateDecision,
   },
   { $id: 'ReferenceFileInputEnvelope', additionalProperties: false },

@@ -6,7 +6,7 @@ import { isIsoDate, isIsoDateTime } from './date-formats';
 import { isHttpUrl } from './http-url';
 import { isIsoDuration } from './iso-duration';
 import { schemaCheck, schemaNormaliser } from './schema-rules';
-import { isDestinyUuid } from './uuid';
+import { isDestinyUuid, parseUuidAnyVersion } from './uuid';
 
 /** The one Ajv instance of the whole system (contract formats and rules registered once). */
 export const ajv = new Ajv({
@@ -25,6 +25,7 @@ export const ajv = new Ajv({
 
 addFormats(ajv, { mode: 'fast', formats: ['email', 'uri', 'hostname', 'ipv4', 'ipv6', 'time'] });
 ajv.addFormat('destiny-uuid', { type: 'string', validate: isDestinyUuid });
+ajv.addFormat('any-uuid', { type: 'string', validate: (value: string) => parseUuidAnyVersion(value) !== null });
 ajv.addFormat('http-url', { type: 'string', validate: isHttpUrl });
 ajv.addFormat('iso-duration', { type: 'string', validate: isIsoDuration });
 ajv.addFormat('date', { type: 'string', validate: isIsoDate });

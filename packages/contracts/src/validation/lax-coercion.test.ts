@@ -77,7 +77,12 @@ describe('laxDateTime and laxDate', () => {
   it.each([
     ['2024-01-01', '2024-01-01T00:00:00'],
     [1714979289, '2024-05-06T07:08:09Z'],
-    [1714979289.5, '2024-05-06T07:08:09.500Z'],
+    [1714979289.5, '2024-05-06T07:08:09.5Z'],
+    [1577934245.123456, '2020-01-02T03:04:05.123456Z'],
+    ['1577934245.123456', '2020-01-02T03:04:05.123456Z'],
+    ['1577934245.', '2020-01-02T03:04:05Z'],
+    ['.5', '1970-01-01T00:00:00.5Z'],
+    [-1.5, '1969-12-31T23:59:58.5Z'],
     ['1714979289', '2024-05-06T07:08:09Z'],
     [1714979289000, '2024-05-06T07:08:09Z'],
     [0, '1970-01-01T00:00:00Z'],
@@ -87,7 +92,7 @@ describe('laxDateTime and laxDate', () => {
     expect(laxDateTime(value)).toBe(expected);
   });
 
-  it.each([['2024-1-1'], ['yesterday'], [true], [null]])('when a datetime is asked for and %p is given, then nothing is read', (value) => {
+  it.each([['2024-1-1'], ['yesterday'], [true], [null], [' 1577934245 '], ['.'], ['']])('when a datetime is asked for and %p is given, then nothing is read', (value) => {
     expect(laxDateTime(value)).toBeUndefined();
   });
 
@@ -102,7 +107,7 @@ describe('laxDateTime and laxDate', () => {
     expect(laxDate(value)).toBe(expected);
   });
 
-  it.each([['2021-02-03T01:00:00Z'], [1612310401], ['2021-02-30T00:00:00Z']])('when a date is asked for and %p (not a midnight) is given, then nothing is read', (value) => {
+  it.each([['2021-02-03T01:00:00Z'], [1612310401], ['2021-02-30T00:00:00Z'], [' 1612310400 '], [1612310400.5]])('when a date is asked for and %p (not a midnight) is given, then nothing is read', (value) => {
     expect(laxDate(value)).toBeUndefined();
   });
 });

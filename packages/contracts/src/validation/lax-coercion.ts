@@ -49,22 +49,44 @@ export function laxScalar(value: unknown, type: string): unknown {
   }
 }
 
-/** A Unix time (seconds, or milliseconds above 2e10) as pydantic reads it, from a number or its digits. */
-function unixTime(value: unknown): Date | undefined {
-  const number = typeof value === 'number' ? value : typeof value === 'string' && /^[+-]?\d+(?:\.\d+)?$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
-  if (!Number.isFinite(number)) return undefined;
-  const instant = new Date(Math.abs(number) > MILLISECONDS_ABOVE ? number : number * 1000);
-  return Number.isNaN(instant.getTime()) ? undefined : instant;
+const UNIX_TIME_TEXT = /^([+-]?)(\d*)(?:\.(\d*))?$/;
+
+/**
+ * A Unix time (seconds, or milliseconds above 2e10) as pydantic reads it, from a number or its text
+ * (not padded), to the microsecond: whole seconds and the microseconds after them.
+ */
+function unixTime(value: unknown): { seconds: number; microseconds: number } | undefined {
+  let text: string;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return undefined;
+    text = /e/i.test(String(value)) ? value.toFixed(6) : String(value);
+  } else if (typeof value === 'string') text = value;
+  else return undefined;
+  const match = UNIX_TIME_TEXT.exec(text);
+  if (match === null) return undefined;
+  const [, sign, whole, fraction = ''] = match;
+  if (whole === '' && fraction === '') return undefined;
+  const milliseconds = Math.abs(Number(`${whole || '0'}.${fraction || '0'}`)) > MILLISECONDS_ABOVE;
+  // In integer microseconds, so no digit pydantic keeps is lost to floating point.
+  let micro = milliseconds ? BigInt(whole || '0') * 1_000n + BigInt(fraction.padEnd(3, '0').slice(0, 3)) : BigInt(whole || '0') * 1_000_000n + BigInt(fraction.padEnd(6, '0').slice(0, 6));
+  if (sign === '-') micro = -micro;
+  let seconds = micro / 1_000_000n;
+  let remainder = micro % 1_000_000n;
+  if (remainder < 0n) {
+    remainder += 1_000_000n;
+    seconds -= 1n;
+  }
+  const instant = new Date(Number(seconds) * 1000);
+  return Number.isNaN(instant.getTime()) ? undefined : { seconds: Number(seconds), microseconds: Number(remainder) };
 }
 
 /** A datetime pydantic would read from `value`, as ISO text the `date-time` format accepts; undefined otherwise. */
 export function laxDateTime(value: unknown): string | undefined {
   if (typeof value === 'string' && isIsoDate(value)) return `${value}T00:00:00`;
-  const instant = unixTime(value);
-  if (instant === undefined) return undefined;
-  const text = instant.toISOString();
-  const milliseconds = instant.getUTCMilliseconds();
-  return `${text.slice(0, 19)}${milliseconds === 0 ? '' : text.slice(19, 23)}Z`;
+  const time = unixTime(value);
+  if (time === undefined) return undefined;
+  const fraction = String(time.microseconds).padStart(6, '0').replace(/0+$/, '');
+  return `${new Date(time.seconds * 1000).toISOString().slice(0, 19)}${fraction ? `.${fraction}` : ''}Z`;
 }
 
 /** A date pydantic would read from `value` (a datetime at midnight, a Unix time at midnight UTC); undefined otherwise. */
@@ -75,9 +97,9 @@ export function laxDate(value: unknown): string | undefined {
       return MIDNIGHT.test(rest) ? date : undefined;
     }
   }
-  const instant = unixTime(value);
-  if (instant === undefined || instant.getTime() % 86_400_000 !== 0) return undefined;
-  return instant.toISOString().slice(0, 10);
+  const time = unixTime(value);
+  if (time === undefined || time.microseconds !== 0 || time.seconds % 86_400 !== 0) return undefined;
+  return new Date(time.seconds * 1000).toISOString().slice(0, 10);
 }
 
 /** The lax reading an Ajv type or format error asks for at its place; undefined when there is none. */

@@ -88,6 +88,8 @@ function formatIssue(error: ErrorObject): Mapped {
         return { type: 'uuid_version', msg: 'UUID version 4 or 7 expected', input, ctx: { expected_version: '4 or 7' } };
       }
       return { type: 'uuid_parsing', msg: 'Input should be a valid UUID, unable to parse string as a UUID', input };
+    case 'any-uuid':
+      return { type: 'uuid_parsing', msg: 'Input should be a valid UUID, unable to parse string as a UUID', input };
     case 'http-url':
       switch (httpUrlProblem(input)) {
         case 'too_long':
