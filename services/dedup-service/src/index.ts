@@ -18,6 +18,7 @@ import { createDuplicateDecisionUsecases } from './usecases/duplicate-decisions.
 import { createIngestReferences } from './usecases/ingest-references.usecase';
 import { createProcessDeduplication } from './usecases/process-deduplication.usecase';
 import { createReferenceReads } from './usecases/reference-reads.usecase';
+import { createReconcileDecisionActivations } from './usecases/reconcile-decision-activations.usecase';
 import { startPendingDecisionSweeper } from './usecases/requeue-pending-decisions.usecase';
 
 export const SERVICE_NAME = 'dedup-service';
@@ -90,6 +91,7 @@ export async function startDedupService(env: NodeJS.ProcessEnv = process.env, ov
         staleMs: config.DEDUP_PENDING_REQUEUE_MS,
         intervalMs: Math.max(1000, Math.floor(config.DEDUP_PENDING_REQUEUE_MS / 2)),
         exclusive: inReferenceLane,
+        reconcileActivations: createReconcileDecisionActivations({ decisions, references, exclusive: inDecisionLane, logger }),
       });
       return {
         async stop() {

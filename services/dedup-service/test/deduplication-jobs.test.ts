@@ -8,6 +8,7 @@ import { createReferenceRepository } from '../src/data-access/reference.reposito
 import * as engine from '../src/domain/deduplication';
 import { createIngestReferences } from '../src/usecases/ingest-references.usecase';
 import { createDuplicateDecisionUsecases } from '../src/usecases/duplicate-decisions.usecase';
+import { createReconcileDecisionActivations } from '../src/usecases/reconcile-decision-activations.usecase';
 import { CANDIDATE_SEARCH_DISABLED_DETAIL, createProcessDeduplication, TRUSTED_IDENTIFIERS_UNMATCHED_DETAIL } from '../src/usecases/process-deduplication.usecase';
 import { bibliographic, startInfrastructure, waitFor } from './dedup-helpers';
 
@@ -44,6 +45,7 @@ describe('deduplication jobs on MongoDB', () => {
   });
 
   const repositories = () => ({ references: createReferenceRepository(db), decisions: createDecisionRepository(db), blocking: createBlockingKeyRepository(db) });
+  const reconcile = () => createReconcileDecisionActivations({ ...repositories(), exclusive: run, logger });
   const run = <T>(work: () => Promise<T>) => work();
 
   /** Ingests each chunk as import-service would, one IngestReferences call per chunk; answers the chunks' jobs in order. */
@@ -364,6 +366,45 @@ describe('deduplication jobs on MongoDB', () => {
       ['person', false],
     ]);
     expect(decisions.filter((decision) => decision.active_decision).map((decision) => decision._id)).toEqual([carried.decision_id]);
+
+    // Reconciled later: the decision its reference never took stays inactive, and nothing is left to reconcile.
+    await reconcile()(new Date(Date.now() + 1000));
+    const after = await db.collection<DecisionDocument>(COLLECTIONS.duplicateDecisions).find({ reference_id: secondId }).toArray();
+    expect(after.map((decision) => [decision.decision_authority, decision.active_decision])).toEqual([
+      ['system', true],
+      ['person', false],
+    ]);
+    expect(await db.collection(COLLECTIONS.decisionActivations).countDocuments()).toBe(0);
+  });
+
+  it('when the process stops after a manual decision reached its reference but before it was activated, then the reconciliation activates it and deactivates the one it replaced', async () => {
+    const [job] = await ingestChunks([[first, second]]);
+    await createProcessDeduplication({ ...repositories(), engine, trustedTypes: new Set(['doi']), exclusive: run, onEvents: () => undefined, logger })(job);
+    const [firstId, secondId] = job.reference_ids;
+    const decisionRepository = createDecisionRepository(db);
+    // What a process killed at that point leaves: the reference written, the decisions' last write not.
+    const stopping = {
+      ...decisionRepository,
+      decisions: new Proxy(decisionRepository.decisions, {
+        get: (target, property) => {
+          if (property === 'bulkWrite') return () => Promise.reject(new Error('the process stopped'));
+          const value = Reflect.get(target, property) as unknown;
+          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+        },
+      }),
+    };
+    const manual = createDuplicateDecisionUsecases({ ...repositories(), decisions: stopping, engine, bus, exclusive: run, onEvents: () => undefined });
+    await expect(manual.makeDecisions([{ reference_id: secondId, duplicate_determination: 'duplicate', canonical_reference_id: firstId }])).rejects.toThrow('the process stopped');
+    const carried = (await db.collection(COLLECTIONS.references).findOne({ _id: secondId as never }))?.active_decision as { decision_id: string; duplicate_determination: string };
+    expect(carried.duplicate_determination).toBe('duplicate');
+    const activeIds = async () => (await db.collection<DecisionDocument>(COLLECTIONS.duplicateDecisions).find({ reference_id: secondId, active_decision: true }).toArray()).map((decision) => decision._id);
+    expect(await activeIds()).not.toEqual([carried.decision_id]);
+
+    // Not before the activation is stale: a commit may still be running.
+    expect(await reconcile()(new Date(Date.now() - 60_000))).toBe(0);
+    expect(await reconcile()(new Date(Date.now() + 1000))).toBe(1);
+    expect(await activeIds()).toEqual([carried.decision_id]);
+    expect(await db.collection(COLLECTIONS.decisionActivations).countDocuments()).toBe(0);
   });
 
   it('when manual decisions meet a reference another lane changed once, then they are decided again on what is stored and all applied', async () => {

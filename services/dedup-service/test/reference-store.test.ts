@@ -1,5 +1,6 @@
 import { uuidv7, type ReferenceChangedEvent } from '@destiny/contracts';
 import type { RunningBackendService } from '@destiny/platform';
+import { MongoClient } from 'mongodb';
 import { startDedupService } from '../src/index';
 import { bibliographic, call, dedupClient, observeReferenceChanged, startInfrastructure, waitFor, type DedupClient } from './dedup-helpers';
 
@@ -275,6 +276,29 @@ describe('dedup-service reference store through gRPC', () => {
     // A batch existence check names the missing ids as a set (§5.1), one id as well as several.
     const unknown = uuidv7();
     await expect(call(client, 'InvokeDeduplication', { ids: [unknown] })).rejects.toMatchObject({ httpStatus: 422, detail: `Reference with id [${unknown}] does not exist.` });
+  });
+
+  it('when a manual decision reached its reference but its commit stopped before activating it, then the service reconciles the decision records within its sweep', async () => {
+    const [a] = await ingest('fail', [{ identifiers: [doi('10.1000/theta.a')] }]);
+    const [b] = await ingest('fail', [{ identifiers: [doi('10.1000/theta.b')] }]);
+    await decided(a.reference_id);
+    await decided(b.reference_id);
+    const [made] = (await call<{ json: string[] }>(client, 'MakeDuplicateDecisions', { json: JSON.stringify([{ reference_id: b.reference_id, duplicate_determination: 'duplicate', canonical_reference_id: a.reference_id }]) })).json.map((item) => JSON.parse(item) as { id: string });
+    // Recreate what a process killed before the commit's last write leaves: the carried decision
+    // inactive, the replaced one still active, and the activation journalled.
+    const mongo = await MongoClient.connect(infrastructure.env.MONGODB_URL);
+    try {
+      const store = mongo.db('destiny_dedup');
+      const decisions = store.collection<{ _id: string; reference_id: string; active_decision: boolean }>('duplicate_decisions');
+      await decisions.updateMany({ reference_id: b.reference_id }, { $set: { active_decision: true } });
+      await decisions.updateOne({ _id: made.id }, { $set: { active_decision: false } });
+      expect((await decisions.find({ reference_id: b.reference_id, active_decision: true }).toArray()).map((decision) => decision._id)).not.toContain(made.id);
+      await store.collection('decision_activations').insertOne({ _id: made.id as never, reference_id: b.reference_id, created_at: new Date(Date.now() - 5_000) });
+      await waitFor(async () => (await store.collection('decision_activations').countDocuments()) === 0, 'the sweep to reconcile the activation');
+      expect((await decisions.find({ reference_id: b.reference_id, active_decision: true }).toArray()).map((decision) => decision._id)).toEqual([made.id]);
+    } finally {
+      await mongo.close();
+    }
   });
 
   it('when two duplicates join one canonical in one request and one later leaves, then each join is its own event and the leave re-indexes without a decision to percolate', async () => {

@@ -13,6 +13,11 @@ export const COLLECTIONS = {
   blockingKeys: 'blocking_keys',
   /** The outcome of every ingested import line, keyed by its import result id (retried chunks). */
   ingestOutcomes: 'ingest_outcomes',
+  /**
+   * New active decisions between their insert and their activation (a commit's last write): what a
+   * commit that stopped in between left to reconcile. Nearly always empty.
+   */
+  decisionActivations: 'decision_activations',
   /** The writer lease that serialises deciding and writing across replicas (one document). */
   leases: 'leases',
 } as const;

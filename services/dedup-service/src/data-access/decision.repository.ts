@@ -35,10 +35,27 @@ export function pendingDecision(id: string, referenceId: string, trigger: Decisi
   };
 }
 
+/** A new decision to be activated once its reference carries it (see `DecisionSession.commit`). */
+export interface DecisionActivation {
+  _id: string;
+  reference_id: string;
+  created_at: Date;
+}
+
 export function createDecisionRepository(db: Db) {
   const decisions = db.collection<DecisionDocument>(COLLECTIONS.duplicateDecisions);
+  const activations = db.collection<DecisionActivation>(COLLECTIONS.decisionActivations);
   return {
     decisions,
+    activations,
+    /** Records new decisions about to be activated, before they are stored. */
+    async beginActivations(entries: DecisionActivation[]): Promise<void> {
+      await insertIgnoringDuplicates(activations, entries);
+    },
+    /** The activations are done (or settled): nothing is left to reconcile for them. */
+    async endActivations(ids: readonly string[]): Promise<void> {
+      if (ids.length > 0) await activations.deleteMany({ _id: { $in: [...ids] } });
+    },
     async insert(documents: DecisionDocument[]): Promise<void> {
       await insertIgnoringDuplicates(decisions, documents);
     },

@@ -305,14 +305,17 @@ export class DecisionSession {
       if (entries.length > 0) update.$push = pushToOutbox(entries).$push;
       operations.push({ filter: { _id: id, version: working.before.version }, update, after: { ...working.after, version } });
     }
-    // New decisions are stored inactive and activated once their references carry them: a process
-    // stopping in between leaves the reference's earlier decision the only active one, never two.
-    const toActivate = this.newDecisions.filter((decision) => decision.active_decision).map((decision) => decision._id);
+    // New decisions are stored inactive and activated once their references carry them, so a
+    // process stopping in between never leaves two active; the activations are journalled first,
+    // so what such a stop left is reconciled later (reconcile-decision-activations).
+    const toActivate = this.newDecisions.filter((decision) => decision.active_decision);
+    await this.deps.decisions.beginActivations(toActivate.map((decision) => ({ _id: decision._id, reference_id: decision.reference_id, created_at: this.now })));
     await this.deps.decisions.insert(this.newDecisions.map((decision) => (decision.active_decision ? { ...decision, active_decision: false } : decision)));
     if (operations.length > 0) {
       const matched = await this.deps.references.updateMany(operations);
       if (matched !== operations.length) {
         await this.settleUnapplied(operations.map((operation) => operation.after));
+        await this.deps.decisions.endActivations(toActivate.map((decision) => decision._id));
         throw new DecisionCommitConflict();
       }
       this.deps.references.rememberUnrelayedContent(compacted);
@@ -328,7 +331,7 @@ export class DecisionSession {
     const sweep = this.deactivateAllBut(settled);
     const decisionOps: AnyBulkWriteOperation<DecisionDocument>[] = [
       ...(sweep ? [{ updateMany: sweep }] : []),
-      ...(toActivate.length > 0 ? [{ updateMany: { filter: { _id: { $in: toActivate } }, update: { $set: { active_decision: true, updated_at: this.now } } } }] : []),
+      ...(toActivate.length > 0 ? [{ updateMany: { filter: { _id: { $in: toActivate.map((decision) => decision._id) } }, update: { $set: { active_decision: true, updated_at: this.now } } } }] : []),
       ...[...this.resolved.values()].map((decision) => ({
         updateOne: {
           filter: { _id: decision._id, duplicate_determination: 'pending' },
@@ -347,6 +350,7 @@ export class DecisionSession {
       })),
     ];
     if (decisionOps.length > 0) await this.deps.decisions.decisions.bulkWrite(decisionOps, { ordered: false });
+    await this.deps.decisions.endActivations(toActivate.map((decision) => decision._id));
     return events > 0;
   }
 

@@ -6,8 +6,9 @@ import type { ReferenceRepository } from '../data-access/reference.repository';
 const JOB_SIZE = 500;
 
 /**
- * Queues again every decision still pending after `staleMs`: its job may never have been sent (a
- * crash between storing the decision and sending) or may have been dead-lettered. Processing is
+ * Queues again every decision still pending after `staleMs` (after reconciling the decisions a
+ * stopped commit left unactivated as long): its job may never have been sent (a crash between
+ * storing the decision and sending) or may have been dead-lettered. Processing is
  * idempotent, so a decision queued twice is decided once. A stale pending decision whose reference
  * was never stored (ingestion writes the decision first and stopped before the reference; sent
  * again, it mints new ids) is deleted instead: there is nothing to decide, and it would be queued
@@ -25,11 +26,14 @@ export function startPendingDecisionSweeper(deps: {
    * pending decisions and its references (which a slow one could be past any grace period).
    */
   exclusive<T>(work: () => Promise<T>): Promise<T>;
+  /** Finishes the activations of decisions a stopped commit left (reconcile-decision-activations), stale since the cutoff. */
+  reconcileActivations?(cutoff: Date): Promise<unknown>;
 }) {
   let stopped = false;
   let running: Promise<void> | undefined;
   const sweep = async () => {
     const cutoff = new Date(Date.now() - deps.staleMs);
+    await deps.reconcileActivations?.(cutoff);
     const found = await deps.decisions.decisions
       .find({ duplicate_determination: 'pending', updated_at: { $lt: cutoff } }, { projection: { _id: 1, reference_id: 1 } })
       .limit(10 * JOB_SIZE)
