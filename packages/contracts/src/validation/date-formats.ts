@@ -37,6 +37,13 @@ export function isIsoDateTime(value: unknown): boolean {
   return true;
 }
 
+/** The calendar date of an ISO datetime whose time of day is exactly midnight (its offset aside); null otherwise. */
+export function midnightDate(value: unknown): string | null {
+  if (!isIsoDateTime(value)) return null;
+  const [, year, month, day, hour, minute, second = '00', fraction = ''] = DATE_TIME.exec(value as string) as RegExpExecArray;
+  return hour === '00' && minute === '00' && second === '00' && /^0*$/.test(fraction) ? `${year}-${month}-${day}` : null;
+}
+
 /**
  * A column timestamp as UTC `Z` text (§1.3): offset-less input is UTC. Only the whole seconds go
  * through a JS Date (offsets are whole minutes, so the fraction never carries); the fraction is

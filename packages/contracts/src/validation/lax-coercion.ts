@@ -1,5 +1,5 @@
 import { type ErrorObject } from 'ajv';
-import { isIsoDate, isIsoDateTime } from './date-formats';
+import { isIsoDate, isIsoDateTime, midnightDate } from './date-formats';
 
 // pydantic's lax mode, which the reference implementation validates bodies, import lines and robot
 // results in: text that spells a number or a boolean, a boolean for a number, a date or a Unix time
@@ -14,7 +14,6 @@ const INTEGER_TEXT = new RegExp(String.raw`^[+-]?${GROUPED_DIGITS}(?:\.0+)?$`);
 const NUMBER_TEXT = new RegExp(String.raw`^[+-]?(?:${GROUPED_DIGITS}(?:\.(?:${GROUPED_DIGITS})?)?|\.${GROUPED_DIGITS})(?:[eE][+-]?\d+)?$`);
 /** pydantic reads a Unix time above this magnitude as milliseconds. */
 const MILLISECONDS_ABOVE = 2e10;
-const MIDNIGHT = /^00:00(?::00(?:[.,]0+)?)?$/;
 
 /** What pydantic's lax mode reads `value` as for a JSON-schema scalar type; undefined when it reads nothing. */
 export function laxScalar(value: unknown, type: string): unknown {
@@ -91,12 +90,7 @@ export function laxDateTime(value: unknown): string | undefined {
 
 /** A date pydantic would read from `value` (a datetime at midnight, a Unix time at midnight UTC); undefined otherwise. */
 export function laxDate(value: unknown): string | undefined {
-  if (typeof value === 'string') {
-    if (isIsoDateTime(value)) {
-      const [date, rest] = [value.slice(0, 10), value.slice(11).replace(/(?:Z|z|[+-]\d{2}(?::?\d{2})?)$/, '')];
-      return MIDNIGHT.test(rest) ? date : undefined;
-    }
-  }
+  if (isIsoDateTime(value)) return midnightDate(value) ?? undefined;
   const time = unixTime(value);
   if (time === undefined || time.microseconds !== 0 || time.seconds % 86_400 !== 0) return undefined;
   return new Date(time.seconds * 1000).toISOString().slice(0, 10);

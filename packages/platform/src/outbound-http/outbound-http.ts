@@ -98,6 +98,11 @@ function isIpLiteral(host: string): boolean {
   return /^[\d.]+$|:/.test(host);
 }
 
+/** A URL's host as DNS and address checks take it: an IPv6 literal without its brackets. */
+function bareHost(url: URL): string {
+  return url.hostname.replace(/^\[|\]$/g, '');
+}
+
 function parseUrl(raw: string, policy: AddressPolicy): URL {
   let url: URL;
   try {
@@ -106,7 +111,7 @@ function parseUrl(raw: string, policy: AddressPolicy): URL {
     throw new OutboundRequestError('invalid_url', `not a valid URL: ${raw}`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new OutboundRequestError('scheme_not_allowed', `scheme ${url.protocol} is not allowed`);
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const host = bareHost(url);
   // An IP literal never goes through lookup, so it is checked here; an address refused over any
   // scheme is named as such, not sent to https where it is refused too.
   if (!policy.hostAllowed(host) && isIpLiteral(host) && !policy.addressAllowed(host)) throw new OutboundRequestError('blocked_address', `${host} may not be reached`);
@@ -145,10 +150,10 @@ export function createOutboundHttpClient(options: OutboundHttpOptions): Outbound
     } catch (error) {
       // A plain-http name that resolves to a refused address is named as refused: "use https"
       // would only lead to that refusal.
-      if (error instanceof OutboundRequestError && error.reason === 'scheme_not_allowed' && /^http:/i.test(raw)) await resolvesAllowed(new URL(raw).hostname.replace(/^\[|\]$/g, ''));
+      if (error instanceof OutboundRequestError && error.reason === 'scheme_not_allowed' && /^http:/i.test(raw)) await resolvesAllowed(bareHost(new URL(raw)));
       throw error;
     }
-    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const host = bareHost(url);
     if (policy.hostAllowed(host)) return;
     await resolvesAllowed(host);
   }
@@ -172,7 +177,7 @@ export function createOutboundHttpClient(options: OutboundHttpOptions): Outbound
         return reject(error);
       }
       // A refused IP literal (which never goes through lookup) was refused by parseUrl.
-      const hostAllowed = policy.hostAllowed(url.hostname.replace(/^\[|\]$/g, ''));
+      const hostAllowed = policy.hostAllowed(bareHost(url));
       const transport = url.protocol === 'https:' ? https : http;
       let sent = false;
       /** Why this request was cut off by its own limits, so a body ended by it says so rather than "aborted". */

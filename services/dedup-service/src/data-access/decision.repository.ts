@@ -1,4 +1,4 @@
-import type { Db } from 'mongodb';
+import type { AnyBulkWriteOperation, Db } from 'mongodb';
 import { COLLECTIONS } from './collections';
 import { insertIgnoringDuplicates } from './reference.repository';
 
@@ -33,6 +33,21 @@ export function pendingDecision(id: string, referenceId: string, trigger: Decisi
     created_at: now,
     updated_at: now,
   };
+}
+
+/**
+ * The writes that leave each reference's carried decision (`carried`: reference id → decision id)
+ * its only active one, with the decisions in `activate` marked active. Every other decision of such a
+ * reference still marked active is deactivated, not only the one read as replaced: a pass that wrote
+ * a reference but stopped before its decision writes leaves its predecessor marked active.
+ */
+export function activeDecisionWrites(carried: ReadonlyMap<string, string>, activate: readonly string[], now: Date): AnyBulkWriteOperation<DecisionDocument>[] {
+  return [
+    ...(carried.size > 0
+      ? [{ updateMany: { filter: { reference_id: { $in: [...carried.keys()] }, active_decision: true, _id: { $nin: [...carried.values()] } }, update: { $set: { active_decision: false, updated_at: now } } } }]
+      : []),
+    ...(activate.length > 0 ? [{ updateMany: { filter: { _id: { $in: [...activate] } }, update: { $set: { active_decision: true, updated_at: now } } } }] : []),
+  ];
 }
 
 /** A new decision to be activated once its reference carries it (see `DecisionSession.commit`). */

@@ -1,7 +1,7 @@
 import { uuidv7 } from '@destiny/contracts';
 import { OUTBOX_PENDING_FIELD, pushToOutbox, ServiceError, type OutboxEntry } from '@destiny/platform';
 import type { AnyBulkWriteOperation, Document } from 'mongodb';
-import type { DecisionDocument, DecisionRepository } from '../data-access/decision.repository';
+import { activeDecisionWrites, type DecisionDocument, type DecisionRepository } from '../data-access/decision.repository';
 import { ConcurrentChangeError, type ReferenceRepository } from '../data-access/reference.repository';
 import { dedupRecordOf, keptDedupRecord } from '../domain/dedup-record';
 import type { ActiveRuleDecision, DedupRecord, DeduplicationEnginePort, RuleOutcome } from '../domain/deduplication-engine.port';
@@ -184,7 +184,7 @@ export class DecisionSession {
     else this.newDecisions.push(decision);
     if (!active) return { decision, changed: false };
     if (current && current.decision_id !== decision._id) {
-      // The stored decision it replaces is deactivated at the commit (`deactivateAllBut`). One this
+      // The stored decision it replaces is deactivated at the commit (`activeDecisionWrites`). One this
       // session made earlier is written as held here (a resolved pending one's write would
       // otherwise set it active again): it is inactive now.
       const earlier = this.resolved.get(current.decision_id) ?? this.newDecisions.find((made) => made._id === current.decision_id);
@@ -328,10 +328,12 @@ export class DecisionSession {
       const moved = working.before.active_decision && working.before.active_decision.decision_id !== carried;
       if (carried && (moved || this.finished.has(id))) settled.set(id, carried);
     }
-    const sweep = this.deactivateAllBut(settled);
     const decisionOps: AnyBulkWriteOperation<DecisionDocument>[] = [
-      ...(sweep ? [{ updateMany: sweep }] : []),
-      ...(toActivate.length > 0 ? [{ updateMany: { filter: { _id: { $in: toActivate.map((decision) => decision._id) } }, update: { $set: { active_decision: true, updated_at: this.now } } } }] : []),
+      ...activeDecisionWrites(
+        settled,
+        toActivate.map((decision) => decision._id),
+        this.now,
+      ),
       ...[...this.resolved.values()].map((decision) => ({
         updateOne: {
           filter: { _id: decision._id, duplicate_determination: 'pending' },
@@ -355,19 +357,6 @@ export class DecisionSession {
   }
 
   /**
-   * Deactivates every decision of each reference still marked active except the one it carries: not
-   * only the one read as replaced, since a pass that wrote a reference but failed before its
-   * decision writes (retried later) leaves its predecessor marked active.
-   */
-  private deactivateAllBut(carried: ReadonlyMap<string, string>): { filter: Document; update: Document } | undefined {
-    if (carried.size === 0) return undefined;
-    return {
-      filter: { reference_id: { $in: [...carried.keys()] }, active_decision: true, _id: { $nin: [...carried.values()] } },
-      update: { $set: { active_decision: false, updated_at: this.now } },
-    };
-  }
-
-  /**
    * Some reference writes of this commit did not match (another lane changed a reference since it
    * was read), and the pass will be retried. Which ones were written is read back: a decision this
    * session inserted (inactive) for a reference that carries it took effect and is activated, the
@@ -382,11 +371,7 @@ export class DecisionSession {
       const working = this.working.get(id);
       if (carried && working?.after.active_decision?.decision_id === carried && working.before.active_decision?.decision_id !== carried) tookEffect.set(id, carried);
     }
-    const sweep = this.deactivateAllBut(tookEffect);
-    const operations: AnyBulkWriteOperation<DecisionDocument>[] = [
-      ...(sweep ? [{ updateMany: sweep }] : []),
-      ...(taken.length > 0 ? [{ updateMany: { filter: { _id: { $in: taken } }, update: { $set: { active_decision: true, updated_at: this.now } } } }] : []),
-    ];
+    const operations = activeDecisionWrites(tookEffect, taken, this.now);
     if (operations.length > 0) await this.deps.decisions.decisions.bulkWrite(operations, { ordered: false });
   }
 }

@@ -1,6 +1,6 @@
 import type { Logger } from '@destiny/platform';
 import type { AnyBulkWriteOperation } from 'mongodb';
-import type { DecisionDocument, DecisionRepository } from '../data-access/decision.repository';
+import { activeDecisionWrites, type DecisionDocument, type DecisionRepository } from '../data-access/decision.repository';
 import type { ReferenceRepository } from '../data-access/reference.repository';
 
 const BATCH = 1000;
@@ -30,8 +30,11 @@ export function createReconcileDecisionActivations(deps: {
       const untaken = stale.filter((item) => carried.get(item.reference_id) !== item._id);
       const now = new Date();
       const operations: AnyBulkWriteOperation<DecisionDocument>[] = [
-        ...taken.map((item) => ({ updateMany: { filter: { reference_id: item.reference_id, active_decision: true, _id: { $ne: item._id } }, update: { $set: { active_decision: false, updated_at: now } } } })),
-        ...(taken.length > 0 ? [{ updateMany: { filter: { _id: { $in: taken.map((item) => item._id) } }, update: { $set: { active_decision: true, updated_at: now } } } }] : []),
+        ...activeDecisionWrites(
+          new Map(taken.map((item) => [item.reference_id, item._id])),
+          taken.map((item) => item._id),
+          now,
+        ),
         ...(untaken.length > 0 ? [{ updateMany: { filter: { _id: { $in: untaken.map((item) => item._id) }, active_decision: true }, update: { $set: { active_decision: false, updated_at: now } } } }] : []),
       ];
       if (operations.length > 0) await deps.decisions.decisions.bulkWrite(operations, { ordered: false });
