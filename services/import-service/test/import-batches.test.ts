@@ -314,12 +314,10 @@ describe('import-service batch processing with dedup-service', () => {
     const summary = await finished(record.id, batch.id);
     expect(summary).toMatchObject({ import_batch_status: 'failed', failure_details: ['The file at storage_url is larger than the limit of 1000000 bytes.'] });
     const recorded = await results(record.id, batch.id);
-    // The body arrives in pieces of at most 64 KiB, and the piece crossing the limit is refused:
-    // every line that arrived whole has its result (1,015 to 1,086 of them, never a whole number
+    // Every line ending within the first million bytes has its result (1,086, not a whole number
     // of 100-line chunks), and no line past the limit.
     expect(lines[0].length).toBe(919);
-    expect(recorded.length).toBeGreaterThanOrEqual(Math.floor((1_000_000 - 65_536) / 920));
-    expect(recorded.length).toBeLessThanOrEqual(Math.floor(1_000_000 / 920));
+    expect(recorded).toHaveLength(Math.floor(1_000_000 / 920));
     expect(recorded.every((result) => result.status === 'completed')).toBe(true);
     expect(summary.results.completed).toBe(recorded.length);
   });

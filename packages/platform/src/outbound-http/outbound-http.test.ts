@@ -161,6 +161,25 @@ describe('outbound HTTP client', () => {
     expect((await failure(loopback.request({ url: `${base}/big-chunked` }))).reason).toBe('too_large');
   });
 
+  it('when a streamed body outgrows the limit, then the reader gets exactly the bytes up to the limit before the error', async () => {
+    for (const path of ['/big-chunked', '/gzip-bomb']) {
+      const response = await loopback.stream({ url: `${base}${path}` });
+      let received = 0;
+      let error: unknown;
+      try {
+        for await (const chunk of response.body) {
+          received += (chunk as Buffer).length;
+          // A slow reader: the bytes before the limit must still be waiting for it.
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      } catch (caught) {
+        error = caught;
+      }
+      expect(received).toBe(1024);
+      expect(error).toMatchObject({ reason: 'too_large' });
+    }
+  });
+
   it('when the server is too slow, then the request times out', async () => {
     expect((await failure(loopback.request({ url: `${base}/slow` }))).reason).toBe('timeout');
   });

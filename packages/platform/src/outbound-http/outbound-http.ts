@@ -38,6 +38,49 @@ function decoderFor(encoding: string): Transform | undefined | null {
   }
 }
 
+/**
+ * Passes at most maxBytes through. Past them it hands on the bytes up to the limit and errors with
+ * too_large only once the reader has taken those: a line reader downstream keeps every line that
+ * ended before the limit. (An error raised at once would discard what is still buffered.)
+ */
+class ByteLimit extends Transform {
+  private received = 0;
+  private overflow: OutboundRequestError | undefined;
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly onOverflow: () => void,
+  ) {
+    // No read-ahead on the readable side, so _read runs only when the reader has taken everything.
+    super({ readableHighWaterMark: 0 });
+  }
+
+  get overflowed(): boolean {
+    return this.overflow !== undefined;
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null, data?: Buffer) => void): void {
+    if (this.overflow) return callback();
+    this.received += chunk.length;
+    if (this.received <= this.maxBytes) return callback(null, chunk);
+    this.overflow = new OutboundRequestError('too_large', `response exceeds the limit of ${this.maxBytes} bytes`);
+    const head = chunk.subarray(0, chunk.length - (this.received - this.maxBytes));
+    this.onOverflow();
+    if (head.length > 0) return callback(null, head);
+    callback();
+    // Nothing pushed means no later _read while the reader waits; with nothing buffered there is nothing to hand on.
+    if (this.readableLength === 0) this.destroy(this.overflow);
+  }
+
+  override _read(size: number): void {
+    if (this.overflow) {
+      this.destroy(this.overflow);
+      return;
+    }
+    super._read(size);
+  }
+}
+
 export interface OutboundRequest {
   url: string;
   method?: string;
@@ -53,7 +96,8 @@ export interface OutboundStreamResponse {
   headers: http.IncomingHttpHeaders;
   /**
    * Decoded as its Content-Encoding says (gzip, deflate, br), as HTTP clients such as httpx do;
-   * errors with OutboundRequestError('too_large') once more than maxBytes arrive (decoded bytes).
+   * errors with OutboundRequestError('too_large') once more than maxBytes arrive (decoded bytes),
+   * after handing on the bytes up to the limit.
    */
   body: Readable;
 }
@@ -209,13 +253,12 @@ export function createOutboundHttpClient(options: OutboundHttpOptions): Outbound
             res.destroy();
             return reject(new OutboundRequestError('undecodable', `the response's Content-Encoding ${encoding} is not supported`));
           }
-          let received = 0;
-          const limiter = new Transform({
-            transform(chunk: Buffer, _encoding, callback) {
-              received += chunk.length;
-              if (received > maxBytes) return callback(new OutboundRequestError('too_large', `response exceeds the limit of ${maxBytes} bytes`));
-              callback(null, chunk);
-            },
+          const limiter = new ByteLimit(maxBytes, () => {
+            // The transfer stops at the limit; the reader still gets the bytes up to it, then the error.
+            res.unpipe();
+            decoder?.unpipe();
+            decoder?.destroy();
+            res.destroy();
           });
           // Each span of the body must bring the least worth waiting for; a span in which the reader
           // held the body back (the response paused by backpressure) does not count against it.
@@ -234,10 +277,15 @@ export function createOutboundHttpClient(options: OutboundHttpOptions): Outbound
           res.on('close', stopWatching);
           // A body cut short (the peer closed or reset it, or the socket timed out) is a transfer
           // failure like any other, so callers count it against their attempts.
-          res.on('error', (error) => limiter.destroy(cutOff ?? (error instanceof OutboundRequestError ? error : new OutboundRequestError('network', `${url.host}: ${error.message}`, true))));
+          res.on('error', (error) => {
+            if (limiter.overflowed) return;
+            limiter.destroy(cutOff ?? (error instanceof OutboundRequestError ? error : new OutboundRequestError('network', `${url.host}: ${error.message}`, true)));
+          });
           limiter.on('error', () => res.destroy());
           if (decoder) {
-            decoder.on('error', (error) => limiter.destroy(new OutboundRequestError('undecodable', `the response body is not valid ${encoding}: ${error.message}`)));
+            decoder.on('error', (error) => {
+              if (!limiter.overflowed) limiter.destroy(new OutboundRequestError('undecodable', `the response body is not valid ${encoding}: ${error.message}`));
+            });
             res.pipe(decoder).pipe(limiter);
           } else {
             res.pipe(limiter);
