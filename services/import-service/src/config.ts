@@ -16,6 +16,13 @@ export const importServiceConfig = defineConfig({
     min: 1,
     description: 'largest page of the import record list sent to the gateway in one gRPC reply (it reads the next page after it)',
   },
+  IMPORT_BATCHES_AT_ONCE: {
+    kind: 'integer',
+    default: 4,
+    min: 1,
+    max: 64,
+    description: 'batch files one process reads at a time (a storage host slow to answer holds one of them for up to its download attempts)',
+  },
   IMPORT_CHUNK_SIZE: { kind: 'integer', default: 500, min: 1, max: 5000, description: 'lines ingested per dedup-service call' },
   ...enhancementContentConfig,
   ...fullTextBlobConfig,

@@ -56,7 +56,7 @@ export async function startImportService(env: NodeJS.ProcessEnv = process.env, o
         },
       });
       registerImportGrpc(grpc, records, { recordsPageBytes: config.IMPORT_RECORDS_PAGE_BYTES });
-      const consumer = await startImportBatchConsumer(bus, processBatch, logger, Math.max(100, config.IMPORT_RETRY_BASE_MS));
+      const consumer = await startImportBatchConsumer(bus, processBatch, { logger, retryDelayMs: Math.max(100, config.IMPORT_RETRY_BASE_MS), batchesAtOnce: config.IMPORT_BATCHES_AT_ONCE });
       const callbacks = await startBatchCallbackConsumer(bus, sendCallback, logger, Math.max(100, config.IMPORT_RETRY_BASE_MS));
       return {
         async stop() {

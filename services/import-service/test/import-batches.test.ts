@@ -284,6 +284,34 @@ describe('import-service batch processing with dedup-service', () => {
     expect(await finished(record.id, batch.id)).toMatchObject({ import_batch_status: 'completed', results: { completed: 2 } });
   });
 
+  it('when slow storage hosts hold three batch files, then a fourth batch is still read and completed (four files at a time by default)', async () => {
+    const record = await createRecord();
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const waiting: string[] = [];
+    for (const name of ['stall-1', 'stall-2', 'stall-3']) {
+      // Headers never come until released: each of these batches holds one download slot.
+      files.routes.set(`/${name}.jsonl`, (_request, response) => {
+        waiting.push(name);
+        void held.then(() => response.end(`${JSON.stringify({ identifiers: [doi(`10.5555/${name}`)] })}\n`));
+      });
+    }
+    try {
+      const stalled = [];
+      for (const name of ['stall-1', 'stall-2', 'stall-3']) stalled.push(await register(record.id, { storage_url: `${files.base}/${name}.jsonl` }));
+      await waitFor(async () => waiting.length === 3, 'the three slow downloads to start');
+      const quick = await register(record.id, { storage_url: files.serve('/after-stalls.jsonl', `${JSON.stringify({ identifiers: [doi('10.5555/after-stalls')] })}\n`) });
+      expect(await finished(record.id, quick.id)).toMatchObject({ import_batch_status: 'completed', results: { completed: 1 } });
+      expect((await summaryOf(record.id, stalled[0].id)).import_batch_status).toBe('started');
+      release();
+      for (const batch of stalled) expect(await finished(record.id, batch.id)).toMatchObject({ import_batch_status: 'completed', results: { completed: 1 } });
+    } finally {
+      release();
+    }
+  });
+
   it('when a line or the file is too large, then the line fails clearly and the oversize file fails the batch saying so', async () => {
     const record = await createRecord();
     const long = JSON.stringify({ identifiers: [doi('10.5555/long.1')], enhancements: [abstract('x'.repeat(6000))] });
