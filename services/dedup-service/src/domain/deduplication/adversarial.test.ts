@@ -187,6 +187,21 @@ describe('adversarial synthetic sets', () => {
     expect(trueMerges).toBe(2);
   });
 
+  it('when a conference introduces a minitrack under the same title each year, then the years stay apart and each year\'s copies merge', () => {
+    const intro = { title: 'Introduction to the Minitrack on Crowdsourcing and Digital Workforce in the Gig Economy', authors: ['Deng, Xuefei', 'Taylor, Joseph', 'Moussawi, Sara'], venue: 'Proceedings of the Annual Hawaii International Conference on System Sciences' };
+    const set: Labelled[] = [
+      item('2021', { ...intro, year: 2021 }),
+      item('2022', { ...intro, year: 2022 }),
+      item('2023', { ...intro, year: 2023, title: 'Crowdsourcing and Digital Workforce in the Gig Economy: Minitrack Introduction' }),
+      // One year's introduction exported twice, with the printed pages of that year's proceedings.
+      item('2022', { ...intro, year: 2022, pages: '4120-4122' }),
+      item('2022', { ...intro, year: 2022, pages: '4120-4122', venue: 'Hawaii International Conference on System Sciences (HICSS 2022)' }),
+    ];
+    const { falseMerges, trueMerges } = replay(set);
+    expect(falseMerges).toEqual([]);
+    expect(trueMerges).toBe(1);
+  });
+
   it('when an erratum indexed under the article\'s own title fills two pages later in the volume, then it stays apart from the article', () => {
     const base = { title: 'Eculizumab in atypical haemolytic uraemic syndrome: two-year results of a prospective phase 2 trial', authors: ['Licht, C.', 'Greenbaum, L. A.', 'Muus, P.', 'Babu, S.'], year: 2013, venue: 'Blood', volume: '122' };
     const set: Labelled[] = [

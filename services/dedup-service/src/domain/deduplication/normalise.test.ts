@@ -25,6 +25,16 @@ describe('title normalisation', () => {
   it('when titles differ only in case, punctuation, diacritics and British spelling, then their keys are equal', () => {
     expect(key('Haemolytic uraemic syndrome: a Review.')).toBe(key('HEMOLYTIC-URÉMIC SYNDROME - a review'));
     expect(key('Sub-group analysis')).toBe(key('Subgroup analysis'));
+    expect(key('Tumour behaviour in randomised trials: the organisation of a paediatric centre')).toBe(key('Tumor behavior in randomized trials: the organization of a pediatric center'));
+    expect(key('The political gig-economy: platformed work and labour; analysing ageing and behavioural modelling')).toBe(
+      key('The political gig-economy: platformed work and labor; analyzing aging and behavioral modeling'),
+    );
+  });
+
+  it('when short words only look like British spellings (four, hour, your), then they stay as written', () => {
+    expect(key('Four cases of thrombotic microangiopathy')).not.toBe(key('For cases of thrombotic microangiopathy'));
+    expect(key('Your hour of need')).not.toBe(key('Yor hor of need'));
+    expect(normaliseTitle('Four cases of aHUS in one family')?.contentWords).toContain('four');
   });
 
   it('when a title carries HTML entities or inline tags, then they are decoded before comparison', () => {

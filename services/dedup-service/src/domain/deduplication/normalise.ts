@@ -48,9 +48,28 @@ export function foldToAscii(text: string): string {
     .replace(/[\u2018\u2019\u201a\u201b\u2032]/g, "'");
 }
 
-/** British/American spelling pairs (haemolytic/hemolytic, oedema/edema) compare equal. */
+/** British spellings that no suffix rule below reaches. */
+const SPELLING_WORDS = new Map([
+  ['centre', 'center'], ['centres', 'centers'], ['fibre', 'fiber'], ['fibres', 'fibers'], ['litre', 'liter'], ['litres', 'liters'],
+  ['metre', 'meter'], ['metres', 'meters'], ['theatre', 'theater'], ['theatres', 'theaters'], ['programme', 'program'],
+  ['programmes', 'programs'], ['catalogue', 'catalog'], ['dialogue', 'dialog'], ['analogue', 'analog'], ['analogues', 'analogs'],
+  ['grey', 'gray'], ['ageing', 'aging'], ['mould', 'mold'], ['moulds', 'molds'], ['aluminium', 'aluminum'], ['practise', 'practice'],
+  ['sulphate', 'sulfate'], ['sulphur', 'sulfur'], ['sulphide', 'sulfide'], ['labelled', 'labeled'], ['labelling', 'labeling'],
+  ['modelling', 'modeling'], ['modelled', 'modeled'], ['travelling', 'traveling'], ['counselling', 'counseling'],
+  ['signalling', 'signaling'], ['cancelled', 'canceled'], ['fulfil', 'fulfill'], ['enrol', 'enroll'], ['enrolment', 'enrollment'],
+]);
+
+/**
+ * British/American spelling pairs compare equal: ae/oe (haemolytic/hemolytic, oedema/edema),
+ * -our/-or on words of six letters or more (tumour, behaviour, labour; not four, hour, your),
+ * -ise/-ize and -yse/-yze with their forms (randomised, organisation, analyse), and a list of others.
+ */
 function spellingFold(word: string): string {
-  return word.replace(/ae/g, 'e').replace(/oe/g, 'e');
+  const listed = SPELLING_WORDS.get(word);
+  if (listed !== undefined) return listed;
+  let folded = word.replace(/ae/g, 'e').replace(/oe/g, 'e');
+  if (folded.length >= 6) folded = folded.replace(/^([a-z]{3,})our(s|al|ally|ed|ing|ite|ites|able|less)?$/, '$1or$2');
+  return folded.replace(/^([a-z]{2,}[iy])z(e|es|ed|er|ers|ing|ation|ations|ational)$/, '$1s$2');
 }
 
 /** Words that carry no topic: they count neither as content words nor towards title length. */
@@ -177,6 +196,12 @@ const GENERIC_TITLES = new Set([
   'photo quiz', 'answer', 'question', 'questions and answers', 'reader comments', 'masthead', 'cover',
 ]);
 
+/**
+ * An annual conference introduces each minitrack (track, session) under the same title every year,
+ * by the same chairs: such a title names a slot in the programme, not one work, so it is weak.
+ */
+const RECURRING_INTRODUCTION = /^(an )?introduction to (the )?(mini ?tracks?|tracks?|sessions?|symposium|workshop|panel)\b|\b(mini ?track|track|session) introduction$/;
+
 /** Normalises a title for comparison, or returns null when nothing comparable remains. */
 /**
  * Symbols that carry meaning in a title ("aged ≥60" / "aged <60", "Ph+" / "Ph−") as words: the
@@ -257,7 +282,7 @@ export function normaliseTitle(raw: string | null | undefined): NormalisedTitle 
   }
   const contentWords = words.filter((word) => !STOP_WORDS.has(word));
   const numbers = words.filter((word) => /^\d+$/.test(word));
-  const weak = GENERIC_TITLES.has(full) || GENERIC_TITLES.has(words.join(' ')) || contentWords.length < 3;
+  const weak = GENERIC_TITLES.has(full) || GENERIC_TITLES.has(words.join(' ')) || contentWords.length < 3 || RECURRING_INTRODUCTION.test(full);
   return { kind, part, words, contentWords, key: words.join(''), numbers, weak, erratumPlaces, combinedLetters };
 }
 
