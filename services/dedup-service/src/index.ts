@@ -20,6 +20,7 @@ import { createProcessDeduplication } from './usecases/process-deduplication.use
 import { createReferenceReads } from './usecases/reference-reads.usecase';
 import { createReconcileDecisionActivations } from './usecases/reconcile-decision-activations.usecase';
 import { startPendingDecisionSweeper } from './usecases/requeue-pending-decisions.usecase';
+import { startBlockingKeyRefiling } from './usecases/refile-blocking-keys.usecase';
 
 export const SERVICE_NAME = 'dedup-service';
 
@@ -46,7 +47,7 @@ export async function startDedupService(env: NodeJS.ProcessEnv = process.env, ov
       const inDecisionLane = <T>(work: () => Promise<T>) => lease.exclusive(work, 'decisions');
       const references = createReferenceRepository(db, lease);
       const decisions = createDecisionRepository(db);
-      const blocking = createBlockingKeyRepository(db);
+      const blocking = createBlockingKeyRepository(db, engine.blockingFormat);
       // A robot's poll waits on reference-file reads; relaying events waits on nobody.
       const readsFirst = createForegroundPriorityGate({ maxWaitMs: config.DEDUP_RELAY_MAX_READ_WAIT_MS, backgroundSlots: 1 });
       const relay = startOutboxRelay({
@@ -93,8 +94,10 @@ export async function startDedupService(env: NodeJS.ProcessEnv = process.env, ov
         exclusive: inReferenceLane,
         reconcileActivations: createReconcileDecisionActivations({ decisions, references, exclusive: inDecisionLane, logger }),
       });
+      const refiling = startBlockingKeyRefiling({ references, blocking, engine, logger });
       return {
         async stop() {
+          await refiling.stop();
           await sweeper.stop();
           await consumer.stop();
           await relay.stop();

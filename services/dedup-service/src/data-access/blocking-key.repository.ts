@@ -1,6 +1,7 @@
 import type { Db } from 'mongodb';
 import { COLLECTIONS } from './collections';
 import { isDuplicateKeyError } from '@destiny/platform';
+import { blockingFormat } from '../domain/deduplication';
 
 /** One document per reference with all its keys (multikey index), so a decided reference costs one insert. */
 export interface ReferenceBlockingKeys {
@@ -12,6 +13,11 @@ export interface ReferenceBlockingKeys {
    * rows written before the field existed: such candidates are always read.
    */
   years?: number[];
+  /**
+   * The engine's blocking format the keys of the reference's current content were written in; absent
+   * on rows written before formats were recorded (format 1).
+   */
+  format?: number;
   created_at: Date;
 }
 
@@ -54,9 +60,11 @@ function groupsOf(keys: readonly string[]): string[][] {
   return groups;
 }
 
-export function createBlockingKeyRepository(db: Db) {
+/** `format`: the engine's blocking format, recorded with every write of a reference's current keys. */
+export function createBlockingKeyRepository(db: Db, format: number = blockingFormat) {
   const sets = db.collection<ReferenceBlockingKeys>(COLLECTIONS.referenceBlockingKeys);
   const legacy = db.collection<LegacyBlockingKeyRow>(COLLECTIONS.blockingKeys);
+  const markers = db.collection<{ _id: string; format: number; updated_at: Date }>(COLLECTIONS.formatMarkers);
   let legacyInUse: Promise<boolean> | undefined;
   const hasLegacyRows = () => (legacyInUse ??= legacy.estimatedDocumentCount().then((count) => count > 0));
 
@@ -67,7 +75,13 @@ export function createBlockingKeyRepository(db: Db) {
      * has none, or had none before this change), which clears them, so it is always read when found.
      */
     async addMany(entries: Array<{ referenceId: string; keys: readonly string[]; years: readonly number[] | null }>, now: Date): Promise<void> {
-      const documents: ReferenceBlockingKeys[] = entries.map((entry) => ({ _id: entry.referenceId, keys: [...new Set(entry.keys)], ...(entry.years === null ? {} : { years: [...new Set(entry.years)] }), created_at: now }));
+      const documents: ReferenceBlockingKeys[] = entries.map((entry) => ({
+        _id: entry.referenceId,
+        keys: [...new Set(entry.keys)],
+        ...(entry.years === null ? {} : { years: [...new Set(entry.years)] }),
+        format,
+        created_at: now,
+      }));
       if (documents.length === 0) return;
       let existing: ReferenceBlockingKeys[] = [];
       try {
@@ -82,7 +96,9 @@ export function createBlockingKeyRepository(db: Db) {
           existing.map((document) => ({
             updateOne: {
               filter: { _id: document._id },
-              update: document.years ? { $addToSet: { keys: { $each: document.keys }, years: { $each: document.years } } } : { $addToSet: { keys: { $each: document.keys } }, $unset: { years: '' } },
+              update: document.years
+                ? { $addToSet: { keys: { $each: document.keys }, years: { $each: document.years } }, $set: { format } }
+                : { $addToSet: { keys: { $each: document.keys } }, $set: { format }, $unset: { years: '' } },
             },
           })),
           { ordered: false },
@@ -120,6 +136,27 @@ export function createBlockingKeyRepository(db: Db) {
         for (const row of older.flat()) if (!map.get(row.key)?.includes(row.reference_id)) add(row.key, row.reference_id);
       }
       return { candidates: map, years };
+    },
+    /** Whether every reference's current keys were last written in this repository's format. */
+    async allFiledInFormat(): Promise<boolean> {
+      const marker = await markers.findOne({ _id: COLLECTIONS.referenceBlockingKeys });
+      return marker?.format === format;
+    },
+    async markAllFiledInFormat(): Promise<void> {
+      await markers.updateOne({ _id: COLLECTIONS.referenceBlockingKeys }, { $set: { format, updated_at: new Date() } }, { upsert: true });
+    },
+    /** Ids of references filed in another format, after `afterId` in id order. */
+    async filedInOtherFormat(afterId: string, limit: number): Promise<string[]> {
+      const rows = await sets.find({ _id: { $gt: afterId }, format: { $ne: format } }, { projection: { _id: 1 } }).sort({ _id: 1 }).limit(limit).toArray();
+      return rows.map((row) => row._id);
+    },
+    /** Files references again under their current keys (added to the ones they have) in this format. */
+    async refile(entries: ReadonlyArray<{ referenceId: string; keys: readonly string[] }>): Promise<void> {
+      if (entries.length === 0) return;
+      await sets.bulkWrite(
+        entries.map((entry) => ({ updateOne: { filter: { _id: entry.referenceId }, update: { $addToSet: { keys: { $each: [...new Set(entry.keys)] } }, $set: { format } } } })),
+        { ordered: false },
+      );
     },
   };
 }

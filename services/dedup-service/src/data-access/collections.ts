@@ -18,6 +18,8 @@ export const COLLECTIONS = {
    * commit that stopped in between left to reconcile. Nearly always empty.
    */
   decisionActivations: 'decision_activations',
+  /** Per collection, the format all its documents were last brought to (so a finished migration is not scanned for again). */
+  formatMarkers: 'format_markers',
   /** The writer lease that serialises deciding and writing across replicas (one document). */
   leases: 'leases',
 } as const;

@@ -16,6 +16,8 @@ export interface DeduplicationEnginePort {
   readonly recordFormat: number;
   /** The enhancement types `toDedupRecord` reads (others never change a record). */
   readonly recordEnhancementTypes: readonly string[];
+  /** Changes whenever `blockingKeys` files a record differently: references filed in another format are filed again. */
+  readonly blockingFormat: number;
   /** The keys a reference is filed under. */
   blockingKeys(record: DedupRecord): string[];
   /** The keys a reference looks its candidates up under (journal-locator keys differ from the filed ones). */

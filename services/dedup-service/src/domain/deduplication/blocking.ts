@@ -85,6 +85,12 @@ function locatorKeys(place: string, year: number | null): { filed: string[]; pro
   return { filed: [`${place}:${year}`, `${place}:*`], probed: [`${place}:${year - 1}`, `${place}:${year}`, `${place}:${year + 1}`, `${place}:-`, place] };
 }
 
+/**
+ * The version of how records are filed: changes whenever normalisation or the key rules file a record
+ * under other keys, so references filed in an earlier format are filed again (rekey-blocking-keys).
+ */
+export const blockingFormat = 2;
+
 /** The keys a record is filed under (see `blockingKeySets`). */
 export function blockingKeys(record: DedupRecord): string[] {
   return blockingKeySets(record).filed;

@@ -1,7 +1,7 @@
 // The deduplication engine of dedup-service: pure, deterministic functions (no I/O).
 
 export { type DedupRecord, toDedupRecord, recordFormat, recordEnhancementTypes } from './record';
-export { blockingKeys, blockingKeySets, probeKeys, yearsMayMatch } from './blocking';
+export { blockingFormat, blockingKeys, blockingKeySets, probeKeys, yearsMayMatch } from './blocking';
 export { type PairScore, scorePair, pairFeatures, prepare, type PairFeatures } from './score';
 export {
   type ActiveDecision,
