@@ -29,6 +29,7 @@ describe('title normalisation', () => {
     expect(key('The political gig-economy: platformed work and labour; analysing ageing and behavioural modelling')).toBe(
       key('The political gig-economy: platformed work and labor; analyzing aging and behavioral modeling'),
     );
+    expect(key('Colourful neighbourhoods and favourable behaviourist labourers')).toBe(key('Colorful neighborhoods and favorable behaviorist laborers'));
   });
 
   it('when short words only look like British spellings (four, hour, your), then they stay as written', () => {

@@ -68,7 +68,7 @@ function spellingFold(word: string): string {
   const listed = SPELLING_WORDS.get(word);
   if (listed !== undefined) return listed;
   let folded = word.replace(/ae/g, 'e').replace(/oe/g, 'e');
-  if (folded.length >= 6) folded = folded.replace(/^([a-z]{3,})our(s|al|ally|ed|ing|ite|ites|able|less)?$/, '$1or$2');
+  if (folded.length >= 6) folded = folded.replace(/^([a-z]{3,})our(s|al|ally|ed|ing|ings|er|ers|ite|ites|able|ably|less|ful|ist|ists|ism|hood|hoods)?$/, '$1or$2');
   return folded.replace(/^([a-z]{2,}[iy])z(e|es|ed|er|ers|ing|ation|ations|ational)$/, '$1s$2');
 }
 
