@@ -29,7 +29,8 @@ export function startBlockingKeyRefiling(deps: {
   let wake: (() => void) | undefined;
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
+      // Never what keeps a process alive: stop() wakes it, and a process ending anyway does not wait.
+      const timer = setTimeout(resolve, ms).unref();
       wake = () => {
         clearTimeout(timer);
         resolve();
