@@ -258,4 +258,21 @@ describe('adversarial synthetic sets', () => {
     expect(falseMerges).toEqual([]);
     expect(trueMerges).toBe(1);
   });
+
+  it('when an unsigned feature recurs yearly under one title and one year is exported without volume, then the years stay apart and each year\'s copies merge', () => {
+    const news = { title: 'Highlights from the annual meeting of the American Society of Hematology', venue: 'Oncology Times' };
+    const drugs = { title: 'New drugs and indications approved in the past year for haematological cancers', venue: 'Prescrire International' };
+    const set: Labelled[] = [
+      item('news-2011', { ...news, authors: ['Anonymous'], year: 2011, volume: '33', issue: '1', pages: '12-14' }),
+      item('news-2012', { ...news, authors: ['Anonymous'], year: 2012 }),
+      item('drugs-2011', { ...drugs, authors: ['[No authors listed]'], year: 2011, volume: '20', issue: '113', pages: '45' }),
+      item('drugs-2012', { ...drugs, authors: ['[No authors listed]'], year: 2012 }),
+      // One year's item as MEDLINE and Web of Science export it.
+      item('news-2011', { ...news, title: `${news.title}.`, authors: [], year: 2011, volume: '33', issue: '1', pages: '12-4' }),
+      item('drugs-2011', { ...drugs, authors: ['Anon'], year: 2011, volume: '20', issue: '113', pages: '45' }),
+    ];
+    const { falseMerges, trueMerges } = replay(set);
+    expect(falseMerges).toEqual([]);
+    expect(trueMerges).toBe(2);
+  });
 });

@@ -89,7 +89,7 @@ function locatorKeys(place: string, year: number | null): { filed: string[]; pro
  * The version of how records are filed: changes whenever normalisation or the key rules file a record
  * under other keys, so references filed in an earlier format are filed again (rekey-blocking-keys).
  */
-export const blockingFormat = 2;
+export const blockingFormat = 3;
 
 /** The keys a record is filed under (see `blockingKeySets`). */
 export function blockingKeys(record: DedupRecord): string[] {

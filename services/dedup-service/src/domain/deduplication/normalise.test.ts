@@ -293,4 +293,9 @@ describe('normalisation shortcuts', () => {
     expect(normaliseAuthor('   ')).toBeNull();
     expect(normaliseAuthor('   ')).toBeNull();
   });
+
+  it('when an author field holds a database\'s placeholder for no author, then it names no one, while a surname such as Anon with initials stays an author', () => {
+    for (const placeholder of ['Anonymous', '[Anonymous]', 'Anon.', '[No authors listed]', 'No authors listed', 'ANONYMOUS']) expect(normaliseAuthor(placeholder)).toBeNull();
+    expect(normaliseAuthor('Anon, J. K.')?.surname).toBe('anon');
+  });
 });

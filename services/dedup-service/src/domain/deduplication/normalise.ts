@@ -315,6 +315,13 @@ function nameWords(text: string): string[] {
 const AUTHOR_CACHE_LIMIT = 50_000;
 const authorCache = new Map<string, Readonly<NormalisedAuthor> | null>();
 
+/**
+ * What databases write where an item names no author: MEDLINE "[No authors listed]", Web of Science
+ * and EMBASE "Anonymous" / "Anon". A placeholder names no person, so two unsigned items (news, the
+ * same yearly feature) would otherwise "share" their first author.
+ */
+const NO_AUTHOR_PLACEHOLDER = /^[\s[(]*(?:anonymous|anon|no authors? listed|not (?:available|listed)|unknown(?: author)?)[\s.\])]*$/i;
+
 /** Parses "Surname, Given", "Surname GI" (MEDLINE) or "Given Surname" (OpenAlex display names). */
 export function normaliseAuthor(raw: string): NormalisedAuthor | null {
   const cached = authorCache.get(raw);
@@ -327,7 +334,7 @@ export function normaliseAuthor(raw: string): NormalisedAuthor | null {
 
 function normaliseAuthorName(raw: string): NormalisedAuthor | null {
   const text = decodeHtml(raw).trim();
-  if (text === '') return null;
+  if (text === '' || NO_AUTHOR_PLACEHOLDER.test(text)) return null;
   let surnameWords: string[];
   let givenRaw: string;
   const comma = text.indexOf(',');
