@@ -275,4 +275,27 @@ describe('adversarial synthetic sets', () => {
     expect(falseMerges).toEqual([]);
     expect(trueMerges).toBe(2);
   });
+
+  it('when companion abstracts differ by a word ending that names another condition, procedure or drug, then they stay apart even where one copy has no pages', () => {
+    const base = { authors: ['Bray, B. D.', 'Rudd, A. G.', 'Smith, C. J.'], venue: 'European Stroke Journal', volume: '4', issue: 'Suppl 1', year: 2019 };
+    const pairs: Array<[string, string, string]> = [
+      ['dysphagia', 'Early screening for dysphagia after acute ischaemic stroke in a regional network', 'Early screening for dysphasia after acute ischaemic stroke in a regional network'],
+      ['nephrotic', 'Ischaemic stroke in children with nephrotic syndrome: a national cohort study', 'Ischaemic stroke in children with nephritic syndrome: a national cohort study'],
+      ['arthritis', 'Stroke risk in patients with arthritis of the knee treated with nonsteroidal drugs', 'Stroke risk in patients with arthrosis of the knee treated with nonsteroidal drugs'],
+      ['colectomy', 'Perioperative stroke after emergency colectomy in patients over eighty years of age', 'Perioperative stroke after emergency colostomy in patients over eighty years of age'],
+      ['thrombosis', 'Cerebral venous thrombosis in women taking oral contraceptives: a registry study', 'Cerebral venous thrombolysis in women taking oral contraceptives: a registry study'],
+      ['prednisone', 'Oral prednisone for giant cell arteritis presenting with transient visual loss', 'Oral prednisolone for giant cell arteritis presenting with transient visual loss'],
+    ];
+    const set: Labelled[] = [];
+    for (const [index, [work, first, second]] of pairs.entries()) {
+      set.push(item(`${work}-1`, { ...base, title: first, pages: `${100 + index * 2}` }));
+      set.push(item(`${work}-2`, { ...base, title: second, pages: null }));
+    }
+    // Real misspellings of the same abstracts still merge.
+    set.push(item('dysphagia-1', { ...base, title: 'Early screening for dysphagia after acute ischaemic stroke in a regionnal network', pages: null }));
+    set.push(item('thrombosis-1', { ...base, title: 'Cerebral venous thrombosis in women taking oral contraceptives: a registry studdy', pages: '108' }));
+    const { falseMerges, trueMerges } = replay(set);
+    expect(falseMerges).toEqual([]);
+    expect(trueMerges).toBe(2);
+  });
 });

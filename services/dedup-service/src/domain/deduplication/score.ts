@@ -102,15 +102,38 @@ const OPPOSED_PREFIXES: ReadonlyArray<readonly [string, string]> = [
 ];
 
 /**
+ * Word endings one or two letters apart that name different conditions, procedures or drugs on the
+ * same stem: inflammation against degeneration (arthritis / arthrosis, nephritic / nephrotic),
+ * clot against its dissolution (thrombosis / thrombolysis), removal against opening (colectomy /
+ * colostomy / colotomy), swallowing against speech (dysphagia / dysphasia), prednisone /
+ * prednisolone. A misspelling rarely turns one such ending into another.
+ */
+const OPPOSED_ENDINGS: ReadonlyArray<readonly string[]> = [
+  ['itis', 'osis', 'olysis'],
+  ['itic', 'otic', 'olytic'],
+  ['ectomy', 'ostomy', 'otomy'],
+  ['ectomies', 'ostomies', 'otomies'],
+  ['phagia', 'phasia'],
+  ['one', 'olone'],
+];
+
+function opposedEndings(a: string, b: string): boolean {
+  return OPPOSED_ENDINGS.some((endings) =>
+    endings.some((one) => a.endsWith(one) && endings.some((other) => other !== one && b.endsWith(other) && a.slice(0, -one.length) === b.slice(0, -other.length))),
+  );
+}
+
+/**
  * Typo-level difference between two words: same length class, one or two edits, long words only.
  * Not when the words differ in their first letter (maternal / paternal, KRAS / NRAS, increased /
  * decreased: a misspelling rarely hits it), are roman numerals (factor VIII / XIII), or differ by
- * opposed prefixes.
+ * opposed prefixes or endings.
  */
 function typoOf(a: string, b: string): boolean {
   if (a.length < 4 || b.length < 4 || /\d/.test(a) || /\d/.test(b)) return false;
   if (a[0] !== b[0] || ROMAN_NUMERAL.test(a) || ROMAN_NUMERAL.test(b)) return false;
   if (OPPOSED_PREFIXES.some(([one, other]) => (a.startsWith(one) && b.startsWith(other)) || (a.startsWith(other) && b.startsWith(one)))) return false;
+  if (opposedEndings(a, b)) return false;
   return editDistance(a, b, 2) <= (Math.min(a.length, b.length) >= 8 ? 2 : 1);
 }
 
