@@ -298,4 +298,24 @@ describe('adversarial synthetic sets', () => {
     expect(falseMerges).toEqual([]);
     expect(trueMerges).toBe(2);
   });
+
+  it('when one title is the start of another by the same authors in the same volume, then they merge only where the pages agree', () => {
+    const mgh = { authors: ['Scully, R. E.', 'Mark, E. J.', 'McNeely, W. F.', 'Ebeling, S. H.'], venue: 'New England Journal of Medicine', volume: '338', year: 1998 };
+    const series = 'Case records of the Massachusetts General Hospital. Weekly clinicopathological exercises';
+    const trial = { authors: ['Campbell, B. C. V.', 'Mitchell, P. J.', 'Churilov, L.'], venue: 'International Journal of Stroke', volume: '14', issue: '2 Suppl', year: 2019 };
+    const main = 'Tenecteplase versus alteplase before thrombectomy for ischaemic stroke with large vessel occlusion';
+    const set: Labelled[] = [
+      item('case-12', { ...mgh, title: `${series}. Case 12-1998. A 64-year-old man with fever and a pulmonary nodule`, issue: '16', pages: '1132-1139' }),
+      // Another case of the volume, its title cut after the series heading, without pages.
+      item('case-19', { ...mgh, title: series }),
+      item('main', { ...trial, title: main, pages: '12' }),
+      item('age', { ...trial, title: `${main}: 90-day outcomes by age group` }),
+      // The main abstract's copy under its title cut short, on the same page.
+      item('main', { ...trial, title: `${main}: primary results of the EXTEND-IA TNK trial`, pages: '12' }),
+      item('case-12', { ...mgh, title: `${series}. Case 12-1998`, issue: '16', pages: '1132-9' }),
+    ];
+    const { falseMerges, trueMerges } = replay(set);
+    expect(falseMerges).toEqual([]);
+    expect(trueMerges).toBe(2);
+  });
 });

@@ -545,7 +545,9 @@ function verdictOf(f: PairFeatures): { verdict: PairScore['verdict']; reason: st
     const sameVenueYear = f.title === 'exact' && f.authors === 'strong' && (f.venue === 'same' || f.venue === 'compatible') && f.year === 'same';
     const lengthOk = f.minContentWords >= SHORT_TITLE_CONTENT_WORDS || locatorSupport(f) || sameVenueYear;
     // A typo-level difference can also be a real one (hypo-/hyper-): the printed place must agree.
-    const supportOk = f.title === 'exact' || (f.title === 'near' ? nearSupport(f) : locatorSupport(f));
+    // A title cut short also names the series or main title a later item extends ("Case records of
+    // the Massachusetts General Hospital. …", "X: 90-day outcomes by age"): only the pages confirm.
+    const supportOk = f.title === 'exact' || (f.title === 'near' ? nearSupport(f) : f.pages === 'same' || f.pages === 'end');
     if (authorsOk && supportOk && lengthOk) return { verdict: 'duplicate', reason: `rule A: ${f.title} title, ${f.authors} authors, no conflicting field` };
   }
 
