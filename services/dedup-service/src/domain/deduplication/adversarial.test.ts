@@ -318,4 +318,26 @@ describe('adversarial synthetic sets', () => {
     expect(falseMerges).toEqual([]);
     expect(trueMerges).toBe(2);
   });
+
+  it('when a demo, poster or workshop paper carries a conference paper\'s title in the same year, then the companion volume keeps it apart while each one\'s copies merge', () => {
+    const authors = ['Kim, Sunyoung', 'Paulos, Eric', 'Mankoff, Jennifer'];
+    const chi = { title: 'inAir: sharing indoor air quality measurements and visualizations for household awareness', authors, year: 2016 };
+    const www = { title: 'Recommending crowdsourced tasks to online workers by their past work histories', authors, year: 2020 };
+    const icis = { title: 'Algorithmic control of platform workers and their resistance strategies', authors, year: 2018 };
+    const set: Labelled[] = [
+      item('chi-paper', { ...chi, venue: 'Proceedings of the 2016 CHI Conference on Human Factors in Computing Systems', pages: '1861-1870' }),
+      item('chi-demo', { ...chi, venue: 'Proceedings of the 2016 CHI Conference Extended Abstracts on Human Factors in Computing Systems' }),
+      item('www-paper', { ...www, venue: 'Proceedings of the Web Conference 2020' }),
+      item('www-poster', { ...www, venue: 'Companion Proceedings of the Web Conference 2020', pages: '101-102' }),
+      item('icis-paper', { ...icis, venue: 'International Conference on Information Systems' }),
+      item('icis-workshop', { ...icis, venue: 'Pre-ICIS Workshop (International Conference on Information Systems)' }),
+      // Each exported again under another form of its venue's name.
+      item('chi-paper', { ...chi, venue: 'CHI Conference on Human Factors in Computing Systems', pages: '1861-1870' }),
+      item('www-poster', { ...www, venue: 'Companion Proceedings of the Web Conference', pages: '101-102' }),
+      item('icis-paper', { ...icis, venue: 'ICIS 2018 Proceedings' }),
+    ];
+    const { falseMerges, trueMerges } = replay(set);
+    expect(falseMerges).toEqual([]);
+    expect(trueMerges).toBe(3);
+  });
 });

@@ -178,6 +178,12 @@ describe('venue comparison', () => {
     expect(compareVenues(normaliseVenue('Clin J Am Soc Nephrol.'), normaliseVenue('Clinical Journal of the American Society of Nephrology'))).toBe('compatible');
   });
 
+  it('when one venue name announces a conference\'s companion volume (companion, extended abstracts, workshop) and the other does not, then they are different venues', () => {
+    expect(compareVenues(normaliseVenue('Proceedings of the 38th International Conference on Software Engineering Companion'), normaliseVenue('Proceedings of the 38th International Conference on Software Engineering'))).toBe('different');
+    expect(compareVenues(normaliseVenue('Pre-ICIS Workshop (International Conference on Information Systems)'), normaliseVenue('International Conference on Information Systems'))).toBe('different');
+    expect(compareVenues(normaliseVenue('Prim Care Companion CNS Disord'), normaliseVenue('The Primary Care Companion for CNS Disorders'))).toBe('compatible');
+  });
+
   it('when names differ in "&"/"and", case, a trailing dot or an EMBASE conference tail, then the venues are the same', () => {
     expect(compareVenues(normaliseVenue('Seminars in Thrombosis & Hemostasis'), normaliseVenue('Seminars in thrombosis and hemostasis.'))).toBe('same');
     expect(compareVenues(normaliseVenue('Scandinavian Journal of Immunology.Conference: 39th Meeting, Tallinn Estonia.'), normaliseVenue('Scandinavian Journal of Immunology'))).toBe('same');

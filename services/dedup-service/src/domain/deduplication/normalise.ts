@@ -460,6 +460,24 @@ export function normaliseVenue(raw: string | null | undefined): NormalisedVenue 
   return tokens.length === 0 ? null : { tokens };
 }
 
+/**
+ * Conferences publish companion volumes beside the main proceedings (CHI's "Extended Abstracts",
+ * "Companion" and "Adjunct" proceedings, workshops, doctoral consortia, posters and demos), where a
+ * demo, poster or workshop paper often carries the full paper's title in the same year. The
+ * volume a name announces, as text: names announcing different ones are different venues.
+ */
+function companionVolume(tokens: readonly string[]): string {
+  const marks = new Set<string>();
+  tokens.forEach((token, i) => {
+    if (token === 'companion' || token === 'adjunct' || token === 'doctoral') marks.add(token);
+    else if (token === 'workshop' || token === 'workshops') marks.add('workshop');
+    else if (token === 'poster' || token === 'posters') marks.add('poster');
+    else if (token === 'demo' || token === 'demos' || token === 'demonstrations') marks.add('demo');
+    else if (token === 'extended' && (tokens[i + 1] === 'abstracts' || tokens[i + 1] === 'abstract')) marks.add('extended abstracts');
+  });
+  return [...marks].sort().join(' ');
+}
+
 /** An abbreviated word keeps its first letter and its letters in order (Natl → national). */
 function abbreviates(short: string, long: string): boolean {
   if (short === long) return true;
@@ -478,6 +496,7 @@ export type VenueRelation = 'same' | 'compatible' | 'different' | 'missing';
 export function compareVenues(a: NormalisedVenue | null, b: NormalisedVenue | null): VenueRelation {
   if (!a || !b) return 'missing';
   if (a.tokens.join(' ') === b.tokens.join(' ')) return 'same';
+  if (companionVolume(a.tokens) !== companionVolume(b.tokens)) return 'different';
   const [short, long] = a.tokens.length <= b.tokens.length ? [a.tokens, b.tokens] : [b.tokens, a.tokens];
   if (short.every((token, i) => abbreviates(token, long[i]))) return 'compatible';
   if (short.length === long.length) {
