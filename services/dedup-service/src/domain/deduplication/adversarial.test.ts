@@ -340,4 +340,20 @@ describe('adversarial synthetic sets', () => {
     expect(falseMerges).toEqual([]);
     expect(trueMerges).toBe(3);
   });
+
+  it('when a column with a short title runs in several issues and a record names no issue, then it stays apart from the issues that have one', () => {
+    const column = { title: 'Notes on stroke research policy', authors: ['Hankey, G. J.'], year: 2019, venue: 'International Journal of Stroke', volume: '14' };
+    const set: Labelled[] = [
+      item('issue-3', { ...column, issue: '3', pages: '225-226' }),
+      // An online-first record of another issue's column: no issue, no pages.
+      item('issue-5', { ...column }),
+      item('issue-7', { ...column, issue: '7' }),
+      // Copies the pages place.
+      item('issue-3', { ...column, title: 'Notes on stroke research policy.', issue: '3', pages: '225-6' }),
+      item('issue-7', { ...column, issue: '7', pages: '701-702' }),
+    ];
+    const { falseMerges, trueMerges } = replay(set);
+    expect(falseMerges).toEqual([]);
+    expect(trueMerges).toBe(2);
+  });
 });

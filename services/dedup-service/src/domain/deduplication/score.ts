@@ -237,6 +237,8 @@ export interface PairFeatures {
   sameRange: boolean;
   /** Neither record gives pages. */
   pagesOnNeither: boolean;
+  /** Exactly one record gives an issue (an online-first record, or an export that lost it). */
+  issueOnOneSide: boolean;
   /** Both venues are conference proceedings. */
   proceedings: boolean;
   /**
@@ -377,6 +379,7 @@ export function pairFeatures(a: Prepared, b: Prepared): PairFeatures {
     pages,
     sameRange: pages === 'same' && placeA.pages?.last != null && placeA.pages.last === placeB.pages?.last,
     pagesOnNeither: placeA.pages === null && placeB.pages === null,
+    issueOnOneSide: (placeA.issue === null) !== (placeB.issue === null),
     proceedings: isProceedings(a.venue) && isProceedings(b.venue),
     otherIssue: /^\d{1,2}$/.test(placeA.issue ?? '') && /^\d{1,2}$/.test(placeB.issue ?? '') && placeA.issue !== placeB.issue,
     recordNumberIssues:
@@ -543,7 +546,9 @@ function verdictOf(f: PairFeatures): { verdict: PairScore['verdict']; reason: st
     // or the venue and its year, with the same authors (one conference paper or review a year
     // under one title; a column printed in every issue is told apart by its issues above).
     const sameVenueYear = f.title === 'exact' && f.authors === 'strong' && (f.venue === 'same' || f.venue === 'compatible') && f.year === 'same';
-    const lengthOk = f.minContentWords >= SHORT_TITLE_CONTENT_WORDS || locatorSupport(f) || sameVenueYear;
+    // A record naming no issue cannot say which issue's column it is: there only the pages place it.
+    const columnUnplaced = f.issueOnOneSide && f.pages !== 'same' && f.pages !== 'end';
+    const lengthOk = f.minContentWords >= SHORT_TITLE_CONTENT_WORDS || (!columnUnplaced && (locatorSupport(f) || sameVenueYear));
     // A typo-level difference can also be a real one (hypo-/hyper-): the printed place must agree.
     // A title cut short also names the series or main title a later item extends ("Case records of
     // the Massachusetts General Hospital. …", "X: 90-day outcomes by age"): only the pages confirm.
