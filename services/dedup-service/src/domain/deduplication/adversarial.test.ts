@@ -285,6 +285,10 @@ describe('adversarial synthetic sets', () => {
       ['colectomy', 'Perioperative stroke after emergency colectomy in patients over eighty years of age', 'Perioperative stroke after emergency colostomy in patients over eighty years of age'],
       ['thrombosis', 'Cerebral venous thrombosis in women taking oral contraceptives: a registry study', 'Cerebral venous thrombolysis in women taking oral contraceptives: a registry study'],
       ['prednisone', 'Oral prednisone for giant cell arteritis presenting with transient visual loss', 'Oral prednisolone for giant cell arteritis presenting with transient visual loss'],
+      ['nitrate', 'Dietary nitrate supplementation and blood pressure after lacunar stroke', 'Dietary nitrite supplementation and blood pressure after lacunar stroke'],
+      ['osteoblast', 'Osteoblast activity in paretic limbs during the first year after stroke', 'Osteoclast activity in paretic limbs during the first year after stroke'],
+      ['lactose', 'Lactose intolerance in patients fed by nasogastric tube after stroke', 'Lactase intolerance in patients fed by nasogastric tube after stroke'],
+      ['albuminuria', 'Albuminuria and recurrent stroke in patients with small vessel disease', 'Albuminemia and recurrent stroke in patients with small vessel disease'],
     ];
     const set: Labelled[] = [];
     for (const [index, [work, first, second]] of pairs.entries()) {

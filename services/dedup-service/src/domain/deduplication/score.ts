@@ -106,7 +106,10 @@ const OPPOSED_PREFIXES: ReadonlyArray<readonly [string, string]> = [
  * same stem: inflammation against degeneration (arthritis / arthrosis, nephritic / nephrotic),
  * clot against its dissolution (thrombosis / thrombolysis), removal against opening (colectomy /
  * colostomy / colotomy), swallowing against speech (dysphagia / dysphasia), prednisone /
- * prednisolone. A misspelling rarely turns one such ending into another.
+ * prednisolone, in urine against in blood (albuminuria / albuminemia), enzyme against sugar
+ * (lactase / lactose), salts and elements (nitrite / nitrate, chloride / chlorine, amine / amide),
+ * bone-forming against bone-resorbing cells (osteoblast / osteoclast). A misspelling rarely turns
+ * one such ending into another.
  */
 const OPPOSED_ENDINGS: ReadonlyArray<readonly string[]> = [
   ['itis', 'osis', 'olysis'],
@@ -115,6 +118,15 @@ const OPPOSED_ENDINGS: ReadonlyArray<readonly string[]> = [
   ['ectomies', 'ostomies', 'otomies'],
   ['phagia', 'phasia'],
   ['one', 'olone'],
+  ['uria', 'emia'],
+  ['ase', 'ose'],
+  ['ases', 'oses'],
+  ['ite', 'ate'],
+  ['ites', 'ates'],
+  ['ine', 'ide'],
+  ['ines', 'ides'],
+  ['blast', 'clast'],
+  ['blasts', 'clasts'],
 ];
 
 function opposedEndings(a: string, b: string): boolean {
