@@ -360,4 +360,20 @@ describe('adversarial synthetic sets', () => {
     expect(falseMerges).toEqual([]);
     expect(trueMerges).toBe(2);
   });
+
+  it('when an export keeps only a journal series\' heading as the title, then items of one volume stay apart unless journal, volume and pages agree', () => {
+    const nejm = { venue: 'New England Journal of Medicine', volume: '338', year: 1998 };
+    const set: Labelled[] = [
+      item('images-1132', { ...nejm, title: 'Images in clinical medicine', pages: '1132' }),
+      item('images-1290', { ...nejm, title: 'Images in clinical medicine' }),
+      item('cps-1', { ...nejm, title: 'Clinical problem-solving', authors: ['Saint, S.', 'Tierney, L. M.'], pages: '593-596' }),
+      item('cps-2', { ...nejm, title: 'Clinical problem-solving', authors: ['Saint, S.', 'Tierney, L. M.'] }),
+      // The same items exported again with their printed place.
+      item('images-1132', { ...nejm, title: 'Images in Clinical Medicine.', venue: 'N Engl J Med', pages: '1132' }),
+      item('cps-1', { ...nejm, title: 'Clinical Problem-Solving', authors: ['Saint S', 'Tierney LM'], venue: 'N Engl J Med', pages: '593-6' }),
+    ];
+    const { falseMerges, trueMerges } = replay(set);
+    expect(falseMerges).toEqual([]);
+    expect(trueMerges).toBe(2);
+  });
 });

@@ -194,6 +194,10 @@ const GENERIC_TITLES = new Set([
   'clinical trial', 'research highlights', 'news and views', 'world news', 'conference report', 'calendar',
   'perspective', 'perspectives', 'viewpoint', 'opinion', 'quiz', 'image', 'images', 'clinical image',
   'photo quiz', 'answer', 'question', 'questions and answers', 'reader comments', 'masthead', 'cover',
+  // Headings of journal series whose items an export sometimes keeps without their own title.
+  'images in clinical medicine', 'clinical problem solving', 'case records of the massachusetts general hospital',
+  'clinical picture', 'what is your diagnosis', 'grand rounds', 'journal club', 'clinical pearls', 'image challenge',
+  'ecg challenge', 'clinical crossroads', 'clinical decisions', 'teaching neuroimages', 'neuroimages', 'a piece of my mind',
 ]);
 
 /**
