@@ -376,4 +376,22 @@ describe('adversarial synthetic sets', () => {
     expect(falseMerges).toEqual([]);
     expect(trueMerges).toBe(2);
   });
+
+  it('when every item of a conference or an article-numbered journal runs from page 1, then two papers by one author with similar titles on the same range stay apart', () => {
+    const icis = { venue: 'International Conference on Information Systems', year: 2019, pages: '1-17' };
+    const mdpi = { venue: 'Sustainability', volume: '12', year: 2020, pages: '1-15' };
+    const tochi = { venue: 'ACM Transactions on Computer-Human Interaction', volume: '23', issue: '3', year: 2016, pages: '1--29', authors: ['Gould, S. J. J.', 'Cox, A. L.', 'Brumby, D. P.'] };
+    const set: Labelled[] = [
+      item('icis-qual', { ...icis, title: 'Algorithmic management of gig workers: a qualitative study of platform control', authors: ['Moehlmann, Mareike', 'Zalmanson, Lior'] }),
+      item('icis-quant', { ...icis, title: 'Algorithmic management of gig workers: a quantitative study of platform control and resistance', authors: ['Moehlmann, Mareike', 'Henfridsson, Ola'] }),
+      item('mdpi-id', { ...mdpi, title: 'Platform work and sustainable livelihoods in Indonesia: evidence from ride-hailing drivers', authors: ['Nugroho, A.', 'Sari, D.'] }),
+      item('mdpi-vn', { ...mdpi, title: 'Platform work and sustainable livelihoods in Vietnam: evidence from ride-hailing drivers', authors: ['Nugroho, A.', 'Tran, B.'] }),
+      // An article-numbered journal's article under its main title only, in the same issue by the same authors.
+      item('tochi', { ...tochi, title: 'Diminished control in crowdsourcing: an investigation of crowdworker multitasking behavior' }),
+      item('tochi', { ...tochi, title: 'Diminished Control in Crowdsourcing', authors: ['Gould, Sandy J. J.', 'Cox, Anna L.', 'Brumby, Duncan P.'] }),
+    ];
+    const { falseMerges, trueMerges } = replay(set);
+    expect(falseMerges).toEqual([]);
+    expect(trueMerges).toBe(1);
+  });
 });

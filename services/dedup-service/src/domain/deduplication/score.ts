@@ -247,6 +247,12 @@ export interface PairFeatures {
   pages: PagesRelation;
   /** Both are multi-page ranges with the same first and last page. */
   sameRange: boolean;
+  /**
+   * The same range starts on page 1: the PDF's own pages, as exports give them for articles of
+   * journals numbering articles rather than pages and for conference papers (AIS eLibrary "1-17"),
+   * where every item starts on page 1. It places an item only together with its issue.
+   */
+  rangeFromPageOne: boolean;
   /** Neither record gives pages. */
   pagesOnNeither: boolean;
   /** Exactly one record gives an issue (an online-first record, or an export that lost it). */
@@ -390,6 +396,7 @@ export function pairFeatures(a: Prepared, b: Prepared): PairFeatures {
     issue: compareNumbering(placeA.issue, placeB.issue),
     pages,
     sameRange: pages === 'same' && placeA.pages?.last != null && placeA.pages.last === placeB.pages?.last,
+    rangeFromPageOne: pages === 'same' && placeA.pages?.first === '1' && placeA.pages.last != null && placeB.pages?.last != null,
     pagesOnNeither: placeA.pages === null && placeB.pages === null,
     issueOnOneSide: (placeA.issue === null) !== (placeB.issue === null),
     proceedings: isProceedings(a.venue) && isProceedings(b.venue),
@@ -494,7 +501,7 @@ function authorsMisexported(f: PairFeatures): boolean {
  * year and the same multi-page range place a paper. Proceedings do not start each issue at page one.
  */
 function proceedingsRange(f: PairFeatures): boolean {
-  return f.proceedings && (f.venue === 'same' || f.venue === 'compatible') && f.year === 'same' && f.volume !== 'conflict' && f.sameRange;
+  return f.proceedings && (f.venue === 'same' || f.venue === 'compatible') && f.year === 'same' && f.volume !== 'conflict' && f.sameRange && !f.rangeFromPageOne;
 }
 
 function verdictOf(f: PairFeatures): { verdict: PairScore['verdict']; reason: string } {
@@ -588,7 +595,9 @@ function verdictOf(f: PairFeatures): { verdict: PairScore['verdict']; reason: st
 
   // Rule C: reworded or translated title, confirmed by journal, volume and a full page range; for
   // conference proceedings, by the conference, its year and the range.
-  if ((f.title === 'similar' || f.title === 'prefix' || f.title === 'near') && ((fullLocator(f) && f.sameRange) || proceedingsRange(f)) && f.firstAuthor) {
+  // A range from page 1 is every article-numbered item's: there the issue and the authors must agree too.
+  const rangePlaces = fullLocator(f) && f.sameRange && (!f.rangeFromPageOne || (f.issue === 'same' && f.authors === 'strong'));
+  if ((f.title === 'similar' || f.title === 'prefix' || f.title === 'near') && (rangePlaces || proceedingsRange(f)) && f.firstAuthor) {
     return { verdict: 'duplicate', reason: `rule C: ${f.title} title confirmed by journal, volume and page range` };
   }
 
