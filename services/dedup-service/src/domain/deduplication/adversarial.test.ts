@@ -394,4 +394,17 @@ describe('adversarial synthetic sets', () => {
     expect(falseMerges).toEqual([]);
     expect(trueMerges).toBe(1);
   });
+
+  it('when the authors\' reply is printed under the article\'s title in a later issue of the volume and exported without pages, then it stays apart from the article', () => {
+    const article = { title: 'Dabigatran versus warfarin in patients with atrial fibrillation', venue: 'New England Journal of Medicine', volume: '361', year: 2009 };
+    const set: Labelled[] = [
+      item('article', { ...article, authors: ['Connolly, S. J.', 'Ezekowitz, M. D.', 'Yusuf, S.', 'Eikelboom, J.'], issue: '12', pages: '1139-1151' }),
+      item('reply', { ...article, authors: ['Connolly, S. J.', 'Ezekowitz, M. D.', 'Yusuf, S.'], issue: '27' }),
+      // The article again, one export without its pages.
+      item('article', { ...article, title: `${article.title}.`, venue: 'N Engl J Med', authors: ['Connolly SJ', 'Ezekowitz MD', 'Yusuf S', 'Eikelboom J'], issue: '12' }),
+    ];
+    const { falseMerges, trueMerges } = replay(set);
+    expect(falseMerges).toEqual([]);
+    expect(trueMerges).toBe(1);
+  });
 });

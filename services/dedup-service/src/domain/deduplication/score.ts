@@ -546,12 +546,12 @@ function verdictOf(f: PairFeatures): { verdict: PairScore['verdict']; reason: st
   // Journal names are exported in many forms; a differing name is overruled by an equal volume.
   const venueOk = f.venue !== 'different' || f.volume === 'same';
   const pagesOk = f.pages !== 'conflict';
-  // Where neither record has pages, the issue is all that places the item in its volume, and a
+  // Where a record has no pages, the issue is all that places the item in its volume, and a
   // different issue means a different item (a column printed in every issue under one title and
-  // one author). A short title is such a column's, so there the issue counts whatever the pages
+  // one author; the authors' reply a later issue prints under the article's title). A short title is such a column's, so there the issue counts whatever the pages
   // say: one issue may be exported without them, and journals paginating each issue anew print
   // the column on the same pages every time.
-  const anotherIssueOfTheVolume = f.otherIssue && f.volume === 'same' && (f.pagesOnNeither || f.minContentWords < SHORT_TITLE_CONTENT_WORDS);
+  const anotherIssueOfTheVolume = f.otherIssue && f.volume === 'same' && (f.pages === 'missing' || f.minContentWords < SHORT_TITLE_CONTENT_WORDS);
 
   // Rule A: same title (exact; or with typos / cut short when the locator also agrees).
   if ((f.title === 'exact' || f.title === 'near' || f.title === 'prefix') && venueOk && pagesOk && !anotherIssueOfTheVolume) {
