@@ -407,4 +407,34 @@ describe('adversarial synthetic sets', () => {
     expect(falseMerges).toEqual([]);
     expect(trueMerges).toBe(1);
   });
+
+  it('when a record lacking the year or volume matches two versions of one title, then it joins at most one and never chains them into one group', () => {
+    const cochrane = { title: 'Antiplatelet agents for preventing thrombosis after peripheral arterial bypass surgery', authors: ['Bedenis, R.', 'Lethaby, A.', 'Maxwell, H.'], venue: 'Cochrane Database of Systematic Reviews', pages: 'CD000535' };
+    const standards = { title: 'Standards of medical care in diabetes: summary of revisions', authors: ['American Diabetes Association'], venue: 'Diabetes Care', pages: 'S4-S6' };
+    const set: Labelled[] = [
+      item('review-2014', { ...cochrane, year: 2014, issue: '4' }),
+      // Without its year: the 2014 review or the 2015 update, nothing tells.
+      item('review-?', { ...cochrane, year: null }),
+      item('review-2015', { ...cochrane, year: 2015, issue: '2' }),
+      item('standards-2018', { ...standards, year: 2018, volume: '41' }),
+      item('standards-?', { ...standards, year: 2019, volume: null }),
+      item('standards-2019', { ...standards, year: 2019, volume: '42' }),
+    ];
+    const workOf = new Map(set.map((entry) => [entry.record.id, entry.work]));
+    for (const seed of [0, 1, 2, 3, 4, 5]) {
+      const ordered = seed === 0 ? set.map((entry) => entry.record) : seededShuffle(set.map((entry) => entry.record), seed);
+      const { decisions } = replayStream(ordered);
+      // Each group's members, by the work they are labelled with: the dated versions never share one.
+      const groups = new Map<string, Set<string>>();
+      for (const record of ordered) {
+        const decision = decisions.get(record.id);
+        const group = decision?.determination === 'duplicate' && decision.canonicalId !== null ? decision.canonicalId : record.id;
+        if (!groups.has(group)) groups.set(group, new Set());
+        groups.get(group)?.add(workOf.get(record.id) ?? '');
+      }
+      for (const works of groups.values()) {
+        expect([...works].filter((work) => !work.endsWith('?')).length).toBeLessThanOrEqual(1);
+      }
+    }
+  });
 });

@@ -104,6 +104,14 @@ describe('decideDuplicate with group members', () => {
     expect(decideDuplicate(record(), [{ record: member, canonical }, { record: canonical, canonical }])).toMatchObject({ determination: 'duplicate', canonicalId: canonical.id, candidateIds: [canonical.id] });
   });
 
+  it('when a member matches but another member of its group is another year of the title, then the record stays apart and the group is named for review', () => {
+    const canonical = record({ year: 2014 });
+    const undated = record({ year: null });
+    const decision = decideDuplicate(record({ year: 2016 }), [{ record: undated, canonical }, { record: canonical, canonical }]);
+    expect(decision).toMatchObject({ determination: 'canonical', candidateIds: [canonical.id] });
+    expect(decision.detail).toContain(`${canonical.id} through its duplicate ${undated.id}`);
+  });
+
   it('when members of two groups match, then the decision is decoupled and names both canonicals', () => {
     const first = record();
     const second = record();

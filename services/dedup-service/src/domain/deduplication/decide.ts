@@ -83,10 +83,15 @@ export function decideDuplicate(record: DedupRecord, candidates: ReadonlyArray<D
   };
   // A candidate that describes the same item outranks one only cross-referenced (an erratum, a
   // combined letters record), which decides only when no candidate matches directly.
-  const direct = bestPerGroup(scored.filter((entry) => entry.score.verdict === 'duplicate' && !entry.score.linked));
-  const linked = bestPerGroup(scored.filter((entry) => entry.score.verdict === 'duplicate' && entry.score.linked));
+  // A group one of whose members is another part, year, version or volume of this title is another
+  // work's group, though a member lacking that field matches (the chain a record without a year makes).
+  const otherWorks = new Set(scored.filter((entry) => entry.score.otherVersion).map((entry) => entry.canonicalId));
+  const joinable = scored.filter((entry) => entry.score.verdict === 'duplicate' && !otherWorks.has(entry.canonicalId));
+  const direct = bestPerGroup(joinable.filter((entry) => !entry.score.linked));
+  const linked = bestPerGroup(joinable.filter((entry) => entry.score.linked));
   const duplicates = direct.length > 0 ? direct : linked;
-  const uncertain = scored.filter((entry) => entry.score.verdict === 'uncertain');
+  // Matches held back that way are for a person to review, as uncertain ones are.
+  const uncertain = scored.filter((entry) => entry.score.verdict === 'uncertain' || (entry.score.verdict === 'duplicate' && otherWorks.has(entry.canonicalId)));
   const candidateIds = [...new Set([...direct, ...linked, ...uncertain].map((entry) => entry.canonicalId))];
   const review = uncertain.length > 0 ? ` Possible duplicates for review: ${uncertain.map(describeMatch).join('; ')}.` : '';
 

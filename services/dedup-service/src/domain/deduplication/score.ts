@@ -37,6 +37,12 @@ export interface PairScore {
    * weaker evidence, used only where no candidate matches directly.
    */
   linked: boolean;
+  /**
+   * Vetoed as another part, year, version or volume of one title: a group holding this record is
+   * another work's group, whichever of its other members the new record matches (a record without
+   * a year or volume would otherwise chain two versions together).
+   */
+  otherVersion: boolean;
 }
 
 /** Identifier types that name one work each: two different values mean two different works. */
@@ -504,21 +510,21 @@ function proceedingsRange(f: PairFeatures): boolean {
   return f.proceedings && (f.venue === 'same' || f.venue === 'compatible') && f.year === 'same' && f.volume !== 'conflict' && f.sameRange && !f.rangeFromPageOne;
 }
 
-function verdictOf(f: PairFeatures): { verdict: PairScore['verdict']; reason: string } {
+function verdictOf(f: PairFeatures): { verdict: PairScore['verdict']; reason: string; otherVersion?: true } {
   // Vetoes: any one of them means two different works.
   if (f.identifiers === 'conflict') return { verdict: 'distinct', reason: `veto: different ${f.conflictingIdentifier} identifiers` };
   // An erratum notice indexed once as "Erratum: X" and once under X alone, on the same page of the
   // same journal issue, is one printed item.
   const oneNoticeTwoLabels = f.erratumAndArticleOnOnePage && (f.venue === 'same' || f.venue === 'compatible') && f.volume === 'same' && f.issue === 'same';
   if (f.kinds === 'different' && !oneNoticeTwoLabels) return { verdict: 'distinct', reason: 'veto: different item kinds (erratum, retraction, commentary or article)' };
-  if (f.parts === 'conflict') return { verdict: 'distinct', reason: 'veto: different part numbers of a multi-part paper' };
-  if (f.year === 'conflict') return { verdict: 'distinct', reason: 'veto: publication years more than one apart' };
+  if (f.parts === 'conflict') return { verdict: 'distinct', reason: 'veto: different part numbers of a multi-part paper', otherVersion: true };
+  if (f.year === 'conflict') return { verdict: 'distinct', reason: 'veto: publication years more than one apart', otherVersion: true };
   // Every database indexes a Cochrane version in its year and issue: another year or issue (not an
   // export's record number) is another version.
   if (f.cochraneReview && (f.year === 'adjacent' || f.otherIssue) && f.identifiers !== 'shared') {
-    return { verdict: 'distinct', reason: 'veto: versions of a Cochrane review (protocol, review, update) in different years or issues' };
+    return { verdict: 'distinct', reason: 'veto: versions of a Cochrane review (protocol, review, update) in different years or issues', otherVersion: true };
   }
-  if (f.volume === 'conflict' && !volumeMisexported(f)) return { verdict: 'distinct', reason: 'veto: different volumes' };
+  if (f.volume === 'conflict' && !volumeMisexported(f)) return { verdict: 'distinct', reason: 'veto: different volumes', otherVersion: true };
   if (f.authors === 'conflict' && !authorsMisexported(f)) return { verdict: 'distinct', reason: 'veto: authors do not match' };
 
   if (f.identifiers === 'shared') return { verdict: 'duplicate', reason: 'rule ID: same unique identifier, no conflicting field' };
@@ -631,9 +637,9 @@ function crossReferenced(f: PairFeatures): boolean {
 
 export function scorePair(a: DedupRecord, b: DedupRecord): PairScore {
   const features = pairFeatures(prepare(a), prepare(b));
-  const { verdict, reason } = verdictOf(features);
+  const { verdict, reason, otherVersion } = verdictOf(features);
   if (verdict !== 'duplicate' && crossReferenced(features)) {
-    return { score: agreementScore(features), verdict: 'duplicate', reasons: [`rule E: ${features.crossReference} names the other item by its printed place`, describe(features)], linked: true };
+    return { score: agreementScore(features), verdict: 'duplicate', reasons: [`rule E: ${features.crossReference} names the other item by its printed place`, describe(features)], linked: true, otherVersion: false };
   }
-  return { score: agreementScore(features), verdict, reasons: [reason, describe(features)], linked: false };
+  return { score: agreementScore(features), verdict, reasons: [reason, describe(features)], linked: false, otherVersion: otherVersion === true };
 }
