@@ -276,7 +276,7 @@ describe('adversarial synthetic sets', () => {
     expect(trueMerges).toBe(2);
   });
 
-  it('when companion abstracts differ by a word ending that names another condition, procedure or drug, then they stay apart even where one copy has no pages', () => {
+  it('when companion abstracts differ by a word ending or stem that names another condition, organ, procedure or drug, then they stay apart even where one copy has no pages', () => {
     const base = { authors: ['Bray, B. D.', 'Rudd, A. G.', 'Smith, C. J.'], venue: 'European Stroke Journal', volume: '4', issue: 'Suppl 1', year: 2019 };
     const pairs: Array<[string, string, string]> = [
       ['dysphagia', 'Early screening for dysphagia after acute ischaemic stroke in a regional network', 'Early screening for dysphasia after acute ischaemic stroke in a regional network'],
@@ -289,6 +289,11 @@ describe('adversarial synthetic sets', () => {
       ['osteoblast', 'Osteoblast activity in paretic limbs during the first year after stroke', 'Osteoclast activity in paretic limbs during the first year after stroke'],
       ['lactose', 'Lactose intolerance in patients fed by nasogastric tube after stroke', 'Lactase intolerance in patients fed by nasogastric tube after stroke'],
       ['albuminuria', 'Albuminuria and recurrent stroke in patients with small vessel disease', 'Albuminemia and recurrent stroke in patients with small vessel disease'],
+      ['neuropathy', 'Progression of diabetic neuropathy after minor stroke in a regional network', 'Progression of diabetic nephropathy after minor stroke in a regional network'],
+      ['hepatology', 'Referral patterns to hepatology clinics after stroke in patients with abnormal blood tests', 'Referral patterns to haematology clinics after stroke in patients with abnormal blood tests'],
+      ['myopathy', 'Statin-associated myopathy in older adults after ischaemic stroke: a cohort study', 'Statin-associated myelopathy in older adults after ischaemic stroke: a cohort study'],
+      ['colposcopy', 'Stroke risk after colposcopy under general anaesthesia in a national cohort', 'Stroke risk after colonoscopy under general anaesthesia in a national cohort'],
+      ['perioperative', 'Perioperative stroke in patients with atrial fibrillation undergoing hip fracture surgery', 'Preoperative stroke in patients with atrial fibrillation undergoing hip fracture surgery'],
     ];
     const set: Labelled[] = [];
     for (const [index, [work, first, second]] of pairs.entries()) {

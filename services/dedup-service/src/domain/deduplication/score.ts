@@ -99,12 +99,22 @@ export type TitleRelation = 'exact' | 'near' | 'prefix' | 'similar' | 'different
 
 const ROMAN_NUMERAL = /^(?=[ivxlcdm]+$)m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$/;
 
-/** Prefixes one or two letters apart that name opposites ("intracellular" / "intercellular"). */
+/**
+ * Prefixes one or two letters apart that name opposites ("intracellular" / "intercellular"), or
+ * other organs, tissues or times (neuropathy / nephropathy, hepatology / haematology, myopathy /
+ * myelopathy, colposcopy / colonoscopy, endoderm / ectoderm, perioperative / preoperative).
+ */
 const OPPOSED_PREFIXES: ReadonlyArray<readonly [string, string]> = [
   ['hypo', 'hyper'],
   ['intra', 'inter'],
   ['micro', 'macro'],
   ['endo', 'exo'],
+  ['endo', 'ecto'],
+  ['neuro', 'nephro'],
+  ['hepat', 'hemat'],
+  ['myel', 'myo'],
+  ['colpo', 'colono'],
+  ['peri', 'pre'],
 ];
 
 /**
