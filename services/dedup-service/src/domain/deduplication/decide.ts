@@ -83,8 +83,8 @@ export function decideDuplicate(record: DedupRecord, candidates: ReadonlyArray<D
   };
   // A candidate that describes the same item outranks one only cross-referenced (an erratum, a
   // combined letters record), which decides only when no candidate matches directly.
-  // A group one of whose members is another part, year, version or volume of this title is another
-  // work's group, though a member lacking that field matches (the chain a record without a year makes).
+  // A group one of whose members is another part, year or version of this title is another work's
+  // group, though a member lacking that field matches (the chain a record without a year makes).
   const otherWorks = new Set(scored.filter((entry) => entry.score.otherVersion).map((entry) => entry.canonicalId));
   const joinable = scored.filter((entry) => entry.score.verdict === 'duplicate' && !otherWorks.has(entry.canonicalId));
   const direct = bestPerGroup(joinable.filter((entry) => !entry.score.linked));

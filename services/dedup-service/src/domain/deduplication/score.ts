@@ -38,9 +38,10 @@ export interface PairScore {
    */
   linked: boolean;
   /**
-   * Vetoed as another part, year, version or volume of one title: a group holding this record is
+   * Vetoed as another part, year or Cochrane version of one title: a group holding this record is
    * another work's group, whichever of its other members the new record matches (a record without
-   * a year or volume would otherwise chain two versions together).
+   * a year would otherwise chain two versions together). Not a volume conflict: exports garble
+   * volumes ("1)" for "57 (Suppl. 1)") more often than a record lacks one.
    */
   otherVersion: boolean;
 }
@@ -534,7 +535,7 @@ function verdictOf(f: PairFeatures): { verdict: PairScore['verdict']; reason: st
   if (f.cochraneReview && (f.year === 'adjacent' || f.otherIssue) && f.identifiers !== 'shared') {
     return { verdict: 'distinct', reason: 'veto: versions of a Cochrane review (protocol, review, update) in different years or issues', otherVersion: true };
   }
-  if (f.volume === 'conflict' && !volumeMisexported(f)) return { verdict: 'distinct', reason: 'veto: different volumes', otherVersion: true };
+  if (f.volume === 'conflict' && !volumeMisexported(f)) return { verdict: 'distinct', reason: 'veto: different volumes' };
   if (f.authors === 'conflict' && !authorsMisexported(f)) return { verdict: 'distinct', reason: 'veto: authors do not match' };
 
   if (f.identifiers === 'shared') return { verdict: 'duplicate', reason: 'rule ID: same unique identifier, no conflicting field' };
