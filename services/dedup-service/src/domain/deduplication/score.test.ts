@@ -342,6 +342,14 @@ describe('scorePair with fields shifted by a lost volume', () => {
   });
 });
 
+describe('scorePair with an article number in the issue field', () => {
+  it('when a record without pages gives the other\'s page as its issue (EMBASE, article-numbered journals), then the differing issues do not part them; another issue number still does', () => {
+    const article = { title: 'Beyond obesity - thermogenic adipocytes and cardiometabolic health', venue: 'Hormone Molecular Biology and Clinical Investigation', volume: '31', year: 2017 };
+    expect(verdict({ ...article, issue: '2', pages: '7' }, { ...article, volume: '31 (2) (no pagination)', issue: '7', pages: null })).toBe('duplicate');
+    expect(verdict({ ...article, issue: '2', pages: '7' }, { ...article, issue: '9', pages: null })).not.toBe('duplicate');
+  });
+});
+
 describe('scorePair with missing titles', () => {
   it('when a title is missing but authors, year, journal, volume and pages all agree, then uncertain (a person decides)', () => {
     expect(verdict({ title: null }, {})).toBe('uncertain');

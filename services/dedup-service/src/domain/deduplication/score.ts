@@ -274,6 +274,12 @@ export interface PairFeatures {
   pagesOnNeither: boolean;
   /** Exactly one record gives an issue (an online-first record, or an export that lost it). */
   issueOnOneSide: boolean;
+  /**
+   * A record without pages gives as its issue the other's first page: the article number of an
+   * article-numbered journal, which EMBASE exports in the issue field ("31 (2) (no pagination)",
+   * issue "7", against 31(2):7).
+   */
+  articleNumberAsIssue: boolean;
   /** Both venues are conference proceedings. */
   proceedings: boolean;
   /**
@@ -416,6 +422,9 @@ export function pairFeatures(a: Prepared, b: Prepared): PairFeatures {
     rangeFromPageOne: pages === 'same' && placeA.pages?.first === '1' && placeA.pages.last != null && placeB.pages?.last != null,
     pagesOnNeither: placeA.pages === null && placeB.pages === null,
     issueOnOneSide: (placeA.issue === null) !== (placeB.issue === null),
+    articleNumberAsIssue:
+      (placeA.pages === null && placeA.issue !== null && placeA.issue === placeB.pages?.first) ||
+      (placeB.pages === null && placeB.issue !== null && placeB.issue === placeA.pages?.first),
     proceedings: isProceedings(a.venue) && isProceedings(b.venue),
     otherIssue: /^\d{1,2}$/.test(placeA.issue ?? '') && /^\d{1,2}$/.test(placeB.issue ?? '') && placeA.issue !== placeB.issue,
     recordNumberIssues:
@@ -568,7 +577,7 @@ function verdictOf(f: PairFeatures): { verdict: PairScore['verdict']; reason: st
   // one author; the authors' reply a later issue prints under the article's title). A short title is such a column's, so there the issue counts whatever the pages
   // say: one issue may be exported without them, and journals paginating each issue anew print
   // the column on the same pages every time.
-  const anotherIssueOfTheVolume = f.otherIssue && f.volume === 'same' && (f.pages === 'missing' || f.minContentWords < SHORT_TITLE_CONTENT_WORDS);
+  const anotherIssueOfTheVolume = f.otherIssue && f.volume === 'same' && ((f.pages === 'missing' && !f.articleNumberAsIssue) || f.minContentWords < SHORT_TITLE_CONTENT_WORDS);
 
   // Rule A: same title (exact; or with typos / cut short when the locator also agrees).
   if ((f.title === 'exact' || f.title === 'near' || f.title === 'prefix') && venueOk && pagesOk && !anotherIssueOfTheVolume) {
