@@ -441,4 +441,19 @@ describe('adversarial synthetic sets', () => {
       }
     }
   });
+
+  it('when the same presenters give a tutorial under one title at consecutive editions of a conference, then the editions stay apart while one edition\'s copies merge', () => {
+    const tutorial = { title: 'Crowdsourcing and human computation for social good: a tutorial', authors: ['Lasecki, Walter S.', 'Bigham, Jeffrey P.'] };
+    const set: Labelled[] = [
+      item('hcomp-2018', { ...tutorial, year: 2018, venue: 'Proceedings of the Sixth AAAI Conference on Human Computation and Crowdsourcing' }),
+      item('hcomp-2019', { ...tutorial, year: 2019, venue: 'Proceedings of the Seventh AAAI Conference on Human Computation and Crowdsourcing' }),
+      item('chi-2018', { ...tutorial, title: 'Designing crowd work for people with disabilities: a course', year: 2018, venue: 'Proceedings of the 2018 CHI Conference on Human Factors in Computing Systems' }),
+      item('chi-2019', { ...tutorial, title: 'Designing crowd work for people with disabilities: a course', year: 2019, venue: 'Proceedings of the 2019 CHI Conference on Human Factors in Computing Systems' }),
+      // The 2019 tutorial again, under the series name without its edition, dated a year later by the index.
+      item('hcomp-2019', { ...tutorial, year: 2020, venue: 'AAAI Conference on Human Computation and Crowdsourcing' }),
+    ];
+    const { falseMerges, trueMerges } = replay(set);
+    expect(falseMerges).toEqual([]);
+    expect(trueMerges).toBe(1);
+  });
 });

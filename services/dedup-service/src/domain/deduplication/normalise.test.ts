@@ -184,6 +184,12 @@ describe('venue comparison', () => {
     expect(compareVenues(normaliseVenue('Prim Care Companion CNS Disord'), normaliseVenue('The Primary Care Companion for CNS Disorders'))).toBe('compatible');
   });
 
+  it('when both venue names state an edition (year or ordinal) and the editions differ, then they are different venues; one stating none stays compatible', () => {
+    expect(compareVenues(normaliseVenue('Proceedings of the 2018 CHI Conference on Human Factors in Computing Systems'), normaliseVenue('Proceedings of the 2019 CHI Conference on Human Factors in Computing Systems'))).toBe('different');
+    expect(compareVenues(normaliseVenue('26th European Conference on Information Systems'), normaliseVenue('27th European Conference on Information Systems'))).toBe('different');
+    expect(compareVenues(normaliseVenue('European Conference on Information Systems (ECIS 2019)'), normaliseVenue('27th European Conference on Information Systems'))).toBe('compatible');
+  });
+
   it('when names differ in "&"/"and", case, a trailing dot or an EMBASE conference tail, then the venues are the same', () => {
     expect(compareVenues(normaliseVenue('Seminars in Thrombosis & Hemostasis'), normaliseVenue('Seminars in thrombosis and hemostasis.'))).toBe('same');
     expect(compareVenues(normaliseVenue('Scandinavian Journal of Immunology.Conference: 39th Meeting, Tallinn Estonia.'), normaliseVenue('Scandinavian Journal of Immunology'))).toBe('same');

@@ -482,6 +482,21 @@ function companionVolume(tokens: readonly string[]): string {
   return [...marks].sort().join(' ');
 }
 
+/**
+ * Both names state the edition (its year, or its ordinal: "Sixth", "27th") and the editions differ:
+ * two meetings of one series, where the same presenters give a tutorial, keynote or panel under one
+ * title every year. A record's year may be the indexing year (Scopus dates ECIS 2019 papers 2020);
+ * the edition its name states is not.
+ */
+function editionsDiffer(a: readonly string[], b: readonly string[]): boolean {
+  const edition = (tokens: readonly string[], pattern: RegExp) => tokens.filter((token) => pattern.test(token)).sort().join(' ');
+  const differ = (pattern: RegExp) => {
+    const [left, right] = [edition(a, pattern), edition(b, pattern)];
+    return left !== '' && right !== '' && left !== right;
+  };
+  return differ(/^(?:19|20)\d\d$/) || differ(ORDINAL);
+}
+
 /** An abbreviated word keeps its first letter and its letters in order (Natl → national). */
 function abbreviates(short: string, long: string): boolean {
   if (short === long) return true;
@@ -500,7 +515,7 @@ export type VenueRelation = 'same' | 'compatible' | 'different' | 'missing';
 export function compareVenues(a: NormalisedVenue | null, b: NormalisedVenue | null): VenueRelation {
   if (!a || !b) return 'missing';
   if (a.tokens.join(' ') === b.tokens.join(' ')) return 'same';
-  if (companionVolume(a.tokens) !== companionVolume(b.tokens)) return 'different';
+  if (companionVolume(a.tokens) !== companionVolume(b.tokens) || editionsDiffer(a.tokens, b.tokens)) return 'different';
   const [short, long] = a.tokens.length <= b.tokens.length ? [a.tokens, b.tokens] : [b.tokens, a.tokens];
   if (short.every((token, i) => abbreviates(token, long[i]))) return 'compatible';
   if (short.length === long.length) {
