@@ -456,4 +456,21 @@ describe('adversarial synthetic sets', () => {
     expect(falseMerges).toEqual([]);
     expect(trueMerges).toBe(1);
   });
+
+  it('when companion abstracts differ only by a decimal point in a dose or a follow-up time, then they stay apart while the Lancet\'s middle dot still reads as a point', () => {
+    const base = { authors: ['Mackie, S. L.', 'Dejaco, C.', 'Dasgupta, B.'], venue: 'Rheumatology', volume: '58', issue: 'Suppl 3', year: 2019 };
+    const set: Labelled[] = [
+      item('2.5', { ...base, title: 'Prednisolone 2.5 mg daily for relapsing giant cell arteritis after ischaemic stroke', pages: '101' }),
+      item('25', { ...base, title: 'Prednisolone 25 mg daily for relapsing giant cell arteritis after ischaemic stroke' }),
+      item('7.5', { ...base, title: 'Stroke after a 7.5-year follow-up of patients with giant cell arteritis', pages: '102' }),
+      item('75', { ...base, title: 'Stroke after a 75-year follow-up of patients with giant cell arteritis' }),
+      // Copies with the Lancet's decimal point and with thousands written two ways.
+      item('2.5', { ...base, title: 'Prednisolone 2\u00b75 mg daily for relapsing giant cell arteritis after ischaemic stroke', pages: '101' }),
+      item('10000', { ...base, title: 'Giant cell arteritis among 10 000 patients with ischaemic stroke', pages: '103' }),
+      item('10000', { ...base, title: 'Giant cell arteritis among 10,000 patients with ischaemic stroke', pages: '103' }),
+    ];
+    const { falseMerges, trueMerges } = replay(set);
+    expect(falseMerges).toEqual([]);
+    expect(trueMerges).toBe(2);
+  });
 });

@@ -273,6 +273,9 @@ export function normaliseTitle(raw: string | null | undefined): NormalisedTitle 
   const lower = text.toLowerCase().replace(new RegExp(PART_PATTERN.source, 'gi'), (_match, token: string) => `part ${partValue(token)}`);
   const allWords = lower
     .replace(/['\u2019]/g, '')
+    // A decimal point (the Lancet's "2\u00b75") joins its digits into one word: "2.5 mg" and "25 mg",
+    // "7.5-year" and "75-year" are different titles. Thousands separators still fall away.
+    .replace(/(\d)[.\u00b7](?=\d)/g, '$1d')
     .split(/[^a-z0-9]+/)
     .filter((word) => word !== '')
     .map(spellingFold);
