@@ -43,6 +43,15 @@ describe('title normalisation', () => {
     expect(key('Bench &amp; bedside: <i>CFH</i> variants in aHUS')).toBe(key('Bench & bedside: CFH variants in aHUS'));
   });
 
+  it('when one database spells out a sign the other keeps (&, vs., °, ™, ×, a soft hyphen), then the keys are equal', () => {
+    expect(key('Rituximab & plasma exchange in thrombotic thrombocytopenic purpura')).toBe(key('Rituximab and plasma exchange in thrombotic thrombocytopenic purpura'));
+    expect(key('Rituximab vs. plasma exchange alone in acquired TTP')).toBe(key('Rituximab versus plasma exchange alone in acquired TTP'));
+    expect(key('Cooling to 33 °C after cardiac arrest')).toBe(key('Cooling to 33 degrees C after cardiac arrest'));
+    expect(key('Xarelto™ (rivaroxaban®) in atrial fibrillation')).toBe(key('Xarelto (rivaroxaban) in atrial fibrillation'));
+    expect(key('A 2 × 2 factorial trial of aspirin')).toBe(key('A 2 x 2 factorial trial of aspirin'));
+    expect(normaliseTitle('Acquired throm\u00adbotic thrombocytopenic purpura')?.words).toEqual(normaliseTitle('Acquired thrombotic thrombocytopenic purpura')?.words);
+  });
+
   it('when a title starts with a leading article, then the article is ignored', () => {
     expect(key('The role of complement in thrombotic microangiopathy')).toBe(key('Role of complement in thrombotic microangiopathy'));
     expect(key('A cohort of children with aHUS treated with eculizumab')).toBe(key('Cohort of children with aHUS treated with eculizumab'));

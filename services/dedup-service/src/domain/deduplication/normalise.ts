@@ -40,6 +40,9 @@ export function foldToAscii(text: string): string {
   // Printable ASCII is its own NFKD form and holds none of the characters replaced below.
   if (PRINTABLE_ASCII.test(text)) return text;
   return text
+    // A soft hyphen is invisible, and trademark signs are dropped by some exports (NFKD would make "™" a word "TM").
+    .replace(/[\u00ad\u2122\u00ae\u00a9]/g, '')
+    .replace(/\u00d7/g, 'x')
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
     .replace(/[ßæÆøØœŒłŁđĐı]/g, (letter) => LETTER_FOLDS[letter] ?? letter)
@@ -218,10 +221,13 @@ const TITLE_SYMBOLS: Array<[RegExp, string]> = [
   [/>/g, ' gt '],
   [/\+\/-|\u00b1/g, ' plusminus '],
   [/\+/g, ' plus '],
+  // MEDLINE spells these out ("37 degrees C", "Rituximab and plasma exchange"); other databases keep the sign.
+  [/\u00b0/g, ' degrees '],
+  [/&/g, ' and '],
 ];
 
 function spellSymbols(text: string): string {
-  if (!/[<>+\u00b1\u2264-\u2267]/.test(text)) return text;
+  if (!/[<>+&\u00b0\u00b1\u2264-\u2267]/.test(text)) return text;
   return TITLE_SYMBOLS.reduce((result, [pattern, word]) => result.replace(pattern, word), text);
 }
 
@@ -278,7 +284,7 @@ export function normaliseTitle(raw: string | null | undefined): NormalisedTitle 
     .replace(/(\d)[.\u00b7](?=\d)/g, '$1d')
     .split(/[^a-z0-9]+/)
     .filter((word) => word !== '')
-    .map(spellingFold);
+    .map((word) => (word === 'vs' ? 'versus' : spellingFold(word)));
   const words = allWords.length > 1 && (allWords[0] === 'the' || allWords[0] === 'a' || allWords[0] === 'an') ? allWords.slice(1) : allWords;
   const full = allWords.join(' ');
   if (words.length === 0) {

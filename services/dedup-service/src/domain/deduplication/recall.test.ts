@@ -1,0 +1,39 @@
+// One work exported by two databases (MEDLINE, EMBASE, Web of Science, Scopus, CINAHL, AIS eLibrary, …):
+// the records differ in the systematic ways each export writes a field. Each pair is replayed as a
+// stream in both orders, blocking included, and must end as one group.
+
+import { replayStream } from './evaluation';
+import { type DedupRecord } from './record';
+
+let counter = 0;
+function exported(fields: Partial<DedupRecord>): DedupRecord {
+  counter += 1;
+  return { id: `x${String(counter).padStart(5, '0')}`, title: null, authors: [], year: 2013, venue: null, volume: null, issue: null, pages: null, doi: null, identifiers: [], ...fields };
+}
+
+/** Both orders of the pair: the later record must be decided a duplicate of the earlier one. */
+function mergedBothWays(a: Partial<DedupRecord>, b: Partial<DedupRecord>): boolean {
+  return [
+    [exported(a), exported(b)],
+    [exported(b), exported(a)],
+  ].every(([first, second]) => replayStream([first, second]).decisions.get(second.id)?.determination === 'duplicate');
+}
+
+const medline = { authors: ['Legendre CM', 'Licht C', 'Muus P'], year: 2013, venue: 'N Engl J Med', volume: '368', issue: '23', pages: '2169-81' };
+// EMBASE's record of the article before its print issue: no pages yet.
+const embaseOnline = { authors: ['Legendre C.M.', 'Licht C.', 'Muus P.'], year: 2013, venue: 'New England Journal of Medicine', volume: '368', issue: '23', pages: null };
+
+describe('one work exported by two databases', () => {
+  it('when one database spells out signs the other keeps (&, vs., °, ™, ×), then the two records merge without pages on one side', () => {
+    const pairs: Array<[string, string]> = [
+      ['Rituximab & plasma exchange in acquired thrombotic thrombocytopenic purpura: a cohort', 'Rituximab and plasma exchange in acquired thrombotic thrombocytopenic purpura: a cohort'],
+      ['Rituximab vs. plasma exchange in acquired thrombotic thrombocytopenic purpura', 'Rituximab versus plasma exchange in acquired thrombotic thrombocytopenic purpura'],
+      ['Cooling to 33 °C after out-of-hospital cardiac arrest in adults', 'Cooling to 33 degrees C after out-of-hospital cardiac arrest in adults'],
+      ['Rivaroxaban (Xarelto™) in atrial fibrillation with renal impairment', 'Rivaroxaban (Xarelto) in atrial fibrillation with renal impairment'],
+      ['A 2 × 2 factorial trial of aspirin and heparin in acute stroke', 'A 2 x 2 factorial trial of aspirin and heparin in acute stroke'],
+    ];
+    for (const [withSign, spelled] of pairs) {
+      expect({ withSign, merged: mergedBothWays({ ...medline, title: withSign }, { ...embaseOnline, title: spelled }) }).toEqual({ withSign, merged: true });
+    }
+  });
+});
