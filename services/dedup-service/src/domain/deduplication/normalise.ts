@@ -571,17 +571,39 @@ function namesByAcronym(acronymSide: readonly string[], fullSide: readonly strin
   return acronymSide.includes(initials);
 }
 
-/** Volume or issue as comparable text: "Vol. 26" → "26", "Suppl. 2" → "suppl2". */
+/** A double (or triple) issue: "3-4", "3/4", "3 & 4". */
+const COMBINED_ISSUE = /^\s*0*(\d{1,3})\s*[-/&+]\s*0*(\d{1,3})\s*$/;
+
+/**
+ * Volume or issue as comparable text: "Vol. 26" → "26", "Suppl. 2" → "suppl2", "03" → "3"; a double
+ * issue keeps its range ("3/4" → "3-4"), which one export writes whole and another by its first or last number.
+ */
 export function normaliseNumbering(raw: string | null | undefined): string | null {
   if (raw === null || raw === undefined) return null;
-  const text = foldToAscii(String(raw))
+  const labelled = foldToAscii(String(raw))
     .toLowerCase()
-    .replace(/\b(?:vol(?:ume)?|no|num(?:ber)?|issue|n)\b\.?/g, '')
+    .replace(/\b(?:vol(?:ume)?|no|num(?:ber)?|issue|n)\b\.?/g, '');
+  const combined = COMBINED_ISSUE.exec(labelled);
+  if (combined && Number(combined[1]) < Number(combined[2]) && Number(combined[2]) - Number(combined[1]) <= 3) return `${combined[1]}-${combined[2]}`;
+  const text = labelled
     .replace(/supplement|suppl\.?|supp\.?/g, 'suppl')
     .replace(/[^a-z0-9]+/g, '')
+    // Exports differ in leading zeros ("03", "Suppl 01").
+    .replace(/(^|\D)0+(?=\d)/g, '$1')
     // "S2" is how some exports write supplement 2.
     .replace(/^s(\d+)$/, 'suppl$1');
   return text === '' ? null : text;
+}
+
+/** The issue numbers a plain issue ("3") or a double issue ("3-4") covers; null for anything else. */
+export function issueNumbers(issue: string | null): number[] | null {
+  if (issue === null) return null;
+  if (/^\d{1,2}$/.test(issue)) return [Number(issue)];
+  const range = /^(\d{1,3})-(\d{1,3})$/.exec(issue);
+  if (!range) return null;
+  const numbers: number[] = [];
+  for (let n = Number(range[1]); n <= Number(range[2]); n++) numbers.push(n);
+  return numbers;
 }
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];

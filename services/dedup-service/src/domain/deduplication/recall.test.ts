@@ -37,3 +37,20 @@ describe('one work exported by two databases', () => {
     }
   });
 });
+
+describe('issue numbers written differently', () => {
+  // A title of four content words needs the printed place, so the issue is what decides.
+  const short = { title: 'Eculizumab for atypical HUS', authors: ['Legendre CM', 'Licht C'], venue: 'Pediatr Nephrol', volume: '28', pages: '215-20' };
+
+  it('when one export pads the issue with a zero ("03") or writes a double issue whole ("3-4", "3/4") and another by one number, then the records merge', () => {
+    for (const [a, b] of [['03', '3'], ['3-4', '3'], ['3-4', '4'], ['3/4', '3'], ['Suppl 01', 'Suppl. 1']]) {
+      expect({ a, b, merged: mergedBothWays({ ...short, issue: a }, { ...short, issue: b, venue: 'Pediatric Nephrology', pages: '215-220' }) }).toEqual({ a, b, merged: true });
+    }
+  });
+
+  it('when a double issue and a plain issue share no number, then a title printed in every issue stays apart; sharing one, it merges', () => {
+    const column = { title: 'Message from the Editor-in-Chief', authors: ['Rai, A.'], venue: 'MIS Quarterly', volume: '40' };
+    expect(mergedBothWays({ ...column, issue: '3-4' }, { ...column, issue: '5' })).toBe(false);
+    expect(mergedBothWays({ ...column, issue: '3-4' }, { ...column, issue: '3' })).toBe(true);
+  });
+});

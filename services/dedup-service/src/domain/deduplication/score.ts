@@ -11,6 +11,7 @@ import {
   comparePages,
   editDistance,
   isProceedings,
+  issueNumbers,
   normaliseAuthor,
   normaliseNumbering,
   normaliseVolume,
@@ -243,6 +244,22 @@ export function compareNumbering(a: string | null, b: string | null): NumberingR
   return a.startsWith(b) || b.startsWith(a) ? 'compatible' : 'conflict';
 }
 
+/**
+ * Issues as compareNumbering reads them, except that a double issue ("3-4") is compatible with
+ * either of its numbers (one export writes it whole, another by one number) and conflicts with others.
+ */
+function compareIssues(a: string | null, b: string | null): NumberingRelation {
+  const [numbersA, numbersB] = [issueNumbers(a), issueNumbers(b)];
+  if (numbersA === null || numbersB === null || (numbersA.length === 1 && numbersB.length === 1) || a === b) return compareNumbering(a, b);
+  return numbersA.some((n) => numbersB.includes(n)) ? 'compatible' : 'conflict';
+}
+
+/** Both issues are plain or double issue numbers that share no number. */
+function disjointIssues(a: string | null, b: string | null): boolean {
+  const [numbersA, numbersB] = [issueNumbers(a), issueNumbers(b)];
+  return numbersA !== null && numbersB !== null && !numbersA.some((n) => numbersB.includes(n));
+}
+
 export interface PairFeatures {
   identifiers: 'shared' | 'conflict' | 'none';
   conflictingIdentifier: string | null;
@@ -283,7 +300,7 @@ export interface PairFeatures {
   /** Both venues are conference proceedings. */
   proceedings: boolean;
   /**
-   * Both give plain issue numbers (one or two digits) and they differ: where neither has pages,
+   * Both give plain issue numbers (one or two digits, or a double issue "3-4") and they share no number: where neither has pages,
    * that alone tells two items of one volume apart. Other differing values may be how exports write
    * one issue, or an article number shifted into the field.
    */
@@ -416,7 +433,7 @@ export function pairFeatures(a: Prepared, b: Prepared): PairFeatures {
     year: compareYears(a.record.year, b.record.year),
     venue: compareVenues(a.venue, b.venue),
     volume,
-    issue: compareNumbering(placeA.issue, placeB.issue),
+    issue: compareIssues(placeA.issue, placeB.issue),
     pages,
     sameRange: pages === 'same' && placeA.pages?.last != null && placeA.pages.last === placeB.pages?.last,
     rangeFromPageOne: pages === 'same' && placeA.pages?.first === '1' && placeA.pages.last != null && placeB.pages?.last != null,
@@ -426,7 +443,7 @@ export function pairFeatures(a: Prepared, b: Prepared): PairFeatures {
       (placeA.pages === null && placeA.issue !== null && placeA.issue === placeB.pages?.first) ||
       (placeB.pages === null && placeB.issue !== null && placeB.issue === placeA.pages?.first),
     proceedings: isProceedings(a.venue) && isProceedings(b.venue),
-    otherIssue: /^\d{1,2}$/.test(placeA.issue ?? '') && /^\d{1,2}$/.test(placeB.issue ?? '') && placeA.issue !== placeB.issue,
+    otherIssue: disjointIssues(placeA.issue, placeB.issue),
     recordNumberIssues:
       /^\d+$/.test(placeA.issue ?? '') && /^\d+$/.test(placeB.issue ?? '') && placeA.issue !== placeB.issue && Math.max(placeA.issue?.length ?? 0, placeB.issue?.length ?? 0) >= 3,
     singlePageAfterRange: singlePageAfterRange(placeA.pages, placeB.pages) || singlePageAfterRange(placeB.pages, placeA.pages),
