@@ -204,6 +204,23 @@ describe('venue comparison', () => {
     expect(compareVenues(normaliseVenue('Scandinavian Journal of Immunology.Conference: 39th Meeting, Tallinn Estonia.'), normaliseVenue('Scandinavian Journal of Immunology'))).toBe('same');
   });
 
+  it('when an export gives the journal\'s parallel names ("[…]", " = "), then any of them is the journal', () => {
+    expect(compareVenues(normaliseVenue('Japanese Journal of Cancer and Chemotherapy'), normaliseVenue('Gan to Kagaku Ryoho [Japanese Journal of Cancer & Chemotherapy]'))).toBe('same');
+    expect(compareVenues(normaliseVenue('Gan to Kagaku Ryoho'), normaliseVenue('Gan to Kagaku Ryoho [Japanese Journal of Cancer & Chemotherapy]'))).toBe('same');
+    expect(compareVenues(normaliseVenue('Chinese Journal of Cancer'), normaliseVenue('Ai zheng = Aizheng = Chinese journal of cancer'))).toBe('same');
+    expect(compareVenues(normaliseVenue('Aizheng'), normaliseVenue('Ai zheng = Aizheng = Chinese journal of cancer'))).toBe('same');
+    // A note on the medium names no journal.
+    expect(compareVenues(normaliseVenue('Electronic Resource Management'), normaliseVenue('PLoS ONE [Electronic Resource]'))).toBe('different');
+    expect(compareVenues(normaliseVenue('Gan to Kagaku Ryoho [Japanese Journal of Cancer & Chemotherapy]'), normaliseVenue('Japanese Journal of Clinical Oncology'))).toBe('different');
+  });
+
+  it('when a name is written as one word or two ("Zhenjiu"), with "+" for "and", or with the prepositions ISO abbreviations leave out, then the venues agree', () => {
+    expect(compareVenues(normaliseVenue('Zhongguo Zhenjiu'), normaliseVenue('Zhongguo zhen jiu [Chinese acupuncture & moxibustion]'))).toBe('same');
+    expect(compareVenues(normaliseVenue('Social Media + Society'), normaliseVenue('Social Media and Society'))).toBe('same');
+    expect(compareVenues(normaliseVenue('Ned Tijdschr Geneeskd'), normaliseVenue('Nederlands Tijdschrift voor Geneeskunde'))).toBe('compatible');
+    expect(compareVenues(normaliseVenue('Physica A'), normaliseVenue('Physica E'))).toBe('different');
+  });
+
   it('when one name only adds trailing words, then compatible; when journals differ, then different', () => {
     expect(compareVenues(normaliseVenue('Nephron'), normaliseVenue('Nephron - Clinical Practice'))).toBe('compatible');
     expect(compareVenues(normaliseVenue('Pediatric Nephrology'), normaliseVenue('Molecular Immunology'))).toBe('different');

@@ -453,9 +453,33 @@ export function sameAuthor(a: NormalisedAuthor, b: NormalisedAuthor): boolean {
 
 export interface NormalisedVenue {
   tokens: string[];
+  /**
+   * The journal's parallel names, where the export gave several: "Gan to Kagaku Ryoho [Japanese
+   * Journal of Cancer & Chemotherapy]", "Ai zheng = Aizheng = Chinese journal of cancer". Each is a
+   * name of the same journal, so agreeing with any of them is agreeing with the journal.
+   */
+  parallel: string[][];
 }
 
-const VENUE_STOP = new Set(['the', 'of', 'and', 'in', 'for', 'on', 'de', 'la', 'des', 'der', 'und', 'fur', 'et', 'du', 'le', 'y', 'd', 'l']);
+// ISO 4 abbreviations leave out articles, prepositions and conjunctions, in any language
+// ("Ned Tijdschr Geneeskd" for "Nederlands Tijdschrift voor Geneeskunde"). Single letters other
+// than elisions stay: they name journal sections ("Physica A").
+const VENUE_STOP = new Set([
+  'the', 'of', 'and', 'in', 'for', 'on', 'de', 'la', 'des', 'der', 'und', 'fur', 'et', 'du', 'le', 'y', 'd', 'l',
+  'voor', 'van', 'het', 'och', 'og', 'til', 'del', 'della', 'dei', 'degli', 'delle', 'di', 'da', 'do', 'dos', 'das', 'el', 'los', 'las',
+  'les', 'zur', 'zum', 'im', 'pour', 'en', 'au', 'aux', 'fuer',
+]);
+
+// A bracket that annotates the medium rather than naming the journal ("PLoS ONE [Electronic Resource]").
+const MEDIUM_NOTE = /^\s*(?:electronic resource|internet|online|print|electronic)\s*$/;
+
+function venueTokens(text: string): string[] {
+  return text
+    .replace(/['\u2019]/g, '')
+    .split(/[^a-z0-9]+/)
+    .filter((token) => token !== '' && !VENUE_STOP.has(token))
+    .map(spellingFold);
+}
 
 /** Journal name tokens; EMBASE's ".Conference: …" tail and parenthetical places dropped. */
 export function normaliseVenue(raw: string | null | undefined): NormalisedVenue | null {
@@ -464,13 +488,15 @@ export function normaliseVenue(raw: string | null | undefined): NormalisedVenue 
   const conference = text.search(/\.?\s*conference\s*:/);
   if (conference > 0) text = text.slice(0, conference);
   // French and Italian elision ("d'Anesthésie", "dell'Apparato") joins nothing: the article goes.
-  text = text.replace(/\([^()]*\)/g, ' ').replace(/&/g, ' and ').replace(/\b(?:d|l|dell|dall|nell|sull)['\u2019]/g, ' ');
-  const tokens = text
-    .replace(/['\u2019]/g, '')
-    .split(/[^a-z0-9]+/)
-    .filter((token) => token !== '' && !VENUE_STOP.has(token))
-    .map(spellingFold);
-  return tokens.length === 0 ? null : { tokens };
+  text = text.replace(/\([^()]*\)/g, ' ').replace(/[&+]/g, ' and ').replace(/\b(?:d|l|dell|dall|nell|sull)['\u2019]/g, ' ');
+  const tokens = venueTokens(text);
+  if (tokens.length === 0) return null;
+  const names: string[] = [];
+  const bracketed = [...text.matchAll(/\[([^\]]*)\]/g)].map((match) => match[1]).filter((name) => !MEDIUM_NOTE.test(name));
+  if (bracketed.length > 0) names.push(text.replace(/\[[^\]]*\]/g, ' '), ...bracketed);
+  if (/\s=\s/.test(text)) names.push(...text.split(/\s=\s/));
+  const parallel = names.map(venueTokens).filter((name) => name.length > 0 && name.join(' ') !== tokens.join(' '));
+  return { tokens, parallel };
 }
 
 /**
@@ -518,20 +544,34 @@ function abbreviates(short: string, long: string): boolean {
 export type VenueRelation = 'same' | 'compatible' | 'different' | 'missing';
 
 /**
- * Same journal: equal tokens; compatible: one is the other's ISO-style abbreviation, or the other
- * only adds trailing words ("Nephron" / "Nephron Clinical Practice").
+ * Same journal: equal tokens (also written as one word: "Zhenjiu" / "zhen jiu"); compatible: one is
+ * the other's ISO-style abbreviation, or the other only adds trailing words ("Nephron" / "Nephron
+ * Clinical Practice"). Parallel names count as the journal's names.
  */
 export function compareVenues(a: NormalisedVenue | null, b: NormalisedVenue | null): VenueRelation {
   if (!a || !b) return 'missing';
-  if (a.tokens.join(' ') === b.tokens.join(' ')) return 'same';
-  if (companionVolume(a.tokens) !== companionVolume(b.tokens) || editionsDiffer(a.tokens, b.tokens)) return 'different';
-  const [short, long] = a.tokens.length <= b.tokens.length ? [a.tokens, b.tokens] : [b.tokens, a.tokens];
+  let best = compareNames(a.tokens, b.tokens);
+  for (const nameA of [a.tokens, ...a.parallel]) {
+    for (const nameB of [b.tokens, ...b.parallel]) {
+      if (best === 'same') return best;
+      if (nameA === a.tokens && nameB === b.tokens) continue;
+      const relation = compareNames(nameA, nameB);
+      if (relation === 'same' || (relation === 'compatible' && best === 'different')) best = relation;
+    }
+  }
+  return best;
+}
+
+function compareNames(a: string[], b: string[]): VenueRelation {
+  if (a.join(' ') === b.join(' ') || a.join('') === b.join('')) return 'same';
+  if (companionVolume(a) !== companionVolume(b) || editionsDiffer(a, b)) return 'different';
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
   if (short.every((token, i) => abbreviates(token, long[i]))) return 'compatible';
   if (short.length === long.length) {
     // Abbreviation may sit on either side, word by word.
     if (short.every((token, i) => abbreviates(token, long[i]) || abbreviates(long[i], token))) return 'compatible';
   }
-  return sameProceedings(a.tokens, b.tokens) || namesByAcronym(a.tokens, b.tokens) || namesByAcronym(b.tokens, a.tokens) ? 'compatible' : 'different';
+  return sameProceedings(a, b) || namesByAcronym(a, b) || namesByAcronym(b, a) ? 'compatible' : 'different';
 }
 
 const MEETING_WORDS = new Set(['conference', 'symposium', 'convention', 'congress', 'workshop', 'meeting', 'colloquium']);

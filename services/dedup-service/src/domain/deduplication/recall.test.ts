@@ -54,3 +54,17 @@ describe('issue numbers written differently', () => {
     expect(mergedBothWays({ ...column, issue: '3-4' }, { ...column, issue: '3' })).toBe(true);
   });
 });
+
+describe('journal names written differently', () => {
+  it('when a short title is printed in a journal one export names by its parallel (translated) name, then the records merge', () => {
+    const japanese = { title: 'Pleuritis carcinomatosa', year: 2011, volume: '38', issue: '4', pages: '524-527' };
+    expect(
+      mergedBothWays(
+        { ...japanese, authors: ['Miyanaga, A.', 'Gemma, A.'], venue: 'Japanese Journal of Cancer and Chemotherapy' },
+        { ...japanese, authors: ['Miyanaga, Akihiko', 'Gemma, Akihiko'], venue: 'Gan to Kagaku Ryoho [Japanese Journal of Cancer & Chemotherapy]' },
+      ),
+    ).toBe(true);
+    const dutch = { title: 'Editorial', authors: ['Bakker, J.'], year: 2012, volume: '156', issue: '12', pages: 'A4567' };
+    expect(mergedBothWays({ ...dutch, venue: 'Ned Tijdschr Geneeskd' }, { ...dutch, venue: 'Nederlands Tijdschrift voor Geneeskunde' })).toBe(true);
+  });
+});
