@@ -5,8 +5,10 @@
 import { type DedupRecord } from './record';
 import { prepare } from './score';
 
-/** Content words of the title stem and tail keys. */
+/** Content words of the title head key. */
 export const TITLE_KEY_WORDS = 5;
+/** Letters of the title tail key (content words run together: about five words). */
+export const TITLE_TAIL_CHARS = 36;
 /** Content words of the year-less key (for a record without a year); only titles this long get one. */
 export const YEARLESS_KEY_WORDS = 7;
 const YEARLESS_MIN_WORDS = 6;
@@ -42,9 +44,13 @@ export function blockingKeySets(record: DedupRecord): { filed: string[]; probed:
       const firstAuthor = prepared.authors[0]?.surname;
       if (firstAuthor !== undefined) for (const year of years) both.add(`tw:${title.key}:${firstAuthor}:${year}`);
     } else {
-      // Head and tail stems: a typo or a truncation spoils at most one of the two.
+      // Head and tail stems: a typo or a truncation spoils at most one of the two. The tail is cut
+      // from the content words run together, so a word one export splits and another joins
+      // ("p16(INK4a)" / "p16INK4a", "COVID-19" / "COVID19", "well-being" / "wellbeing"), which shifts
+      // every word-counted stem of a short title, leaves it whole; the head, counted in words, stays
+      // whole in a title cut short.
       const head = words.slice(0, TITLE_KEY_WORDS).join(' ');
-      const tail = words.slice(-TITLE_KEY_WORDS).join(' ');
+      const tail = words.join('').slice(-TITLE_TAIL_CHARS);
       for (const year of years) {
         both.add(`th:${head}:${year}`);
         both.add(`tt:${tail}:${year}`);

@@ -68,3 +68,16 @@ describe('journal names written differently', () => {
     expect(mergedBothWays({ ...dutch, venue: 'Ned Tijdschr Geneeskd' }, { ...dutch, venue: 'Nederlands Tijdschrift voor Geneeskunde' })).toBe(true);
   });
 });
+
+describe('words split and joined differently', () => {
+  it('when MEDLINE writes a superscript in parentheses ("p16(INK4a)") where another database runs it on ("p16INK4a"), then blocking still brings the records together', () => {
+    const pairs: Array<[string, string]> = [
+      ['Serum p16(INK4a) levels in cervical screening', 'Serum p16INK4a levels in cervical screening'],
+      ['Stroke care during COVID-19 lockdown in Italy', 'Stroke care during COVID19 lockdown in Italy'],
+      ['Caregiver well-being after stroke rehabilitation discharge', 'Caregiver wellbeing after stroke rehabilitation discharge'],
+    ];
+    for (const [split, joined] of pairs) {
+      expect({ split, merged: mergedBothWays({ ...medline, title: split }, { ...embaseOnline, title: joined }) }).toEqual({ split, merged: true });
+    }
+  });
+});
