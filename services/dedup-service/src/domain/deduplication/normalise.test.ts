@@ -163,6 +163,15 @@ describe('author normalisation', () => {
     expect(author('Nürnberger, Jens')).toMatchObject({ surname: 'nurnberger', initials: 'j' });
   });
 
+  it('when initials follow the surname with dots (Ovid EMBASE "Legendre C.M.", "Wang D.-L.") or spaced ("Smith J. A."), then they are initials, not the surname', () => {
+    expect(author('Legendre C.M.')).toMatchObject({ surname: 'legendre', initials: 'cm' });
+    expect(author('Wang D.-L.')).toMatchObject({ surname: 'wang', initials: 'dl' });
+    expect(author('Goodhue D. L.')).toMatchObject({ surname: 'goodhu', initials: 'dl' });
+    expect(author('van der Berg J.A.')).toMatchObject({ surname: 'vanderberg', initials: 'ja' });
+    expect(author('LI X Y')).toMatchObject({ surname: 'li', initials: 'xy' });
+    expect(sameAuthor(author('Legendre C.M.'), author('Legendre, Christophe M.'))).toBe(true);
+  });
+
   it('when the same person is exported with particles, spelling variants or inverted names, then the authors match', () => {
     expect(sameAuthor(author('Le Quintrec, M.'), author('Quintrec, M.'))).toBe(true);
     expect(sameAuthor(author('Le, Quintrec M.'), author('Le Quintrec, M.'))).toBe(true);

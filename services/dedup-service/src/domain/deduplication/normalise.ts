@@ -356,12 +356,18 @@ function normaliseAuthorName(raw: string): NormalisedAuthor | null {
     givenRaw = text.slice(comma + 1);
   } else {
     const parts = text.split(/\s+/);
-    const last = parts[parts.length - 1];
-    if (parts.length > 1 && /^[A-Z]{1,3}\.?$/.test(last)) {
-      surnameWords = nameWords(parts.slice(0, -1).join(' '));
-      givenRaw = last.split('').join(' ');
+    // Trailing initials: MEDLINE "JA", Ovid EMBASE "C.M." or "D.-L.", or spaced "J. A." (a surname
+    // stays in front of them).
+    let initialsFrom = parts.length;
+    while (initialsFrom > 1 && (/^[A-Z]{1,3}\.?$/.test(parts[initialsFrom - 1]) || /^(?:[A-Z]\.-?)+$/.test(parts[initialsFrom - 1]))) initialsFrom--;
+    if (initialsFrom < parts.length) {
+      surnameWords = nameWords(parts.slice(0, initialsFrom).join(' '));
+      givenRaw = parts
+        .slice(initialsFrom)
+        .map((part) => part.replace(/[^A-Z]/g, '').split('').join(' '))
+        .join(' ');
     } else {
-      surnameWords = nameWords(last);
+      surnameWords = nameWords(parts[parts.length - 1]);
       givenRaw = parts.slice(0, -1).join(' ');
     }
   }

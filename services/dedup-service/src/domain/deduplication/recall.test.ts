@@ -81,3 +81,11 @@ describe('words split and joined differently', () => {
     }
   });
 });
+
+describe('author names written differently', () => {
+  it('when Ovid EMBASE writes "Surname I.I." and another database "Surname, Given I.", then a single-author paper still merges', () => {
+    const paper = { title: 'Task-technology fit and individual performance in information systems use', year: 1995, venue: 'MIS Quarterly', volume: '19', issue: '2' };
+    expect(mergedBothWays({ ...paper, authors: ['Goodhue, Dale L.'], pages: '213-236' }, { ...paper, authors: ['Goodhue D.L.'] })).toBe(true);
+    expect(mergedBothWays({ ...paper, authors: ['Goodhue, Dale L.'], pages: '213-236' }, { ...paper, authors: ['Goodhue D. L.'] })).toBe(true);
+  });
+});
