@@ -169,6 +169,8 @@ describe('author normalisation', () => {
     expect(author('Goodhue D. L.')).toMatchObject({ surname: 'goodhu', initials: 'dl' });
     expect(author('van der Berg J.A.')).toMatchObject({ surname: 'vanderberg', initials: 'ja' });
     expect(author('LI X Y')).toMatchObject({ surname: 'li', initials: 'xy' });
+    expect(sameAuthor(author('Sæbø Ø.'), author('Sæbø, Øystein'))).toBe(true);
+    expect(author('Siqueira É.').initials).toBe('e');
     expect(sameAuthor(author('Legendre C.M.'), author('Legendre, Christophe M.'))).toBe(true);
   });
 

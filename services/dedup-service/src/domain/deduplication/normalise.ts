@@ -359,12 +359,12 @@ function normaliseAuthorName(raw: string): NormalisedAuthor | null {
     // Trailing initials: MEDLINE "JA", Ovid EMBASE "C.M." or "D.-L.", or spaced "J. A." (a surname
     // stays in front of them).
     let initialsFrom = parts.length;
-    while (initialsFrom > 1 && (/^[A-Z]{1,3}\.?$/.test(parts[initialsFrom - 1]) || /^(?:[A-Z]\.-?)+$/.test(parts[initialsFrom - 1]))) initialsFrom--;
+    while (initialsFrom > 1 && (/^\p{Lu}{1,3}\.?$/u.test(parts[initialsFrom - 1]) || /^(?:\p{Lu}\.-?)+$/u.test(parts[initialsFrom - 1]))) initialsFrom--;
     if (initialsFrom < parts.length) {
       surnameWords = nameWords(parts.slice(0, initialsFrom).join(' '));
       givenRaw = parts
         .slice(initialsFrom)
-        .map((part) => part.replace(/[^A-Z]/g, '').split('').join(' '))
+        .map((part) => [...part.replace(/[^\p{Lu}]/gu, '')].join(' '))
         .join(' ');
     } else {
       surnameWords = nameWords(parts[parts.length - 1]);
