@@ -682,7 +682,14 @@ export interface PageRange {
   last: string | null;
   /** An electronic article number ("e12724", "a1754"), not a printed page. */
   electronic?: boolean;
+  /**
+   * Front matter numbered in roman numerals ("iii-iv"): every issue starts its own, so such pages
+   * place an item only together with its issue.
+   */
+  frontMatter?: boolean;
 }
+
+const ROMAN_PAGE = /^(?=[ivxlc]+$)c{0,3}(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$/;
 
 /**
  * A page range a spreadsheet read as a date on the way through an export: "10-7" shown as
@@ -700,6 +707,11 @@ function undoSpreadsheetDate(pages: string): string {
 export function parsePages(raw: string | null | undefined): PageRange | null {
   if (raw === null || raw === undefined) return null;
   const text = undoSpreadsheetDate(foldToAscii(String(raw)).toLowerCase());
+  // Roman front matter ("iii--iv", "XII-XV", "ii"), compared as written.
+  const roman = /^\s*([ivxlc]+)\s*(?:-+\s*([ivxlc]+))?\s*$/.exec(text);
+  if (roman && ROMAN_PAGE.test(roman[1]) && (roman[2] === undefined || ROMAN_PAGE.test(roman[2]))) {
+    return { first: roman[1], last: roman[2] === undefined || roman[2] === roman[1] ? null : roman[2], frontMatter: true };
+  }
   // "Suppl-48": an export wrote the supplement's name where the first page ("S37") belongs.
   const lastOnly = /^\s*[a-z.]+\s*-\s*[a-z]{0,3}(\d+)[a-z]{0,3}\s*$/.exec(text);
   if (lastOnly) return { first: null, last: lastOnly[1].replace(/^0+(?=\d)/, '') };

@@ -89,3 +89,18 @@ describe('author names written differently', () => {
     expect(mergedBothWays({ ...paper, authors: ['Goodhue, Dale L.'], pages: '213-236' }, { ...paper, authors: ['Goodhue D. L.'] })).toBe(true);
   });
 });
+
+describe('roman front-matter pages', () => {
+  const editorial = { title: 'Editorial', authors: ['Galliers, Bob', 'Jarvenpaa, Sirkka'], year: 2001, venue: 'The Journal of Strategic Information Systems', volume: '10' };
+
+  it('when two exports give one issue\'s editorial on roman pages ("iii--iv", "III-IV"), then they merge', () => {
+    expect(mergedBothWays({ ...editorial, issue: '2', pages: 'iii--iv' }, { ...editorial, authors: ['Galliers B.', 'Jarvenpaa S.'], venue: 'J Strateg Inf Syst', issue: '2', pages: 'III-IV' })).toBe(true);
+  });
+
+  it('when editorials on the same roman pages sit in different issues, or one record lacks its issue, then they stay apart (every issue starts its front matter anew)', () => {
+    expect(mergedBothWays({ ...editorial, issue: '2', pages: 'iii--iv' }, { ...editorial, issue: '3', pages: 'iii--iv' })).toBe(false);
+    expect(mergedBothWays({ ...editorial, issue: '2', pages: 'iii--iv' }, { ...editorial, issue: null, pages: 'iii--iv' })).toBe(false);
+    const column = { ...editorial, title: "Editor's comments: next-generation information systems research agenda" };
+    expect(mergedBothWays({ ...column, issue: '2', pages: 'iii-xii' }, { ...column, issue: '3', pages: 'iii-xii' })).toBe(false);
+  });
+});

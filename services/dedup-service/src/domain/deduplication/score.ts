@@ -392,6 +392,14 @@ function realignShifted(own: Prepared, other: Prepared): { volume: string | null
   return shifted ? { volume: other.volume, issue: other.issue, pages: null } : { volume: own.volume, issue: own.issue, pages: own.pages };
 }
 
+/**
+ * Roman front-matter pages ("iii-iv") recur in every issue: they place an item only where both
+ * records give the same issue, and are read as no pages otherwise.
+ */
+function withinIssue<T extends { issue: string | null; pages: PageRange | null }>(place: T, otherIssue: string | null): T {
+  return place.pages?.frontMatter === true && (place.issue === null || place.issue !== otherIssue) ? { ...place, pages: null } : place;
+}
+
 export function pairFeatures(a: Prepared, b: Prepared): PairFeatures {
   let identifiers: PairFeatures['identifiers'] = 'none';
   let conflictingIdentifier: string | null = null;
@@ -407,8 +415,8 @@ export function pairFeatures(a: Prepared, b: Prepared): PairFeatures {
     }
   }
   const authors = compareAuthors(a.authors, b.authors);
-  const placeA = realignShifted(a, b);
-  const placeB = realignShifted(b, a);
+  const placeA = withinIssue(realignShifted(a, b), b.issue);
+  const placeB = withinIssue(realignShifted(b, a), a.issue);
   const pages = comparePages(placeA.pages, placeB.pages);
   const volume = placeA.volume === null || placeB.volume === null ? 'missing' : placeA.volume === placeB.volume ? 'same' : 'conflict';
   const crossReference =
