@@ -52,6 +52,13 @@ describe('title normalisation', () => {
     expect(normaliseTitle('Acquired throm\u00adbotic thrombocytopenic purpura')?.words).toEqual(normaliseTitle('Acquired thrombotic thrombocytopenic purpura')?.words);
   });
 
+  it('when a title carries a Greek letter as an entity or an entity encoded twice, then it reads as the letter or the sign, never as "and"', () => {
+    expect(key('Serum &beta;2-microglobulin in myeloma')).toBe(key('Serum β2-microglobulin in myeloma'));
+    expect(key('TNF-&alpha; blockade in sarcoidosis')).toBe(key('TNF-alpha blockade in sarcoidosis'));
+    expect(key('Rituximab &amp;amp; plasma exchange')).toBe(key('Rituximab & plasma exchange'));
+    expect(key('Rituximab &amp;amp; plasma exchange')).toBe(key('Rituximab and plasma exchange'));
+  });
+
   it('when a title starts with a leading article, then the article is ignored', () => {
     expect(key('The role of complement in thrombotic microangiopathy')).toBe(key('Role of complement in thrombotic microangiopathy'));
     expect(key('A cohort of children with aHUS treated with eculizumab')).toBe(key('Cohort of children with aHUS treated with eculizumab'));

@@ -6,8 +6,21 @@ const NAMED_ENTITIES: Record<string, string> = {
   lsquo: "'", rsquo: "'", ldquo: '"', rdquo: '"', szlig: 'ss', aelig: 'ae', oelig: 'oe', oslash: 'o',
 };
 
-/** Decodes HTML entities (named, decimal, hex) and drops inline tags such as <i> or <sup>. */
+const GREEK_ENTITY_NAMES = new Set([
+  'alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta', 'iota', 'kappa', 'lambda', 'mu', 'nu', 'xi', 'omicron', 'pi', 'rho',
+  'sigma', 'tau', 'upsilon', 'phi', 'chi', 'psi', 'omega',
+]);
+
+/**
+ * Decodes HTML entities (named, decimal, hex) and drops inline tags such as <i> or <sup>. An export
+ * that encoded twice ("&amp;amp;", "&amp;beta;") is decoded twice.
+ */
 export function decodeHtml(text: string): string {
+  const once = decodeHtmlOnce(text);
+  return once !== text && /&(#x[0-9a-f]+|#\d+|[a-z]+);/i.test(once) ? decodeHtmlOnce(once) : once;
+}
+
+function decodeHtmlOnce(text: string): string {
   return text
     .replace(/<\/?[a-z][a-z0-9]*(\s[^<>]*)?\/?>/gi, ' ')
     .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity, body: string) => {
@@ -17,6 +30,8 @@ export function decodeHtml(text: string): string {
       }
       const named = NAMED_ENTITIES[body.toLowerCase()];
       if (named !== undefined) return named;
+      // "&beta;" reads as the letter's name, as "β" does after folding.
+      if (GREEK_ENTITY_NAMES.has(body.toLowerCase())) return ` ${body.toLowerCase()}`;
       // Letter entities such as &eacute; carry their base letter first.
       return /^[a-z](acute|grave|uml|circ|tilde|cedil|ring|caron)$/i.test(body) ? body[0] : entity;
     });
@@ -223,7 +238,8 @@ const TITLE_SYMBOLS: Array<[RegExp, string]> = [
   [/\+/g, ' plus '],
   // MEDLINE spells these out ("37 degrees C", "Rituximab and plasma exchange"); other databases keep the sign.
   [/\u00b0/g, ' degrees '],
-  [/&/g, ' and '],
+  // Not the "&" of an entity left undecoded ("&foo;").
+  [/&(?![a-z]+;|#\d+;|#x[0-9a-f]+;)/gi, ' and '],
 ];
 
 function spellSymbols(text: string): string {
