@@ -59,6 +59,13 @@ describe('title normalisation', () => {
     expect(key('Rituximab &amp;amp; plasma exchange')).toBe(key('Rituximab and plasma exchange'));
   });
 
+  it('when an export read UTF-8 as Latin-1 or Windows-1252 ("SjÃ¶gren", "Patientsâ€™"), then the text is read back', () => {
+    expect(key('Rituximab in SjÃ¶gren syndrome: a cohort')).toBe(key('Rituximab in Sjögren syndrome: a cohort'));
+    expect(key('Patientsâ€™ views of stroke rehabilitation')).toBe(key('Patients\u2019 views of stroke rehabilitation'));
+    expect(sameAuthor(author('Fioretto, JosÃ© Roberto'), author('Fioretto, José R.'))).toBe(true);
+    expect(decodeHtml('Ã  la carte')).toBe('Ã  la carte');
+  });
+
   it('when a title starts with a leading article, then the article is ignored', () => {
     expect(key('The role of complement in thrombotic microangiopathy')).toBe(key('Role of complement in thrombotic microangiopathy'));
     expect(key('A cohort of children with aHUS treated with eculizumab')).toBe(key('Cohort of children with aHUS treated with eculizumab'));

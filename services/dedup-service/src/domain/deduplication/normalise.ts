@@ -15,10 +15,41 @@ const GREEK_ENTITY_NAMES = new Set([
  * Decodes HTML entities (named, decimal, hex) and drops inline tags such as <i> or <sup>. An export
  * that encoded twice ("&amp;amp;", "&amp;beta;") is decoded twice.
  */
-export function decodeHtml(text: string): string {
+export function decodeHtml(raw: string): string {
+  const text = repairMojibake(raw);
   const once = decodeHtmlOnce(text);
   return once !== text && /&(#x[0-9a-f]+|#\d+|[a-z]+);/i.test(once) ? decodeHtmlOnce(once) : once;
 }
+
+const UTF8_AS_LATIN1 = /[\u00c2-\u00f4][\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc\u2013\u2014\u2018-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122]/;
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * UTF-8 read as Latin-1 or Windows-1252 on the way through an export ("SjÃ¶gren", "JosÃ©") is read
+ * back, when the whole text is such bytes and they form valid UTF-8.
+ */
+function repairMojibake(text: string): string {
+  if (!UTF8_AS_LATIN1.test(text)) return text;
+  const bytes: number[] = [];
+  for (const char of text) {
+    const code = char.codePointAt(0) as number;
+    const byte = code <= 0xff ? code : WINDOWS_1252.get(code);
+    if (byte === undefined) return text;
+    bytes.push(byte);
+  }
+  try {
+    return STRICT_UTF8.decode(new Uint8Array(bytes));
+  } catch {
+    return text;
+  }
+}
+
+// Windows-1252 puts printable characters where Latin-1 has C1 controls (0x80-0x9f).
+const WINDOWS_1252 = new Map<number, number>([
+  [0x20ac, 0x80], [0x201a, 0x82], [0x0192, 0x83], [0x201e, 0x84], [0x2026, 0x85], [0x2020, 0x86], [0x2021, 0x87], [0x02c6, 0x88], [0x2030, 0x89],
+  [0x0160, 0x8a], [0x2039, 0x8b], [0x0152, 0x8c], [0x017d, 0x8e], [0x2018, 0x91], [0x2019, 0x92], [0x201c, 0x93], [0x201d, 0x94], [0x2022, 0x95],
+  [0x2013, 0x96], [0x2014, 0x97], [0x02dc, 0x98], [0x2122, 0x99], [0x0161, 0x9a], [0x203a, 0x9b], [0x0153, 0x9c], [0x017e, 0x9e], [0x0178, 0x9f],
+]);
 
 function decodeHtmlOnce(text: string): string {
   return text
