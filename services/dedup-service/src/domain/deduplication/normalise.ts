@@ -278,9 +278,13 @@ function spellSymbols(text: string): string {
   return TITLE_SYMBOLS.reduce((result, [pattern, word]) => result.replace(pattern, word), text);
 }
 
+const ORIGINAL_TITLE = /\s*<ORIGINAL>[\s\S]*$|\s*<O(?:R(?:I(?:G(?:I(?:N(?:A(?:L)?)?)?)?)?)?)?$/;
+
 export function normaliseTitle(raw: string | null | undefined): NormalisedTitle | null {
   if (raw === null || raw === undefined) return null;
-  let text = spellSymbols(foldToAscii(decodeHtml(raw))).replace(/\s+/g, ' ').trim();
+  // Some exports append the original-language title after "<ORIGINAL>" (cut off, at a length limit,
+  // down to "<OR"): the title in the record's language is what other databases give.
+  let text = spellSymbols(foldToAscii(decodeHtml(raw.replace(ORIGINAL_TITLE, '')))).replace(/\s+/g, ' ').trim();
   if (text === '') return null;
   let kind: TitleKind = 'article';
   const erratumPlaces = erratumPlacesOf(text);

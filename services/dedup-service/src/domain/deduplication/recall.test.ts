@@ -104,3 +104,13 @@ describe('roman front-matter pages', () => {
     expect(mergedBothWays({ ...column, issue: '2', pages: 'iii-xii' }, { ...column, issue: '3', pages: 'iii-xii' })).toBe(false);
   });
 });
+
+describe('original-language titles appended', () => {
+  it('when one export appends the original-language title after "<ORIGINAL>" (whole or cut off), then it compares as the English title alone', () => {
+    const abstract = { authors: ['Sampere, C. T.', 'Guasch, J. A.'], year: 1976, venue: 'Rev Argent Cardiol' };
+    const english = 'Definitive cardiac stimulation. A comparative study between transvenous and transmediastinal approach';
+    for (const appended of [`${english}. <ORIGINAL> LA ESTIMULACION CARDIACA DEFINITIVA. LOS RESULTADOS OBTENIDOS`, `${english} <OR`]) {
+      expect({ appended, merged: mergedBothWays({ ...abstract, title: english }, { ...abstract, title: appended }) }).toEqual({ appended, merged: true });
+    }
+  });
+});
