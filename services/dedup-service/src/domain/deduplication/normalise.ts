@@ -755,9 +755,12 @@ function undoSpreadsheetDate(pages: string): string {
 }
 
 /** Parses "23-35", "376 -- 383", "e1234", "23-5" (= 23-25), "532, 534-536" (532 to 536). */
+const PAGE_COUNT = /^(.*\d.*?)[\s,;.(]+\d+\s*(?:p|pp|pages?)\b\.?\)?\s*$/;
+
 export function parsePages(raw: string | null | undefined): PageRange | null {
   if (raw === null || raw === undefined) return null;
-  const text = undoSpreadsheetDate(foldToAscii(String(raw)).toLowerCase());
+  // A page count after the range (CINAHL "123-129. 7p", "123-129 (7 pages)") is not the last page.
+  const text = undoSpreadsheetDate(foldToAscii(String(raw)).toLowerCase()).replace(PAGE_COUNT, '$1');
   // Roman front matter ("iii--iv", "XII-XV", "ii"), compared as written.
   const roman = /^\s*([ivxlc]+)\s*(?:-+\s*([ivxlc]+))?\s*$/.exec(text);
   if (roman && ROMAN_PAGE.test(roman[1]) && (roman[2] === undefined || ROMAN_PAGE.test(roman[2]))) {

@@ -114,3 +114,15 @@ describe('original-language titles appended', () => {
     }
   });
 });
+
+describe('page counts after the range', () => {
+  it('when CINAHL appends the page count ("123-129. 7p"), then the range still identifies a reworded title', () => {
+    const article = { authors: ['Kwakkel, G.', 'Kollen, B. J.'], year: 2013, venue: 'Stroke', volume: '44', issue: '2' };
+    expect(
+      mergedBothWays(
+        { ...article, title: 'Predicting upper limb recovery after stroke: the EPOS cohort study', pages: '523-529' },
+        { ...article, title: 'Predicting upper limb recovery after stroke: the early prediction of functional outcome after stroke (EPOS) cohort', pages: '523-529. 7p.' },
+      ),
+    ).toBe(true);
+  });
+});
