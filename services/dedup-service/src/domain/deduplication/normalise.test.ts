@@ -267,6 +267,13 @@ describe('venue comparison', () => {
     expect(compareVenues(normaliseVenue('JAMA'), normaliseVenue('Journal of the American Medical Association'))).toBe('different');
   });
 
+  it('when a proceedings is named by its acronym with a year ("ICIS 2017 Proceedings", "CHI 2019") and the other name carries that acronym, then compatible', () => {
+    expect(compareVenues(normaliseVenue('ICIS 2017 Proceedings'), normaliseVenue('38th International Conference on Information Systems: Transforming Society with Digital Innovation, ICIS 2017'))).toBe('compatible');
+    expect(compareVenues(normaliseVenue('CHI 2019'), normaliseVenue('Proceedings of the 2019 CHI Conference on Human Factors in Computing Systems'))).toBe('compatible');
+    expect(compareVenues(normaliseVenue('ICIS 2017 Proceedings'), normaliseVenue('26th Americas Conference on Information Systems, AMCIS 2020'))).toBe('different');
+    expect(compareVenues(normaliseVenue('Stroke'), normaliseVenue('International Stroke Conference'))).toBe('different');
+  });
+
   it('when a French name keeps or loses its elided article, then it still abbreviates word by word', () => {
     expect(compareVenues(normaliseVenue('Ann Fr Anesth Reanim'), normaliseVenue("Annales françaises d'anesthésie et de réanimation"))).toBe('compatible');
     expect(compareVenues(normaliseVenue('Ann Fr Anesth Reanim'), normaliseVenue('Annales Francaises d Anesthesie et de Reanimation'))).toBe('compatible');

@@ -628,7 +628,19 @@ function compareNames(a: string[], b: string[]): VenueRelation {
     // Abbreviation may sit on either side, word by word.
     if (short.every((token, i) => abbreviates(token, long[i]) || abbreviates(long[i], token))) return 'compatible';
   }
-  return sameProceedings(a, b) || namesByAcronym(a, b) || namesByAcronym(b, a) ? 'compatible' : 'different';
+  return sameProceedings(a, b) || namesByAcronym(a, b) || namesByAcronym(b, a) || acronymInName(a, b) || acronymInName(b, a) ? 'compatible' : 'different';
+}
+
+/**
+ * A proceedings named by its acronym alone ("ICIS 2017 Proceedings", "CHI 2019") and a meeting's
+ * name that carries the same acronym ("38th International Conference on Information Systems, ICIS
+ * 2017"; "Proceedings of the 2019 CHI Conference on …"). The acronym must be a word of the longer name.
+ */
+function acronymInName(acronymSide: readonly string[], fullSide: readonly string[]): boolean {
+  const core = acronymSide.filter((token) => !EDITION_WORDS.has(token) && !ORDINAL.test(token) && !/^\d+$/.test(token));
+  // Beside the acronym a year, an edition or "Proceedings": a journal named by one word ("Stroke") is not one.
+  if (core.length !== 1 || acronymSide.length < 2 || core[0].length < 3 || MEETING_WORDS.has(core[0])) return false;
+  return fullSide.some((token) => MEETING_WORDS.has(token)) && fullSide.includes(core[0]);
 }
 
 const MEETING_WORDS = new Set(['conference', 'symposium', 'convention', 'congress', 'workshop', 'meeting', 'colloquium']);

@@ -126,3 +126,15 @@ describe('page counts after the range', () => {
     ).toBe(true);
   });
 });
+
+describe('conference names', () => {
+  it('when AIS eLibrary names the proceedings by acronym and year and Scopus by the full name with the acronym, then a paper without pages merges', () => {
+    const paper = { title: 'Algorithmic management and worker autonomy in gig economy platforms', year: 2017 };
+    expect(
+      mergedBothWays(
+        { ...paper, authors: ['Möhlmann, Mareike', 'Zalmanson, Lior'], venue: 'ICIS 2017 Proceedings' },
+        { ...paper, authors: ['Möhlmann M.', 'Zalmanson L.'], venue: '38th International Conference on Information Systems: Transforming Society with Digital Innovation, ICIS 2017', pages: '1-17' },
+      ),
+    ).toBe(true);
+  });
+});
