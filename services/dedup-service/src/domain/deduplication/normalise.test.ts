@@ -115,6 +115,12 @@ describe('title normalisation', () => {
     }
   });
 
+  it('when a title ends as PsycINFO\'s correction notices do ("…: Correction to Lee et al. (2014)"), then its kind is erratum', () => {
+    const notice = normaliseTitle('"Rainmakers: Why bad weather means good productivity\u201d: Correction to Lee et al. (2014).');
+    expect(notice?.kind).toBe('erratum');
+    expect(notice?.key).toBe(key('Rainmakers: Why bad weather means good productivity'));
+  });
+
   it('when a label ends with a full stop, then its kind is the same as without it', () => {
     expect(normaliseTitle('Correction.')?.kind).toBe('erratum');
     expect(normaliseTitle('Correction')?.kind).toBe('erratum');

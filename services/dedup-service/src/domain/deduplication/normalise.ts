@@ -190,6 +190,8 @@ const TRAILING_ANNOTATION = new RegExp(
 // EMBASE "X (New England Journal of Medicine (2009) 360 (542-544))".
 const ERRATUM_PREFIX =
   /^\s*(?:erratum|errata|corrigendum|corrigenda|(?:author|publisher)(?:'s)? correction|correction(?:s)?(?=\s*(?::|-|\bto\b|\bnotice\b|$))|publisher'?s note)\b\s*(?:notice)?\s*(?:to|for|of|in|on)?\s*[:.-]?\s*/i;
+// PsycINFO: "\"Title\": Correction to Lee et al. (2014)".
+const ERRATUM_APA_SUFFIX = /\s*[:.]?\s*correction to\s+[^()]{1,80}\(\s*(?:19|20)\d\d[a-z]?\s*\)\s*\.?\s*$/i;
 const ERRATUM_WOS_SUFFIX = /\s*\(\s*vol\.?\s*\d+[^()]*?\b(?:pg|pp?|page)\.?\s*[a-z]?\d+[^()]*\)\s*[.]?\s*$/i;
 const ERRATUM_CITATION_SUFFIX = /\s*\([^()]*\(\s*(?:19|20)\d\d\s*\)\s*[^()]*\d[^()]*\(\s*[a-z]?\d+[^()]*\)\s*\)\s*[.]?\s*$/i;
 const RETRACTION_PREFIX =
@@ -303,9 +305,9 @@ export function normaliseTitle(raw: string | null | undefined): NormalisedTitle 
 
   // Trailing full stops must not change the kind ("Correction" and "Correction." are one label).
   text = text.replace(/[\s.;,]+$/, '');
-  if (ERRATUM_WOS_SUFFIX.test(text) || ERRATUM_CITATION_SUFFIX.test(text)) {
+  if (ERRATUM_WOS_SUFFIX.test(text) || ERRATUM_CITATION_SUFFIX.test(text) || ERRATUM_APA_SUFFIX.test(text)) {
     kind = 'erratum';
-    text = text.replace(ERRATUM_WOS_SUFFIX, '').replace(ERRATUM_CITATION_SUFFIX, '');
+    text = text.replace(ERRATUM_WOS_SUFFIX, '').replace(ERRATUM_CITATION_SUFFIX, '').replace(ERRATUM_APA_SUFFIX, '');
   }
   if (RETRACTED_PREFIX.test(text)) text = text.replace(RETRACTED_PREFIX, '');
   if (ERRATUM_PREFIX.test(text)) {
