@@ -381,13 +381,6 @@ function nameWords(text: string): string[] {
 const AUTHOR_CACHE_LIMIT = 50_000;
 const authorCache = new Map<string, Readonly<NormalisedAuthor> | null>();
 
-/**
- * What databases write where an item names no author: MEDLINE "[No authors listed]", Web of Science
- * and EMBASE "Anonymous" / "Anon". A placeholder names no person, so two unsigned items (news, the
- * same yearly feature) would otherwise "share" their first author.
- */
-const NO_AUTHOR_PLACEHOLDER = /^[\s[(]*(?:anonymous|anon|no authors? listed|not (?:available|listed)|unknown(?: author)?)[\s.\])]*$/i;
-
 /** Parses "Surname, Given", "Surname GI" (MEDLINE) or "Given Surname" (OpenAlex display names). */
 export function normaliseAuthor(raw: string): NormalisedAuthor | null {
   const cached = authorCache.get(raw);
@@ -398,9 +391,20 @@ export function normaliseAuthor(raw: string): NormalisedAuthor | null {
   return authorCache.get(raw) as NormalisedAuthor | null;
 }
 
+/**
+ * What exports write where a record has no author (MEDLINE "[No authors listed]", Web of Science and
+ * EMBASE "Anonymous" / "Anon", PsycINFO's "No authorship indicated", even split as "indicated, No
+ * authorship") or where a list was cut ("et al."): no person. Two unsigned items (news, the same
+ * yearly feature) would otherwise "share" their first author.
+ */
+const NO_AUTHOR = new Set([
+  'anonymous', 'anon', 'et al', 'no authorship indicated', 'indicated no authorship', 'no authors listed', 'no author listed',
+  'no author name available', 'no author', 'not available', 'not listed', 'unknown', 'unknown author',
+]);
+
 function normaliseAuthorName(raw: string): NormalisedAuthor | null {
   const text = decodeHtml(raw).trim();
-  if (text === '' || NO_AUTHOR_PLACEHOLDER.test(text)) return null;
+  if (text === '' || NO_AUTHOR.has(text.toLowerCase().replace(/[^a-z]+/g, ' ').trim())) return null;
   let surnameWords: string[];
   let givenRaw: string;
   const comma = text.indexOf(',');

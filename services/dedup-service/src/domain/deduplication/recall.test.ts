@@ -138,3 +138,18 @@ describe('conference names', () => {
     ).toBe(true);
   });
 });
+
+describe('placeholders for a missing author', () => {
+  it('when one export writes "Anonymous", "[No authors listed]" or "No authorship, indicated" where another has no author, then the records merge', () => {
+    const editorial = { title: 'Global burden of stroke in low-income countries: time to act', year: 2012, venue: 'Lancet', volume: '380', issue: '9850' };
+    for (const [a, b] of [[['Anonymous'], ['Anon.']], [['Anonymous'], ['[No authors listed]']], [['indicated, No authorship'], []]]) {
+      expect({ a, b, merged: mergedBothWays({ ...editorial, authors: a, pages: '1' }, { ...editorial, authors: b }) }).toEqual({ a, b, merged: true });
+    }
+  });
+
+  it('when a correction notice without authors sits on the article\'s last page, then it stays apart from the article', () => {
+    const article = { title: 'Rainmakers: Why bad weather means good productivity', authors: ['Lee, J. J.', 'Gino, F.', 'Staats, B. R.'], year: 2014, venue: 'Journal of Applied Psychology', volume: '99', issue: '3', pages: '504-513' };
+    const notice = { ...article, title: '"Rainmakers: Why bad weather means good productivity\u201d: Correction to Lee et al. (2014).', authors: ['No authorship, indicated'], pages: '513' };
+    expect(mergedBothWays(article, notice)).toBe(false);
+  });
+});
