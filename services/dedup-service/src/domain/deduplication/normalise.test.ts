@@ -76,6 +76,11 @@ describe('title normalisation', () => {
     expect(key('[Current aspects of hemolytic uremic syndrome in children]. [Review] [16 refs] [Romanian]')).toBe(key('Current aspects of hemolytic uremic syndrome in children'));
   });
 
+  it('when CENTRAL tags the abstract number ("[abstract no: 134]") or MEDLINE lists two languages ("[German, English]"), then the tag is removed', () => {
+    const plain = key('Bleomycin versus interferon alfa in malignant effusions');
+    for (const tag of ['[abstract no: 134]', '[Abstract No. 0535]', '[abstract no: O-7 ]', '[German, English]']) expect({ tag, key: key(`Bleomycin versus interferon alfa in malignant effusions ${tag}`) }).toEqual({ tag, key: plain });
+  });
+
   it('when a title is a bracketed translation, then the brackets are dropped and the words kept', () => {
     const title = normaliseTitle('[Paroxysmal nocturnal hemoglobinuria therapy with eculizumab: Spanish experience]. [Spanish]');
     expect(title?.key).toBe(key('Paroxysmal nocturnal hemoglobinuria therapy with eculizumab: Spanish experience'));

@@ -182,7 +182,7 @@ const LANGUAGES =
 const NOTE_BRACKETS =
   /\[(?:published )?(?:erratum|errata|corrected|corrigendum|comment|retracted|retraction|update|expression of concern|see comments?|reprint|summary for patients|article in)[^\]]*(?:\]|$)/gi;
 const TRAILING_ANNOTATION = new RegExp(
-  `\\s*(?:\\[\\s*(?:review|\\d+\\s*refs?|${LANGUAGES}|abstract|editorial|letter|\\d+|[a-z]+ abstract)\\s*\\]|\\(\\s*(?:multiple letters|author'?s transl|review|${LANGUAGES})\\s*\\))\\s*[.;,]?\\s*$`,
+  `\\s*(?:\\[\\s*(?:review|\\d+\\s*refs?|(?:${LANGUAGES})(?:\\s*[,;/&]\\s*(?:${LANGUAGES}))*|abstract|editorial|letter|\\d+|[a-z]+ abstract|abstract\\s*(?:no|number)\\.?\\s*:?\\s*[a-z]{0,2}-?\\d+[a-z]?)\\s*\\]|\\(\\s*(?:multiple letters|author'?s transl|review|${LANGUAGES})\\s*\\))\\s*[.;,]?\\s*$`,
   'i',
 );
 
