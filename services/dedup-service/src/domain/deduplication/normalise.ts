@@ -694,7 +694,7 @@ const COMBINED_ISSUE = /^\s*0*(\d{1,3})\s*[-/&+]\s*0*(\d{1,3})\s*$/;
  * issue keeps its range ("3/4" → "3-4"), which one export writes whole and another by its first or last number.
  */
 export function normaliseNumbering(raw: string | null | undefined): string | null {
-  if (raw === null || raw === undefined) return null;
+  if (raw === null || raw === undefined || NOT_YET_PRINTED.test(String(raw))) return null;
   const labelled = foldToAscii(String(raw))
     .toLowerCase()
     .replace(/\b(?:vol(?:ume)?|no|num(?:ber)?|issue|n)\b\.?/g, '');
@@ -733,10 +733,14 @@ function isMonth(word: string): boolean {
  * A volume is its first number ("Vol. 26" → "26"; "Drug Discovery. 9", where an export spilled
  * the journal subtitle into the volume, → "9"); a volume without digits keeps its text.
  */
+const NOT_YET_PRINTED = /^\W*(?:e-?pub(?:lished)? ahead of print|ahead of print|in press|online first|early view|article in press)\W*$/i;
+
 export function normaliseVolume(raw: string | null | undefined): string | null {
   if (raw === null || raw === undefined) return null;
   // A month in the volume field ("(Jul)") is the issue date an export put there, not a volume.
   if (isMonth(String(raw).replace(/\W/g, ''))) return null;
+  // "[Epub ahead of print]", "In press": the record has no volume yet.
+  if (NOT_YET_PRINTED.test(String(raw))) return null;
   const number = /\d+/.exec(foldToAscii(String(raw)));
   return number ? number[0].replace(/^0+(?=\d)/, '') : normaliseNumbering(raw);
 }

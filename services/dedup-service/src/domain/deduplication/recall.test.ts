@@ -153,3 +153,10 @@ describe('placeholders for a missing author', () => {
     expect(mergedBothWays(article, notice)).toBe(false);
   });
 });
+
+describe('records not yet printed', () => {
+  it('when an online-first export writes "[Epub ahead of print]" in the volume field, then it is no volume and the record merges with the printed one', () => {
+    const article = { title: 'Therapeutic plasma exchange for the treatment of pediatric renal diseases in 2013', authors: ['Carter, C. E.', 'Benador, N. M.'], year: 2013, venue: 'Pediatr Nephrol' };
+    expect(mergedBothWays({ ...article, volume: '[Epub ahead of print]' }, { ...article, venue: 'Pediatric Nephrology', volume: '29', issue: '1', pages: '35-50', year: 2014 })).toBe(true);
+  });
+});
