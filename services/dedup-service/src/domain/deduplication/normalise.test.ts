@@ -32,10 +32,20 @@ describe('title normalisation', () => {
     expect(key('Colourful neighbourhoods and favourable behaviourist labourers')).toBe(key('Colorful neighborhoods and favorable behaviorist laborers'));
   });
 
-  it('when short words only look like British spellings (four, hour, your), then they stay as written', () => {
+  it('when short words only look like British spellings (four, hour, your), then they are not folded', () => {
     expect(key('Four cases of thrombotic microangiopathy')).not.toBe(key('For cases of thrombotic microangiopathy'));
     expect(key('Your hour of need')).not.toBe(key('Yor hor of need'));
-    expect(normaliseTitle('Four cases of aHUS in one family')?.contentWords).toContain('four');
+    expect(normaliseTitle('Four cases of aHUS in one family')?.contentWords).toContain('4');
+  });
+
+  it('when one number is written as a word, a digit or a roman numeral after the word it numbers, then the titles read the same', () => {
+    expect(key('Two cases of type II diabetes in a phase III trial: 40% remission at stage IV')).toBe(key('2 cases of type 2 diabetes in a phase 3 trial: 40 percent remission at stage 4'));
+    expect(normaliseTitle('Type I and type II errors')?.numbers).toEqual(['1', '2']);
+    // A roman numeral elsewhere stays a word: "Henry VIII", "vitamin D and factor X" are names.
+    expect(key('Factor X deficiency')).not.toBe(key('Factor 10 deficiency'));
+    expect(key('Type II diabetes')).not.toBe(key('Type I diabetes'));
+    // "One" is also a pronoun: it stays a word.
+    expect(normaliseTitle('One of the rare causes of haemolysis')?.words[0]).toBe('one');
   });
 
   it('when a title carries HTML entities or inline tags, then they are decoded before comparison', () => {

@@ -225,6 +225,22 @@ function partValue(token: string): number {
   return romanToInt(lower);
 }
 
+/** Number words that mean only a number ("one" is also a pronoun). */
+const NUMBER_WORDS: Record<string, string> = { two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10' };
+/** Words a roman numeral follows as a number: "type II diabetes", "phase III trial", "stage IV", "grade 3". */
+const NUMBERED_BY = new Set(['type', 'phase', 'stage', 'grade', 'class', 'level', 'group', 'tier']);
+const ROMAN_NUMERAL = /^(?:i{1,3}|iv|v|vi{1,3}|ix|x)$/;
+
+/**
+ * One number written three ways by different exports and authors ("two", "2"; "type II", "type 2")
+ * reads one way. Word by word, with the word before: a roman numeral counts only after a word it numbers.
+ */
+function writtenAsDigits(word: string, index: number, words: readonly string[]): string {
+  const spelled = NUMBER_WORDS[word];
+  if (spelled !== undefined) return spelled;
+  return index > 0 && ROMAN_NUMERAL.test(word) && NUMBERED_BY.has(words[index - 1]) ? String(romanToInt(word)) : word;
+}
+
 function partNumber(title: string): number | null {
   const match = PART_PATTERN.exec(title);
   return match ? partValue(match[1]) : null;
@@ -271,12 +287,13 @@ const TITLE_SYMBOLS: Array<[RegExp, string]> = [
   [/\+/g, ' plus '],
   // MEDLINE spells these out ("37 degrees C", "Rituximab and plasma exchange"); other databases keep the sign.
   [/\u00b0/g, ' degrees '],
+  [/%/g, ' percent '],
   // Not the "&" of an entity left undecoded ("&foo;").
   [/&(?![a-z]+;|#\d+;|#x[0-9a-f]+;)/gi, ' and '],
 ];
 
 function spellSymbols(text: string): string {
-  if (!/[<>+&\u00b0\u00b1\u2264-\u2267]/.test(text)) return text;
+  if (!/[<>+&%\u00b0\u00b1\u2264-\u2267]/.test(text)) return text;
   return TITLE_SYMBOLS.reduce((result, [pattern, word]) => result.replace(pattern, word), text);
 }
 
@@ -337,7 +354,8 @@ export function normaliseTitle(raw: string | null | undefined): NormalisedTitle 
     .replace(/(\d)[.\u00b7](?=\d)/g, '$1d')
     .split(/[^a-z0-9]+/)
     .filter((word) => word !== '')
-    .map((word) => (word === 'vs' ? 'versus' : spellingFold(word)));
+    .map((word) => (word === 'vs' ? 'versus' : spellingFold(word)))
+    .map(writtenAsDigits);
   const words = allWords.length > 1 && (allWords[0] === 'the' || allWords[0] === 'a' || allWords[0] === 'an') ? allWords.slice(1) : allWords;
   const full = allWords.join(' ');
   if (words.length === 0) {
