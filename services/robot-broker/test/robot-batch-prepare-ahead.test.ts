@@ -150,8 +150,11 @@ describe('robot-broker batches prepared ahead of a poll', () => {
       reference_ids: refs,
     } as never);
     await harness.db.collection('pending_enhancements').updateMany({ robot_id: robot.id }, { $set: { status: 'processing', robot_enhancement_batch_id: dead, queue_order: null } });
-    await waitFor(async () => (await harness.db.collection('pending_enhancements').countDocuments({ robot_id: robot.id, status: 'pending' })) === 2, 'the rows given back');
-    expect(await batchesOf(robot.id)).toEqual([]);
+    // The sweep gives the rows back, then deletes the batch: wait for both.
+    await waitFor(
+      async () => (await harness.db.collection('pending_enhancements').countDocuments({ robot_id: robot.id, status: 'pending' })) === 2 && (await batchesOf(robot.id)).length === 0,
+      'the rows given back and the batch gone',
+    );
     const next = (await harness.poll(robot.id, 10))!;
     expect(sorted(await lineIds(next))).toEqual(sorted(refs));
   });
