@@ -93,7 +93,7 @@ function locatorKeys(place: string, year: number | null): { filed: string[]; pro
 
 /**
  * The version of how records are filed: changes whenever normalisation or the key rules file a record
- * under other keys, so references filed in an earlier format are filed again (rekey-blocking-keys).
+ * under other keys, so references filed in an earlier format are filed again (refile-blocking-keys.usecase.ts).
  */
 export const blockingFormat = 3;
 

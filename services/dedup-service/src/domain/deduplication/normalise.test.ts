@@ -44,6 +44,9 @@ describe('title normalisation', () => {
     // A roman numeral elsewhere stays a word: "Henry VIII", "vitamin D and factor X" are names.
     expect(key('Factor X deficiency')).not.toBe(key('Factor 10 deficiency'));
     expect(key('Type II diabetes')).not.toBe(key('Type I diabetes'));
+    // Words that are names of object properties are words too.
+    expect(normaliseTitle('A constructor for two toString proteins')?.words).toEqual(['constructor', 'for', '2', 'tostring', 'proteins']);
+    expect(decodeHtml('a &constructor; b')).toBe('a &constructor; b');
     // "One" is also a pronoun: it stays a word.
     expect(normaliseTitle('One of the rare causes of haemolysis')?.words[0]).toBe('one');
   });

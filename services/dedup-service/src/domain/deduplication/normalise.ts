@@ -59,8 +59,8 @@ function decodeHtmlOnce(text: string): string {
         const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
         return Number.isFinite(code) && code > 0 && code < 0x110000 ? String.fromCodePoint(code) : ' ';
       }
-      const named = NAMED_ENTITIES[body.toLowerCase()];
-      if (named !== undefined) return named;
+      // Own keys only: "&constructor;" is no entity.
+      if (Object.hasOwn(NAMED_ENTITIES, body.toLowerCase())) return NAMED_ENTITIES[body.toLowerCase()];
       // "&beta;" reads as the letter's name, as "β" does after folding.
       if (GREEK_ENTITY_NAMES.has(body.toLowerCase())) return ` ${body.toLowerCase()}`;
       // Letter entities such as &eacute; carry their base letter first.
@@ -205,7 +205,8 @@ const COMMENTARY_SUFFIX = /\s*[-:.,]\s*(?:reply|author reply|authors'? reply|the
 const ELLIPSIS_CITATION = /\s*(?:\.\.\.|\u2026)\s*\S.*(?:19|20)\d\d.*$/;
 
 const PART_PATTERN = /\b(?:part|pt|teil|partie|parte)\.?\s+(\d+|[ivx]+|one|two|three|four|five|six)\b/i;
-const PART_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6 };
+/** Number words that mean only a number ("one" is also a pronoun, so only "part one" reads as 1). */
+const NUMBER_WORDS = new Map(Object.entries({ two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 }));
 const ROMAN: Record<string, number> = { i: 1, v: 5, x: 10 };
 
 function romanToInt(text: string): number {
@@ -221,24 +222,25 @@ function romanToInt(text: string): number {
 function partValue(token: string): number {
   const lower = token.toLowerCase();
   if (/^\d+$/.test(lower)) return Number(lower);
-  if (lower in PART_WORDS) return PART_WORDS[lower];
+  if (lower === 'one') return 1;
+  const spelled = NUMBER_WORDS.get(lower);
+  if (spelled !== undefined) return spelled;
   return romanToInt(lower);
 }
 
-/** Number words that mean only a number ("one" is also a pronoun). */
-const NUMBER_WORDS: Record<string, string> = { two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10' };
 /** Words a roman numeral follows as a number: "type II diabetes", "phase III trial", "stage IV", "grade 3". */
 const NUMBERED_BY = new Set(['type', 'phase', 'stage', 'grade', 'class', 'level', 'group', 'tier']);
-const ROMAN_NUMERAL = /^(?:i{1,3}|iv|v|vi{1,3}|ix|x)$/;
+// I to X only: after these words C, D, L and M are letters ("type C", "group D"), not numerals.
+const NUMBERED_ROMAN = /^(?:i{1,3}|iv|v|vi{1,3}|ix|x)$/;
 
 /**
  * One number written three ways by different exports and authors ("two", "2"; "type II", "type 2")
  * reads one way. Word by word, with the word before: a roman numeral counts only after a word it numbers.
  */
 function writtenAsDigits(word: string, index: number, words: readonly string[]): string {
-  const spelled = NUMBER_WORDS[word];
-  if (spelled !== undefined) return spelled;
-  return index > 0 && ROMAN_NUMERAL.test(word) && NUMBERED_BY.has(words[index - 1]) ? String(romanToInt(word)) : word;
+  const spelled = NUMBER_WORDS.get(word);
+  if (spelled !== undefined) return String(spelled);
+  return index > 0 && NUMBERED_ROMAN.test(word) && NUMBERED_BY.has(words[index - 1]) ? String(romanToInt(word)) : word;
 }
 
 function partNumber(title: string): number | null {
@@ -273,7 +275,6 @@ const GENERIC_TITLES = new Set([
  */
 const RECURRING_INTRODUCTION = /^(an )?introduction to (the )?(mini ?tracks?|tracks?|sessions?|symposium|workshop|panel)\b|\b(mini ?track|track|session) introduction$/;
 
-/** Normalises a title for comparison, or returns null when nothing comparable remains. */
 /**
  * Symbols that carry meaning in a title ("aged ≥60" / "aged <60", "Ph+" / "Ph−") as words: the
  * comparison key keeps letters and digits only, which would drop them. ASCII spellings read the same.
@@ -299,6 +300,7 @@ function spellSymbols(text: string): string {
 
 const ORIGINAL_TITLE = /\s*<ORIGINAL>[\s\S]*$|\s*<O(?:R(?:I(?:G(?:I(?:N(?:A(?:L)?)?)?)?)?)?)?$/;
 
+/** Normalises a title for comparison, or returns null when nothing comparable remains. */
 export function normaliseTitle(raw: string | null | undefined): NormalisedTitle | null {
   if (raw === null || raw === undefined) return null;
   // Some exports append the original-language title after "<ORIGINAL>" (cut off, at a length limit,
