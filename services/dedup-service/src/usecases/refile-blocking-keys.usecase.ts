@@ -50,11 +50,15 @@ export function startBlockingKeyRefiling(deps: {
   }
 
   async function run(): Promise<void> {
+    let markerRead = false;
     let after = '';
     let refiled = 0;
     while (!stopped) {
       try {
-        if (refiled === 0 && after === '' && (await deps.blocking.allFiledInFormat())) return;
+        if (!markerRead) {
+          if (await deps.blocking.allFiledInFormat()) return;
+          markerRead = true;
+        }
         const ids = await deps.blocking.filedInOtherFormat(after, PAGE_SIZE);
         if (ids.length === 0) {
           await deps.blocking.markAllFiledInFormat();

@@ -3,19 +3,15 @@
 
 import { replayStream, seededShuffle } from './evaluation';
 import { type DedupRecord } from './record';
+import { bareDedupRecord } from './record.fixture';
 
 interface Labelled {
   record: DedupRecord;
   work: string;
 }
 
-let counter = 0;
 function item(work: string, fields: Partial<DedupRecord>): Labelled {
-  counter += 1;
-  return {
-    work,
-    record: { id: `a${String(counter).padStart(5, '0')}`, title: null, authors: [], year: 2012, venue: null, volume: null, issue: null, pages: null, doi: null, identifiers: [], ...fields },
-  };
+  return { work, record: bareDedupRecord('a', { year: 2012, ...fields }) };
 }
 
 /** Runs the set in file order and three shuffled orders; returns merges across works and within. */

@@ -4,12 +4,9 @@
 
 import { replayStream } from './evaluation';
 import { type DedupRecord } from './record';
+import { bareDedupRecord } from './record.fixture';
 
-let counter = 0;
-function exported(fields: Partial<DedupRecord>): DedupRecord {
-  counter += 1;
-  return { id: `x${String(counter).padStart(5, '0')}`, title: null, authors: [], year: 2013, venue: null, volume: null, issue: null, pages: null, doi: null, identifiers: [], ...fields };
-}
+const exported = (fields: Partial<DedupRecord>): DedupRecord => bareDedupRecord('x', { year: 2013, ...fields });
 
 /** Both orders of the pair: the later record must be decided a duplicate of the earlier one. */
 function mergedBothWays(a: Partial<DedupRecord>, b: Partial<DedupRecord>): boolean {

@@ -19,3 +19,14 @@ export function dedupRecord(fields: Partial<DedupRecord> = {}): DedupRecord {
     ...fields,
   };
 }
+
+let bareCounter = 0;
+
+/**
+ * A record with only the fields a test gives (the rest null, no authors, `year` as given): for sets
+ * built field by field, where what a record lacks is the point. Ids are `<prefix><five digits>`.
+ */
+export function bareDedupRecord(idPrefix: string, fields: Partial<DedupRecord> & { year: number | null }): DedupRecord {
+  bareCounter += 1;
+  return { id: `${idPrefix}${String(bareCounter).padStart(5, '0')}`, title: null, authors: [], venue: null, volume: null, issue: null, pages: null, doi: null, identifiers: [], ...fields };
+}
