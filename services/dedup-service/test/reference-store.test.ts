@@ -278,6 +278,28 @@ describe('dedup-service reference store through gRPC', () => {
     await expect(call(client, 'InvokeDeduplication', { ids: [unknown] })).rejects.toMatchObject({ httpStatus: 422, detail: `Reference with id [${unknown}] does not exist.` });
   });
 
+  it('when invoke names more ids than one query can hold (420,000, the size of the largest body the gateway takes), then the unknown ones are refused with 422', async () => {
+    const ids = Array.from({ length: 420_000 }, () => uuidv7());
+    await expect(call(client, 'InvokeDeduplication', { ids })).rejects.toMatchObject({ httpStatus: 422, detail: expect.stringMatching(/^Reference with id \[[0-9a-f-]{36}, /) });
+  });
+
+  it('when invoke names more references than one job carries, then every one of them is decided again', async () => {
+    const outcomes: Outcome[] = [];
+    for (let chunk = 0; chunk < 3; chunk += 1) {
+      outcomes.push(...(await ingest('fail', Array.from({ length: 400 }, (_, index) => ({ identifiers: [doi(`10.1000/invoke.${chunk}.${index}`)] })))));
+    }
+    const ids = outcomes.map((outcome) => outcome.reference_id);
+    await waitFor(async () => (await Promise.all(ids.slice(-5).map(getReference))).every((view) => view.duplicate_decision !== null), 'the first decisions');
+    await call(client, 'InvokeDeduplication', { ids });
+    const mongo = await MongoClient.connect(infrastructure.env.MONGODB_URL);
+    try {
+      const decisions = mongo.db('destiny_dedup').collection<{ reference_id: string; decision_trigger: string; duplicate_determination: string }>('duplicate_decisions');
+      await waitFor(async () => (await decisions.countDocuments({ reference_id: { $in: ids }, decision_trigger: 'invoke_api', duplicate_determination: 'canonical' })) === ids.length, 'every invoked decision');
+    } finally {
+      await mongo.close();
+    }
+  });
+
   it('when a manual decision reached its reference but its commit stopped before activating it, then the service reconciles the decision records within its sweep', async () => {
     const [a] = await ingest('fail', [{ identifiers: [doi('10.1000/theta.a')] }]);
     const [b] = await ingest('fail', [{ identifiers: [doi('10.1000/theta.b')] }]);

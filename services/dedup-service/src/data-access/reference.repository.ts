@@ -57,6 +57,8 @@ export const RECENTLY_STORED_LIMIT = 10000;
  * decode, so the bound is the backlog it tolerates: at ~6 KB each, ~120 MB at worst.
  */
 export const UNRELAYED_CONTENT_LIMIT = 20000;
+/** Ids per existence query: 10,000 UUIDs make a query of ~450 KB. */
+const EXISTENCE_PAGE_SIZE = 10000;
 
 function keepNewest<T>(map: Map<string, T>, limit: number) {
   for (const key of map.keys()) {
@@ -148,10 +150,14 @@ export function createReferenceRepository(db: Db, fence?: WriteFence) {
       if (ids.length === 0) return [];
       return (await references.find({ _id: { $in: [...ids] } }, { projection: summaryProjection }).toArray()) as ReferenceSummary[];
     },
-    /** Which of these references are stored. */
+    /** Which of these references are stored; read in pages, as a list of any length fits no single query (16 MB). */
     async existing(ids: readonly string[]): Promise<Set<string>> {
-      if (ids.length === 0) return new Set();
-      return new Set((await references.find({ _id: { $in: [...ids] } }, { projection: { _id: 1 } }).toArray()).map((row) => row._id));
+      const found = new Set<string>();
+      for (let start = 0; start < ids.length; start += EXISTENCE_PAGE_SIZE) {
+        const page = ids.slice(start, start + EXISTENCE_PAGE_SIZE);
+        for (const row of await references.find({ _id: { $in: page } }, { projection: { _id: 1 } }).toArray()) found.add(row._id);
+      }
+      return found;
     },
     async createdByResults(resultIds: readonly string[]): Promise<ReferenceDocument[]> {
       if (resultIds.length === 0) return [];

@@ -17,6 +17,7 @@ import { dedupRecordOf } from '../domain/dedup-record';
 import { groupCanonicalId } from '../domain/reference.model';
 import type { DeduplicationEnginePort } from '../domain/deduplication-engine.port';
 import { DecisionCommitConflict, DecisionSession } from './decision.session';
+import { DEDUPLICATION_JOB_SIZE } from './process-deduplication.usecase';
 
 /** How often a manual batch is decided again when a reference changed under it, before 409. */
 const MANUAL_DECISION_ATTEMPTS = 5;
@@ -101,13 +102,17 @@ export function createDuplicateDecisionUsecases(deps: Deps) {
     if (!parsed.ok) throw ServiceError.unprocessable(parsed.errors);
     const ids = [...new Set(parsed.value.reference_ids)];
     if (ids.length === 0) return;
-    const found = await deps.references.getMany(ids);
-    missingReferences(ids, new Set(found.map((row) => row._id)), 'set');
+    missingReferences(ids, await deps.references.existing(ids), 'set');
     const now = new Date();
     const pending = ids.map((id) => pendingDecision(uuidv7(), id, 'invoke_api', now));
     await deps.decisions.insert(pending);
-    const job: DeduplicationJob = { job_id: uuidv7(), reference_ids: ids, decision_ids: pending.map((item) => item._id) };
-    await deps.bus.sendToQueue(QUEUES.dedupServiceDeduplication, job, { messageId: job.job_id });
+    // Jobs of import-chunk size: one job is one pass under the writer lease, so a list of any
+    // length is decided in short passes that ingestion can interleave with.
+    for (let start = 0; start < pending.length; start += DEDUPLICATION_JOB_SIZE) {
+      const group = pending.slice(start, start + DEDUPLICATION_JOB_SIZE);
+      const job: DeduplicationJob = { job_id: uuidv7(), reference_ids: group.map((item) => item.reference_id), decision_ids: group.map((item) => item._id) };
+      await deps.bus.sendToQueue(QUEUES.dedupServiceDeduplication, job, { messageId: job.job_id });
+    }
   }
 
   /**

@@ -24,6 +24,9 @@ export interface DeduplicationDeps {
 export const CANDIDATE_SEARCH_DISABLED_DETAIL = 'Canonical candidate search is disabled.';
 export const TRUSTED_IDENTIFIERS_UNMATCHED_DETAIL = 'New reference with trusted identifier(s), no existing matches';
 
+/** Decisions a queued job carries at most: an import chunk's worth, so one job is one short pass. */
+export const DEDUPLICATION_JOB_SIZE = 500;
+
 /** Decisions of waiting jobs decided together in one pass at most (four import chunks of 500). */
 export const MAX_COALESCED_DECISIONS = 2000;
 

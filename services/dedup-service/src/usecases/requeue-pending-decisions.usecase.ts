@@ -2,8 +2,7 @@ import { QUEUES, uuidv7, type DeduplicationJob } from '@destiny/contracts';
 import type { Logger, MessageBus } from '@destiny/platform';
 import type { DecisionRepository } from '../data-access/decision.repository';
 import type { ReferenceRepository } from '../data-access/reference.repository';
-
-const JOB_SIZE = 500;
+import { DEDUPLICATION_JOB_SIZE } from './process-deduplication.usecase';
 
 /**
  * Queues again every decision still pending after `staleMs` (after reconciling the decisions a
@@ -36,7 +35,7 @@ export function startPendingDecisionSweeper(deps: {
     await deps.reconcileActivations?.(cutoff);
     const found = await deps.decisions.decisions
       .find({ duplicate_determination: 'pending', updated_at: { $lt: cutoff } }, { projection: { _id: 1, reference_id: 1 } })
-      .limit(10 * JOB_SIZE)
+      .limit(10 * DEDUPLICATION_JOB_SIZE)
       .toArray();
     const stored = await deps.exclusive(async () => {
       const existing = await deps.references.existing([...new Set(found.map((row) => row.reference_id))]);
@@ -48,8 +47,8 @@ export function startPendingDecisionSweeper(deps: {
       return existing;
     });
     const stale = found.filter((row) => stored.has(row.reference_id));
-    for (let start = 0; start < stale.length && !stopped; start += JOB_SIZE) {
-      const group = stale.slice(start, start + JOB_SIZE);
+    for (let start = 0; start < stale.length && !stopped; start += DEDUPLICATION_JOB_SIZE) {
+      const group = stale.slice(start, start + DEDUPLICATION_JOB_SIZE);
       const job: DeduplicationJob = { job_id: uuidv7(), reference_ids: group.map((row) => row.reference_id), decision_ids: group.map((row) => row._id) };
       await deps.decisions.decisions.updateMany({ _id: { $in: group.map((row) => row._id) }, duplicate_determination: 'pending' }, { $set: { updated_at: new Date() } });
       await deps.bus.sendToQueue(QUEUES.dedupServiceDeduplication, job, { messageId: job.job_id });
