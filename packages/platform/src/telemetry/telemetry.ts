@@ -7,7 +7,7 @@ import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { BatchSpanProcessor, NoopSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 
 export interface TelemetryOptions {
   service: string;
@@ -34,10 +34,12 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
   process.env.OTEL_METRICS_EXPORTER ??= 'none';
   process.env.OTEL_LOGS_EXPORTER ??= 'none';
   if (!options.exportEnabled) process.env.OTEL_TRACES_EXPORTER ??= 'none';
-  const spanProcessors: SpanProcessor[] = [];
+  // Without a collector, spans are still made and propagated (a processor that drops them), so
+  // every log line carries a real trace id; with no processor NodeSDK registers no tracer at all.
+  const spanProcessors: SpanProcessor[] = [new NoopSpanProcessor()];
   if (options.exportEnabled) {
     const exporter = new OTLPTraceExporter({ url: `${(options.otlpEndpoint ?? 'http://127.0.0.1:4318').replace(/\/$/, '')}/v1/traces`, timeoutMillis: 2000 });
-    spanProcessors.push(new BatchSpanProcessor(exporter, { exportTimeoutMillis: 2000 }));
+    spanProcessors[0] = new BatchSpanProcessor(exporter, { exportTimeoutMillis: 2000 });
   }
   const sdk = new NodeSDK({
     resource: resourceFromAttributes({ 'service.name': options.service }),

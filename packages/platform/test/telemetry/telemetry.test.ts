@@ -50,6 +50,17 @@ describe('telemetry', () => {
     }
   });
 
+  it('when no collector is configured, then every hop still carries one real trace id, so logs correlate', async () => {
+    const result = await runFixture('trace-chain.fixture.js', { AMQP_URL: 'amqp://guest:guest@127.0.0.1:5672' });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const seen = JSON.parse(result.stdout.trim()) as { http: string; grpc: string; amqp: string };
+    expect(seen.http).toMatch(/^[0-9a-f]{32}$/);
+    expect(seen.http).not.toMatch(/^0+$/);
+    expect(seen.grpc).toBe(seen.http);
+    expect(seen.amqp).toBe(seen.http);
+  });
+
   it('when no collector is reachable, then shutdown completes cleanly and nothing is printed', async () => {
     const result = await runFixture('unreachable-collector.fixture.js', { COLLECTOR_URL: 'http://127.0.0.1:9' });
     expect(result.code).toBe(0);
