@@ -1,5 +1,6 @@
 import type { Collection, Db, Document, Filter } from 'mongodb';
 import type { Logger } from 'pino';
+import { isDuplicateKeyError } from '../mongo/duplicate-key-error';
 import { createRelayLease } from './outbox-relay.lease';
 
 /** An event waiting inside the document whose change produced it. */
@@ -33,6 +34,12 @@ export function pushToOutbox(entries: OutboxEntry[]): { $push: Document; $max: D
 }
 
 export type OutboxPublisher = (entry: OutboxEntry) => Promise<void>;
+
+/** Events the broker kept refusing while it took others, set aside with the error, for an operator to read. */
+export const OUTBOX_DEAD_LETTERS_COLLECTION = 'outbox_dead_letters';
+const DEFAULT_MAX_REFUSALS = 10;
+/** Largest payload kept in a dead letter (its JSON); past it only the size is kept. */
+const DEAD_LETTER_PAYLOAD_LIMIT = 1024 * 1024;
 
 export interface OutboxRelay {
   /** Wakes the relay now instead of at its next interval. */
@@ -74,9 +81,15 @@ export function startOutboxRelay(options: {
   lease?: { name: string; ttlMs?: number };
   /** Called when another replica's relay holds the lease: this one will not use what it kept for `expandFromMemory`. */
   onStandby?(): void;
+  /** Refusals of one event, while the broker takes others, after which it is set aside (default 10). */
+  maxRefusals?: number;
 }): OutboxRelay {
   const intervalMs = options.intervalMs ?? 500;
   const batchSize = options.batchSize ?? 200;
+  const maxRefusals = options.maxRefusals ?? DEFAULT_MAX_REFUSALS;
+  /** Publishes accepted so far, and per failing event its refusals and that count at its last failure. */
+  let accepted = 0;
+  const refusals = new Map<string, { count: number; acceptedThen: number }>();
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
@@ -100,19 +113,62 @@ export function startOutboxRelay(options: {
     flagged.add(name);
   }
 
-  /** Publishes a document's entries in order; returns the ids published before any failure. */
-  async function publishEntries(entries: OutboxEntry[]): Promise<string[]> {
+  /**
+   * Publishes a document's entries in order; returns the ids done (published, or set aside) before
+   * any failure.
+   */
+  async function publishEntries(collection: string, documentId: unknown, entries: OutboxEntry[]): Promise<string[]> {
     const done: string[] = [];
     for (const entry of entries) {
       try {
         await options.publish(entry);
+        accepted += 1;
+        refusals.delete(entry.event_id);
         done.push(entry.event_id);
       } catch (error) {
-        options.logger.warn({ err: error, event_id: entry.event_id }, 'outbox publish failed; will retry');
-        break;
+        if (!(await setAsideIfRefused(collection, documentId, entry, error))) break;
+        done.push(entry.event_id);
       }
     }
     return done;
+  }
+
+  /**
+   * Counts a failed publish, and once one event has failed `maxRefusals` times while the broker
+   * took other events in between (so it is this event, not the broker, e.g. one over the broker's
+   * message size), stores it in `outbox_dead_letters` and reports it done, so the entries behind
+   * it and the pages after it are not held up for good. A broker that takes nothing counts nothing.
+   */
+  async function setAsideIfRefused(collection: string, documentId: unknown, entry: OutboxEntry, error: unknown): Promise<boolean> {
+    const previous = refusals.get(entry.event_id);
+    const count = !previous ? 1 : previous.count + (accepted > previous.acceptedThen ? 1 : 0);
+    refusals.set(entry.event_id, { count, acceptedThen: accepted });
+    if (count < maxRefusals) {
+      options.logger.warn({ err: error, event_id: entry.event_id }, 'outbox publish failed; will retry');
+      return false;
+    }
+    const payloadJson = JSON.stringify(entry.payload) ?? 'null';
+    const record = {
+      _id: entry.event_id,
+      collection,
+      document_id: documentId,
+      exchange: entry.exchange,
+      routing_key: entry.routing_key,
+      created_at: entry.created_at,
+      // A payload too large to keep beside it is what a later change of the document republishes anyway.
+      ...(Buffer.byteLength(payloadJson) <= DEAD_LETTER_PAYLOAD_LIMIT ? { payload_json: payloadJson } : { payload_bytes: Buffer.byteLength(payloadJson) }),
+      error: error instanceof Error ? error.message : String(error),
+      refusals: count,
+      dead_lettered_at: new Date(),
+    };
+    try {
+      await options.db.collection(OUTBOX_DEAD_LETTERS_COLLECTION).insertOne(record as never);
+    } catch (insertError) {
+      if (!isDuplicateKeyError(insertError)) throw insertError;
+    }
+    refusals.delete(entry.event_id);
+    options.logger.error({ err: error, event_id: entry.event_id, collection, refusals: count }, `outbox event set aside in ${OUTBOX_DEAD_LETTERS_COLLECTION} after the broker refused it ${count} times while taking others`);
+    return true;
   }
 
   const outboxOf = (document: Document) => (document[OUTBOX_FIELD] ?? []) as OutboxEntry[];
@@ -148,7 +204,7 @@ export function startOutboxRelay(options: {
       .limit(batchSize)
       .toArray();
     if (documents.length === 0) return { published: 0, more: false };
-    const outcomes = await Promise.all((await completeEntries(collection, documents)).map(async ({ document, entries, toPublish }) => ({ document, entries, done: await publishEntries(toPublish) })));
+    const outcomes = await Promise.all((await completeEntries(collection, documents)).map(async ({ document, entries, toPublish }) => ({ document, entries, done: await publishEntries(collection.collectionName, document._id, toPublish) })));
     // All in one command: a document whose outbox still holds exactly the entries read is emptied
     // and unflagged at once; otherwise the published ones are pulled and the flag stays for the
     // next pass. "Exactly" is the last entry read still last, at its index: entries are only

@@ -227,6 +227,73 @@ describe('outbox relay against the MongoDB stand-in and RabbitMQ', () => {
     await relay.stop();
   });
 
+  it('when the broker keeps refusing one event while it takes the others, then after maxRefusals passes that event is set aside with its error and the entries behind it go out', async () => {
+    const poisoned = db.collection('poisoned');
+    const refusedEntry = entry(exchange, 'thing.poison', { big: 'x'.repeat(100) });
+    const behind = entry(exchange, 'thing.poison', { after: true });
+    await poisoned.insertOne({ _id: 'poison' as never, ...pushToOutbox([refusedEntry, behind]).$max, _outbox: [refusedEntry, behind] });
+    const published: string[] = [];
+    let attempts = 0;
+    const relay = relayOver('poisoned', {
+      intervalMs: 20,
+      maxRefusals: 3,
+      publish: async (outboxEntry) => {
+        if (outboxEntry.event_id === refusedEntry.event_id) {
+          attempts += 1;
+          throw new Error('message size larger than configured max size');
+        }
+        published.push(outboxEntry.event_id);
+      },
+    });
+    // Other traffic the broker takes between the refusals: one new document per pass.
+    let other = 0;
+    const traffic = setInterval(() => void poisoned.insertOne(waitingWith(`other-${other++}`, entry(exchange, 'thing.other', { other }))), 30);
+    try {
+      await waitFor(async () => (await poisoned.countDocuments({ _id: 'poison' as never, outbox_pending: false })) === 1, 'the refused event set aside');
+    } finally {
+      clearInterval(traffic);
+    }
+    try {
+      await relay.drain();
+      // A pass in which the broker took nothing else does not count.
+      expect(attempts).toBeGreaterThanOrEqual(3);
+      expect(published).toContain(behind.event_id);
+      const [letter] = await db.collection('outbox_dead_letters').find({ _id: refusedEntry.event_id as never }).toArray();
+      expect(letter).toMatchObject({ collection: 'poisoned', document_id: 'poison', routing_key: 'thing.poison', error: 'message size larger than configured max size', refusals: 3, payload_json: JSON.stringify(refusedEntry.payload) });
+      expect(await poisoned.countDocuments({ outbox_pending: true })).toBe(0);
+    } finally {
+      await relay.stop();
+    }
+  });
+
+  it('when the broker refuses every event (it is down), then nothing is set aside however many passes fail, and all go out once it is back', async () => {
+    const outage = db.collection('outage');
+    const entries = [0, 1, 2].map((index) => entry(exchange, 'thing.outage', { index }));
+    await outage.insertMany(entries.map((item, index) => waitingWith(`down-${index}`, item)));
+    let down = true;
+    let failures = 0;
+    const published: string[] = [];
+    const relay = relayOver('outage', {
+      intervalMs: 10,
+      maxRefusals: 2,
+      publish: async (outboxEntry) => {
+        if (down) {
+          failures += 1;
+          throw new Error('connection closed');
+        }
+        published.push(outboxEntry.event_id);
+      },
+    });
+    try {
+      await waitFor(() => failures >= 30, 'ten failed passes');
+      down = false;
+      await waitFor(() => published.length === 3, 'every event published');
+      expect(await db.collection('outbox_dead_letters').countDocuments({ collection: 'outage' })).toBe(0);
+    } finally {
+      await relay.stop();
+    }
+  });
+
   it('when entries can be completed from memory, then only outboxes are read, each told whether it is its document\'s last; where memory answers null, the whole document is read and expanded', async () => {
     const compact = db.collection('compact');
     const rememberedFirst = entry(exchange, 'thing.remembered', { short: 'remembered-first' });
