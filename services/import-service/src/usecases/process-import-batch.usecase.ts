@@ -344,7 +344,8 @@ export function createProcessImportBatch(deps: {
     }
     await flush(chunk);
     await recording;
-    await repository.setBatch(batch._id, { next_line: Math.max(last + 1, batch.next_line), file_state: 'done' });
+    batch.next_line = Math.max(last + 1, batch.next_line);
+    await repository.setBatch(batch._id, { next_line: batch.next_line, file_state: 'done' });
     batch.file_state = 'done';
   }
 
@@ -363,6 +364,8 @@ export function createProcessImportBatch(deps: {
       batch.file_state = 'reading';
     }
     if (batch.file_state === 'reading') {
+      const started = performance.now();
+      deps.logger.info({ import_batch_id: batch._id, from_line: batch.next_line }, 'import batch file reading');
       for (let attempt = 1; ; attempt += 1) {
         try {
           await readOnce(batch);
@@ -385,6 +388,7 @@ export function createProcessImportBatch(deps: {
           await backOff(attempt);
         }
       }
+      deps.logger.info({ import_batch_id: batch._id, file_state: batch.file_state, lines: batch.next_line - 1, duration_ms: Math.round(performance.now() - started) }, 'import batch file read');
     }
     await deps.afterBatch(batch);
   };

@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import type { Logger } from '@destiny/platform';
 import type { UpstreamName } from '../../upstreams/upstream-services';
+import { accessLog } from './access-log';
 import { apiRouter, trailingSlashRedirect, type ApiRouterDependencies } from './api.router';
 import { docsRouter } from './docs.route';
 import { errorHandler, notFoundHandler } from './error-handling';
@@ -18,6 +19,7 @@ export function createApp(dependencies: AppDependencies): Express {
   app.set('strict routing', true);
   app.set('case sensitive routing', true);
   app.set('query parser', 'simple');
+  app.use(accessLog(dependencies.logger));
   app.get('/', (_request, response) => response.redirect(302, '/v1/docs/'));
   const v1 = express.Router({ strict: true, caseSensitive: true });
   v1.use(healthcheckRouter(dependencies.upstreams));
