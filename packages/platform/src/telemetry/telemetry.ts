@@ -46,14 +46,20 @@ export function startTelemetry(options: TelemetryOptions): Telemetry {
     spanProcessors,
     metricReaders: [],
     logRecordProcessors: [],
+    // The hops that carry a trace (HTTP, gRPC, AMQP) always; the spans only a collector would show
+    // (express middleware, each database command) only when they are exported.
     instrumentations: [
       new HttpInstrumentation(),
-      new ExpressInstrumentation(),
       new GrpcInstrumentation(),
       new AmqplibInstrumentation(),
-      // The default statement serializer walks every command (large bulk writes included) on each
-      // call; the command and collection name are what a trace needs.
-      new MongoDBInstrumentation({ dbStatementSerializer: (command) => JSON.stringify(Object.fromEntries(Object.entries(command).slice(0, 1))) }),
+      ...(options.exportEnabled
+        ? [
+            new ExpressInstrumentation(),
+            // The default statement serializer walks every command (large bulk writes included) on
+            // each call; the command and collection name are what a trace needs.
+            new MongoDBInstrumentation({ dbStatementSerializer: (command) => JSON.stringify(Object.fromEntries(Object.entries(command).slice(0, 1))) }),
+          ]
+        : []),
     ],
   });
   sdk.start();
