@@ -20,6 +20,8 @@ const reference = { visibility: 'public', id: KNOWN_REFERENCE, identifiers: [{ i
 interface Recorded {
   records: Array<{ id: string; notes: string }>;
   recordPages: Array<{ limit: number; before_id: string }>;
+  importResults: Array<{ id: string; line: number }>;
+  resultPages: Array<{ import_record_id: string; import_batch_id: string; result_status: string; after_line: number }>;
   lookups: string[][];
   signatures: Array<{ authorization: string; client_id: string; request_timestamp: string; body: Buffer }>;
   polls: unknown[];
@@ -62,7 +64,7 @@ async function startFakeUpstreams(recorded: Recorded): Promise<{ server: GrpcSer
     },
     RenewRobotEnhancementBatchLease: async () => ({ json: JSON.stringify('2026-01-31T12:10:00.123456+00:00') }),
   });
-  // Only the record list: every other ImportService method still answers UNIMPLEMENTED.
+  // Only the record and result lists: every other ImportService method still answers UNIMPLEMENTED.
   server.addService(protos.import_service.ImportService.service, {
     ListImportRecords: async (request: { limit: number; before_id: string }) => {
       recorded.recordPages.push(request);
@@ -72,6 +74,13 @@ async function startFakeUpstreams(recorded: Recorded): Promise<{ server: GrpcSer
       const page = recorded.records.slice(start, start + Math.min(size, request.limit));
       const more = start + page.length < recorded.records.length && page.length < request.limit;
       return { json: page.map((record) => JSON.stringify(record)), more, last_id: page.at(-1)?.id ?? '' };
+    },
+    ListImportResults: async (request: Recorded['resultPages'][number]) => {
+      recorded.resultPages.push(request);
+      // Pages of at most two results, as a page budget would cut them.
+      const after = recorded.importResults.filter((result) => result.line > request.after_line);
+      const page = after.slice(0, 2);
+      return { json: page.map((result) => JSON.stringify(result)), more: after.length > page.length, last_line: page.at(-1)?.line ?? request.after_line };
     },
   });
   server.addService(protos.search_request_service.SearchRequestService.service, {
@@ -86,7 +95,7 @@ describe('api-gateway HTTP surface: auth, validation, routing, errors', () => {
   let issuer: TestIssuer;
   let upstreams: { server: GrpcServer; address: string };
   let gateway: RunningApiGateway;
-  const recorded: Recorded = { records: [], recordPages: [], lookups: [], signatures: [], polls: [], results: [], invoked: [] };
+  const recorded: Recorded = { records: [], recordPages: [], importResults: [], resultPages: [], lookups: [], signatures: [], polls: [], results: [], invoked: [] };
   const url = (path: string) => `${gateway.url}/v1${path}`;
   const bearer = (roles: string[]) => ({ authorization: `Bearer ${issuer.mint({ roles })}` });
   const importRecord = { processor_name: 'test', processor_version: '1', expected_reference_count: 1, source_name: 'test' };
@@ -353,6 +362,20 @@ describe('api-gateway HTTP surface: auth, validation, routing, errors', () => {
       } finally {
         recorded.records = [];
       }
+    });
+
+    it('when import-service answers a batch\'s results in pages, then the gateway reads them in turn after each page\'s last line and answers one array', async () => {
+      const record = '01970c2e-5b1a-7c3d-9e8f-0a1b2c3d4f20';
+      const batch = '01970c2e-5b1a-7c3d-9e8f-0a1b2c3d4f21';
+      recorded.importResults = [1, 2, 4, 5, 7].map((line) => ({ id: `01970c2e-5b1a-7c3d-9e8f-0a1b2c3d4f3${line}`, line }));
+      recorded.resultPages = [];
+      const response = await fetch(url(`/imports/records/${record}/batches/${batch}/results/?result_status=failed`), { headers: bearer(['import.writer']) });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(await response.json()).toEqual(recorded.importResults);
+      expect(recorded.resultPages).toEqual([0, 2, 5].map((after_line) => ({ import_record_id: record, import_batch_id: batch, result_status: 'failed', after_line })));
+      recorded.importResults = [];
+      expect(await (await fetch(url(`/imports/records/${record}/batches/${batch}/results/`), { headers: bearer(['import.writer']) })).text()).toBe('[]');
     });
 
     it('when an upstream raises a ServiceError, then its status and detail are answered verbatim', async () => {

@@ -16,6 +16,12 @@ export const importServiceConfig = defineConfig({
     min: 1,
     description: 'largest page of the import record list sent to the gateway in one gRPC reply (it reads the next page after it)',
   },
+  IMPORT_RESULTS_PAGE_BYTES: {
+    kind: 'integer',
+    default: 32 * 1024 * 1024,
+    min: 1,
+    description: 'largest page of a batch\'s result list sent to the gateway in one gRPC reply (it reads the next page after it)',
+  },
   IMPORT_BATCHES_AT_ONCE: {
     kind: 'integer',
     default: 4,

@@ -55,7 +55,7 @@ export async function startImportService(env: NodeJS.ProcessEnv = process.env, o
           retryMaxMs: 30_000,
         },
       });
-      registerImportGrpc(grpc, records, { recordsPageBytes: config.IMPORT_RECORDS_PAGE_BYTES });
+      registerImportGrpc(grpc, records, { recordsPageBytes: config.IMPORT_RECORDS_PAGE_BYTES, resultsPageBytes: config.IMPORT_RESULTS_PAGE_BYTES });
       const consumer = await startImportBatchConsumer(bus, processBatch, { logger, retryDelayMs: Math.max(100, config.IMPORT_RETRY_BASE_MS), batchesAtOnce: config.IMPORT_BATCHES_AT_ONCE });
       const callbacks = await startBatchCallbackConsumer(bus, sendCallback, logger, Math.max(100, config.IMPORT_RETRY_BASE_MS));
       return {

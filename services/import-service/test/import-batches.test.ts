@@ -423,6 +423,44 @@ describe('import-service batch processing with dedup-service', () => {
     }
   });
 
+  it('when a batch\'s results outgrow the page budget, then each page stops at the budget and the next continues after its last line, in line order, without gaps or repeats, filtered or not', async () => {
+    interface Page {
+      json: string[];
+      more: boolean;
+      last_line: number;
+    }
+    const paged = await startImportService({ ...env, IMPORT_RESULTS_PAGE_BYTES: '500' });
+    const pagedClient = importClient(paged.grpcPort);
+    try {
+      // Lines 1, 4, 7, 10 fail, 2, 5, 8, 11 are stored, every third line is blank (no result).
+      const lines = Array.from({ length: 12 }, (_, index) => (index % 3 === 2 ? '' : index % 3 === 0 ? '{}' : JSON.stringify({ identifiers: [doi(`10.5555/paged-results.${index}`)] })));
+      const record = await createRecord();
+      const batch = await register(record.id, { storage_url: files.serve('/paged-results.jsonl', lines.join('\n')) });
+      await finished(record.id, batch.id);
+      const read = async (on: ImportClient, status: string) => {
+        const pages: Page[] = [];
+        for (let afterLine = 0; ; ) {
+          const page = await call<Page>(on, 'ListImportResults', { import_record_id: record.id, import_batch_id: batch.id, result_status: status, after_line: afterLine });
+          pages.push(page);
+          if (!page.more) return pages;
+          afterLine = page.last_line;
+        }
+      };
+      for (const [status, count] of [['', 8], ['failed', 4]] as const) {
+        const [whole] = await read(client, status);
+        expect(whole).toMatchObject({ more: false, last_line: status ? 10 : 11 });
+        expect(whole.json).toHaveLength(count);
+        const pages = await read(pagedClient, status);
+        expect(pages.length).toBeGreaterThan(1);
+        expect(pages.flatMap((page) => page.json)).toEqual(whole.json);
+        for (const page of pages.slice(0, -1)) expect(page.json.reduce((bytes, text) => bytes + text.length, 0)).toBeGreaterThanOrEqual(500);
+      }
+    } finally {
+      pagedClient.close();
+      await paged.stop();
+    }
+  });
+
   it('when outbound rules are strict, then loopback, private, metadata and disallowed domains are refused at registration', async () => {
     const strict = await startImportService({ ...env, OUTBOUND_ALLOWLIST: '' });
     const domains = await startImportService({ ...env, IMPORT_ALLOWED_DOMAINS: 'blob.core.windows.net' });

@@ -63,7 +63,7 @@ describe('route dispatch table', () => {
     expect(calls.map((entry) => entry.request)).toEqual([
       { id: 'rec' },
       { import_record_id: 'rec', batch_json: '{"storage_url":"https://x/"}' },
-      { import_record_id: 'rec', import_batch_id: 'bat', result_status: '' },
+      { import_record_id: 'rec', import_batch_id: 'bat', result_status: '', after_line: 0 },
     ]);
   });
 });

@@ -57,24 +57,42 @@ interface ImportRecordsPage {
   last_id: string;
 }
 
+interface ImportResultsPage {
+  json: string[];
+  more: boolean;
+  last_line: number;
+}
+
 /**
- * The import record list, read page by page from import-service and written out as it comes: the
- * records' texts have no size limit, so the list can outgrow a gRPC message and a string. The first
- * page is read before answering, so its failure is an ordinary error response.
+ * A list read page by page from import-service and written out as it comes: records' texts have no
+ * size limit and a batch may hold hundreds of thousands of results, so the list can outgrow a gRPC
+ * message and a string. The first page is read before answering, so its failure is an ordinary
+ * error response; `next` reads the page after a page, or says there is none.
  */
-async function importRecordPages(read: (limit: number, beforeId: string) => Promise<ImportRecordsPage>, limit: number, status: number): Promise<RouteResult> {
-  const first = await read(limit, '');
+async function pagedList<Page extends { json: string[] }>(first: Promise<Page>, next: (page: Page) => Promise<Page> | undefined, status: number): Promise<RouteResult> {
+  const firstPage = await first;
   async function* elements(): AsyncIterable<string> {
-    let page = first;
-    let remaining = limit;
-    for (;;) {
-      yield* page.json;
-      remaining -= page.json.length;
-      if (!page.more || remaining <= 0 || page.json.length === 0) return;
-      page = await read(remaining, page.last_id);
-    }
+    for (let page: Page | undefined = firstPage; page !== undefined; page = await next(page)) yield* page.json;
   }
   return { status, jsonArray: elements() };
+}
+
+/** The import record list, newest first, up to `limit` records. */
+function importRecordPages(read: (limit: number, beforeId: string) => Promise<ImportRecordsPage>, limit: number, status: number): Promise<RouteResult> {
+  let remaining = limit;
+  return pagedList(
+    read(limit, ''),
+    (page) => {
+      remaining -= page.json.length;
+      return page.more && remaining > 0 && page.json.length > 0 ? read(remaining, page.last_id) : undefined;
+    },
+    status,
+  );
+}
+
+/** A batch's results in line order. */
+function importResultPages(read: (afterLine: number) => Promise<ImportResultsPage>, status: number): Promise<RouteResult> {
+  return pagedList(read(0), (page) => (page.more && page.json.length > 0 ? read(Number(page.last_line)) : undefined), status);
 }
 
 /** Renew-lease answers the expiry as bare text; the rpc carries it as a JSON string. */
@@ -171,8 +189,10 @@ export function routeHandlers(upstreams: Upstreams, fullTextLinks: FullTextLinks
       single(() => imports.call('RegisterImportBatch', { import_record_id: param(call, 'import_record_id'), batch_json: bodyText(call) }), call.status),
     getImportBatch: (call) => single(() => imports.call('GetImportBatch', importBatchRequest(call)), call.status),
     getImportBatchSummary: (call) => single(() => imports.call('GetImportBatchSummary', importBatchRequest(call)), call.status),
-    listImportResults: (call) =>
-      many(() => imports.call('ListImportResults', { ...importBatchRequest(call), result_status: typeof call.query.result_status === 'string' ? call.query.result_status : '' }), call.status),
+    listImportResults: (call) => {
+      const resultStatus = typeof call.query.result_status === 'string' ? call.query.result_status : '';
+      return importResultPages((afterLine) => imports.call<ImportResultsPage>('ListImportResults', { ...importBatchRequest(call), result_status: resultStatus, after_line: afterLine }), call.status);
+    },
     finaliseImportRecord: (call) => finalise(call),
     finaliseImportRecordPatch: (call) => finalise(call),
 

@@ -216,14 +216,35 @@ export function createImportRecordUsecases(deps: Deps) {
     async getSummary(recordId: string, batchId: string): Promise<ImportBatchSummary> {
       return summary(await getBatchDocument(recordId, batchId));
     },
-    async listResults(recordId: string, batchId: string, status: string): Promise<ImportResultRead[]> {
+    /**
+     * The batch's results in line order (after line `afterLine` when given), as JSON, stopping once
+     * the page holds `maxBytes` (always at least one result): a large batch file has hundreds of
+     * thousands of results, so the caller reads the next page after `lastLine` while `more`.
+     */
+    async listResultsPage(recordId: string, batchId: string, status: string, afterLine: number, maxBytes: number): Promise<{ json: string[]; more: boolean; lastLine: number }> {
       await getBatchDocument(recordId, batchId);
       if (status) {
         const parsed = validate(ImportResultStatus, status, 'query');
         if (!parsed.ok) throw ServiceError.unprocessable(parsed.errors);
       }
-      const rows = await repository.results.find({ import_batch_id: batchId, ...(status ? { status: status as ImportResultDocument['status'] } : {}) }).sort({ line_number: 1 }).toArray();
-      return rows.map(resultRead);
+      const json: string[] = [];
+      let bytes = 0;
+      let lastLine = afterLine;
+      const filter = { import_batch_id: batchId, line_number: { $gt: afterLine }, ...(status ? { status: status as ImportResultDocument['status'] } : {}) };
+      // A cursor, not toArray: the page stops reading at the budget.
+      const cursor = repository.results.find(filter).sort({ line_number: 1 });
+      try {
+        for await (const row of cursor) {
+          if (json.length > 0 && bytes >= maxBytes) return { json, more: true, lastLine };
+          const text = JSON.stringify(resultRead(row));
+          json.push(text);
+          bytes += text.length;
+          lastLine = row.line_number;
+        }
+      } finally {
+        await cursor.close();
+      }
+      return { json, more: false, lastLine };
     },
   };
 }

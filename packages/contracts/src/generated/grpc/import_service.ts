@@ -9,6 +9,7 @@ import type { JsonDocument as _destiny_common_JsonDocument, JsonDocument__Output
 import type { JsonDocuments as _destiny_common_JsonDocuments, JsonDocuments__Output as _destiny_common_JsonDocuments__Output } from './destiny/common/JsonDocuments';
 import type { ImportBatchRequest as _destiny_import_service_ImportBatchRequest, ImportBatchRequest__Output as _destiny_import_service_ImportBatchRequest__Output } from './destiny/import_service/ImportBatchRequest';
 import type { ImportRecordsPage as _destiny_import_service_ImportRecordsPage, ImportRecordsPage__Output as _destiny_import_service_ImportRecordsPage__Output } from './destiny/import_service/ImportRecordsPage';
+import type { ImportResultsPage as _destiny_import_service_ImportResultsPage, ImportResultsPage__Output as _destiny_import_service_ImportResultsPage__Output } from './destiny/import_service/ImportResultsPage';
 import type { ImportServiceClient as _destiny_import_service_ImportServiceClient, ImportServiceDefinition as _destiny_import_service_ImportServiceDefinition } from './destiny/import_service/ImportService';
 import type { ListImportRecordsRequest as _destiny_import_service_ListImportRecordsRequest, ListImportRecordsRequest__Output as _destiny_import_service_ListImportRecordsRequest__Output } from './destiny/import_service/ListImportRecordsRequest';
 import type { ListImportResultsRequest as _destiny_import_service_ListImportResultsRequest, ListImportResultsRequest__Output as _destiny_import_service_ListImportResultsRequest__Output } from './destiny/import_service/ListImportResultsRequest';
@@ -31,6 +32,7 @@ export interface ProtoGrpcType {
     import_service: {
       ImportBatchRequest: MessageTypeDefinition<_destiny_import_service_ImportBatchRequest, _destiny_import_service_ImportBatchRequest__Output>
       ImportRecordsPage: MessageTypeDefinition<_destiny_import_service_ImportRecordsPage, _destiny_import_service_ImportRecordsPage__Output>
+      ImportResultsPage: MessageTypeDefinition<_destiny_import_service_ImportResultsPage, _destiny_import_service_ImportResultsPage__Output>
       ImportService: SubtypeConstructor<typeof grpc.Client, _destiny_import_service_ImportServiceClient> & { service: _destiny_import_service_ImportServiceDefinition }
       ListImportRecordsRequest: MessageTypeDefinition<_destiny_import_service_ListImportRecordsRequest, _destiny_import_service_ListImportRecordsRequest__Output>
       ListImportResultsRequest: MessageTypeDefinition<_destiny_import_service_ListImportResultsRequest, _destiny_import_service_ListImportResultsRequest__Output>

@@ -2,7 +2,7 @@ import { loadDestinyProtos } from '@destiny/contracts/grpc/proto-files';
 import type { GrpcServer } from '@destiny/platform';
 import type { ImportRecordUsecases } from '../../usecases/import-records.usecase';
 
-export function registerImportGrpc(grpc: GrpcServer, usecases: ImportRecordUsecases, options: { recordsPageBytes: number }): void {
+export function registerImportGrpc(grpc: GrpcServer, usecases: ImportRecordUsecases, options: { recordsPageBytes: number; resultsPageBytes: number }): void {
   const protos = loadDestinyProtos();
   const one = (value: unknown) => ({ json: JSON.stringify(value) });
   const many = (values: unknown[]) => ({ json: values.map((value) => JSON.stringify(value)) });
@@ -17,8 +17,10 @@ export function registerImportGrpc(grpc: GrpcServer, usecases: ImportRecordUseca
     ListImportBatches: async (request: { id: string }) => many(await usecases.listBatches(request.id)),
     GetImportBatch: async (request: { import_record_id: string; import_batch_id: string }) => one(await usecases.getBatch(request.import_record_id, request.import_batch_id)),
     GetImportBatchSummary: async (request: { import_record_id: string; import_batch_id: string }) => one(await usecases.getSummary(request.import_record_id, request.import_batch_id)),
-    ListImportResults: async (request: { import_record_id: string; import_batch_id: string; result_status: string }) =>
-      many(await usecases.listResults(request.import_record_id, request.import_batch_id, request.result_status)),
+    ListImportResults: async (request: { import_record_id: string; import_batch_id: string; result_status: string; after_line: number }) => {
+      const page = await usecases.listResultsPage(request.import_record_id, request.import_batch_id, request.result_status, request.after_line, options.resultsPageBytes);
+      return { json: page.json, more: page.more, last_line: page.lastLine };
+    },
     FinaliseImportRecord: async (request: { id: string }) => {
       await usecases.finalise(request.id);
       return {};

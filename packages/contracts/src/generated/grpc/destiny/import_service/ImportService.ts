@@ -6,6 +6,7 @@ import type { Empty as _destiny_common_Empty, Empty__Output as _destiny_common_E
 import type { IdRequest as _destiny_common_IdRequest, IdRequest__Output as _destiny_common_IdRequest__Output } from '../../destiny/common/IdRequest';
 import type { ImportBatchRequest as _destiny_import_service_ImportBatchRequest, ImportBatchRequest__Output as _destiny_import_service_ImportBatchRequest__Output } from '../../destiny/import_service/ImportBatchRequest';
 import type { ImportRecordsPage as _destiny_import_service_ImportRecordsPage, ImportRecordsPage__Output as _destiny_import_service_ImportRecordsPage__Output } from '../../destiny/import_service/ImportRecordsPage';
+import type { ImportResultsPage as _destiny_import_service_ImportResultsPage, ImportResultsPage__Output as _destiny_import_service_ImportResultsPage__Output } from '../../destiny/import_service/ImportResultsPage';
 import type { JsonDocument as _destiny_common_JsonDocument, JsonDocument__Output as _destiny_common_JsonDocument__Output } from '../../destiny/common/JsonDocument';
 import type { JsonDocuments as _destiny_common_JsonDocuments, JsonDocuments__Output as _destiny_common_JsonDocuments__Output } from '../../destiny/common/JsonDocuments';
 import type { ListImportRecordsRequest as _destiny_import_service_ListImportRecordsRequest, ListImportRecordsRequest__Output as _destiny_import_service_ListImportRecordsRequest__Output } from '../../destiny/import_service/ListImportRecordsRequest';
@@ -76,14 +77,14 @@ export interface ImportServiceClient extends grpc.Client {
   listImportRecords(argument: _destiny_import_service_ListImportRecordsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_import_service_ImportRecordsPage__Output>): grpc.ClientUnaryCall;
   listImportRecords(argument: _destiny_import_service_ListImportRecordsRequest, callback: grpc.requestCallback<_destiny_import_service_ImportRecordsPage__Output>): grpc.ClientUnaryCall;
   
-  ListImportResults(argument: _destiny_import_service_ListImportResultsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
-  ListImportResults(argument: _destiny_import_service_ListImportResultsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
-  ListImportResults(argument: _destiny_import_service_ListImportResultsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
-  ListImportResults(argument: _destiny_import_service_ListImportResultsRequest, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
-  listImportResults(argument: _destiny_import_service_ListImportResultsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
-  listImportResults(argument: _destiny_import_service_ListImportResultsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
-  listImportResults(argument: _destiny_import_service_ListImportResultsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
-  listImportResults(argument: _destiny_import_service_ListImportResultsRequest, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
+  ListImportResults(argument: _destiny_import_service_ListImportResultsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_import_service_ImportResultsPage__Output>): grpc.ClientUnaryCall;
+  ListImportResults(argument: _destiny_import_service_ListImportResultsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_destiny_import_service_ImportResultsPage__Output>): grpc.ClientUnaryCall;
+  ListImportResults(argument: _destiny_import_service_ListImportResultsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_import_service_ImportResultsPage__Output>): grpc.ClientUnaryCall;
+  ListImportResults(argument: _destiny_import_service_ListImportResultsRequest, callback: grpc.requestCallback<_destiny_import_service_ImportResultsPage__Output>): grpc.ClientUnaryCall;
+  listImportResults(argument: _destiny_import_service_ListImportResultsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_import_service_ImportResultsPage__Output>): grpc.ClientUnaryCall;
+  listImportResults(argument: _destiny_import_service_ListImportResultsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_destiny_import_service_ImportResultsPage__Output>): grpc.ClientUnaryCall;
+  listImportResults(argument: _destiny_import_service_ListImportResultsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_import_service_ImportResultsPage__Output>): grpc.ClientUnaryCall;
+  listImportResults(argument: _destiny_import_service_ListImportResultsRequest, callback: grpc.requestCallback<_destiny_import_service_ImportResultsPage__Output>): grpc.ClientUnaryCall;
   
   RegisterImportBatch(argument: _destiny_import_service_RegisterImportBatchRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_common_JsonDocument__Output>): grpc.ClientUnaryCall;
   RegisterImportBatch(argument: _destiny_import_service_RegisterImportBatchRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_destiny_common_JsonDocument__Output>): grpc.ClientUnaryCall;
@@ -111,7 +112,7 @@ export interface ImportServiceHandlers extends grpc.UntypedServiceImplementation
   
   ListImportRecords: grpc.handleUnaryCall<_destiny_import_service_ListImportRecordsRequest__Output, _destiny_import_service_ImportRecordsPage>;
   
-  ListImportResults: grpc.handleUnaryCall<_destiny_import_service_ListImportResultsRequest__Output, _destiny_common_JsonDocuments>;
+  ListImportResults: grpc.handleUnaryCall<_destiny_import_service_ListImportResultsRequest__Output, _destiny_import_service_ImportResultsPage>;
   
   RegisterImportBatch: grpc.handleUnaryCall<_destiny_import_service_RegisterImportBatchRequest__Output, _destiny_common_JsonDocument>;
   
@@ -125,6 +126,6 @@ export interface ImportServiceDefinition extends grpc.ServiceDefinition {
   GetImportRecord: MethodDefinition<_destiny_common_IdRequest, _destiny_common_JsonDocument, _destiny_common_IdRequest__Output, _destiny_common_JsonDocument__Output>
   ListImportBatches: MethodDefinition<_destiny_common_IdRequest, _destiny_common_JsonDocuments, _destiny_common_IdRequest__Output, _destiny_common_JsonDocuments__Output>
   ListImportRecords: MethodDefinition<_destiny_import_service_ListImportRecordsRequest, _destiny_import_service_ImportRecordsPage, _destiny_import_service_ListImportRecordsRequest__Output, _destiny_import_service_ImportRecordsPage__Output>
-  ListImportResults: MethodDefinition<_destiny_import_service_ListImportResultsRequest, _destiny_common_JsonDocuments, _destiny_import_service_ListImportResultsRequest__Output, _destiny_common_JsonDocuments__Output>
+  ListImportResults: MethodDefinition<_destiny_import_service_ListImportResultsRequest, _destiny_import_service_ImportResultsPage, _destiny_import_service_ListImportResultsRequest__Output, _destiny_import_service_ImportResultsPage__Output>
   RegisterImportBatch: MethodDefinition<_destiny_import_service_RegisterImportBatchRequest, _destiny_common_JsonDocument, _destiny_import_service_RegisterImportBatchRequest__Output, _destiny_common_JsonDocument__Output>
 }
