@@ -10,6 +10,8 @@ import { startTestIssuer, type TestIssuer } from './support/test-issuer';
 // services behind it: import-service registers nothing, so its methods answer UNIMPLEMENTED.
 
 const KNOWN_REFERENCE = '01970c2e-5b1a-7c3d-9e8f-0a1b2c3d4e5f';
+/** A reference whose read fails inside dedup-service with an unexpected error (gRPC INTERNAL, no ServiceError). */
+const BROKEN_REFERENCE = '01970c2e-5b1a-7c3d-9e8f-0a1b2c3d4e5e';
 const ROBOT_ID = '01970c2e-5b1a-7c3d-9e8f-0a1b2c3d4e60';
 const BATCH_ID = '01970c2e-5b1a-7c3d-9e8f-0a1b2c3d4e61';
 const ROBOT_SECRET = 'robot-secret';
@@ -34,6 +36,7 @@ async function startFakeUpstreams(recorded: Recorded): Promise<{ server: GrpcSer
   const server = createGrpcServer({ host: '127.0.0.1', port: 0, logger: createLogger({ service: 'fake-upstreams', level: 'silent' }) });
   server.addService(protos.dedup_service.DedupService.service, {
     GetReference: async (request: { id: string }) => {
+      if (request.id === BROKEN_REFERENCE) throw new Error('the store went away');
       if (request.id !== KNOWN_REFERENCE) throw ServiceError.notFound('Reference', request.id);
       return { json: JSON.stringify(reference) };
     },
@@ -387,6 +390,13 @@ describe('api-gateway HTTP surface: auth, validation, routing, errors', () => {
 
     it('when something unexpected fails, then 500 with the plain text "Internal Server Error"', async () => {
       const response = await fetch(url('/references/search/?q=climate'), { headers: bearer(['reference.reader']) });
+      expect(response.status).toBe(500);
+      expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
+      expect(await response.text()).toBe('Internal Server Error');
+    });
+
+    it('when an upstream fails unexpectedly (a gRPC error without a ServiceError), then 500 with the plain text "Internal Server Error" too', async () => {
+      const response = await fetch(url(`/references/${BROKEN_REFERENCE}/`), { headers: bearer(['reference.reader']) });
       expect(response.status).toBe(500);
       expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
       expect(await response.text()).toBe('Internal Server Error');

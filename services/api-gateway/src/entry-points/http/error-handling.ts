@@ -16,7 +16,9 @@ export const methodNotAllowedHandler: RequestHandler = (_request, response) => {
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, _request, response, next) => {
     if (response.headersSent) return next(error);
-    if (error instanceof ServiceError) {
+    // A 500 ServiceError is an upstream's unexpected failure (gRPC INTERNAL, a reply over the size
+    // limit): it is answered as every unhandled error is (§1.5), not as a handled one.
+    if (error instanceof ServiceError && error.httpStatus !== 500) {
       response.status(error.httpStatus).json({ detail: error.detail });
       return;
     }
