@@ -12,6 +12,7 @@ import { startTestIssuer, type TestIssuer } from './support/test-issuer';
 const KNOWN_REFERENCE = '01970c2e-5b1a-7c3d-9e8f-0a1b2c3d4e5f';
 /** A reference whose read fails inside dedup-service with an unexpected error (gRPC INTERNAL, no ServiceError). */
 const BROKEN_REFERENCE = '01970c2e-5b1a-7c3d-9e8f-0a1b2c3d4e5e';
+const PAGED_REFERENCES = ['01970c2e-5b1a-7c3d-9e8f-0a1b2c3d4e51', '01970c2e-5b1a-7c3d-9e8f-0a1b2c3d4e52', '01970c2e-5b1a-7c3d-9e8f-0a1b2c3d4e53'];
 const ROBOT_ID = '01970c2e-5b1a-7c3d-9e8f-0a1b2c3d4e60';
 const BATCH_ID = '01970c2e-5b1a-7c3d-9e8f-0a1b2c3d4e61';
 const ROBOT_SECRET = 'robot-secret';
@@ -42,6 +43,12 @@ async function startFakeUpstreams(recorded: Recorded): Promise<{ server: GrpcSer
     },
     LookupReferences: async (request: { identifiers: string[] }) => {
       recorded.lookups.push(request.identifiers);
+      // Pages as a page budget would cut them: the views that did not fit are named by id, and
+      // looking those up again may resolve one to a canonical already answered.
+      const paged = PAGED_REFERENCES.map((id) => ({ visibility: 'public', id, identifiers: [], enhancements: [] }));
+      if (request.identifiers[0] === 'doi:10.1234/paged') return { json: [JSON.stringify(paged[0])], remaining_ids: [paged[1].id, paged[2].id] };
+      if (request.identifiers[0] === paged[1].id) return { json: [JSON.stringify(paged[1]), JSON.stringify(paged[0])], remaining_ids: [paged[2].id] };
+      if (request.identifiers[0] === paged[2].id) return { json: [JSON.stringify(paged[2])], remaining_ids: [] };
       return { json: [JSON.stringify(reference)] };
     },
     InvokeDeduplication: async (request: { ids: string[] }) => {
@@ -426,6 +433,14 @@ describe('api-gateway HTTP surface: auth, validation, routing, errors', () => {
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual([{ ...reference, enhancements: [abstract] }]);
       expect(recorded.lookups.at(-1)).toEqual(['doi:10.1234/abc', KNOWN_REFERENCE]);
+    });
+
+    it('when dedup-service answers a lookup in pages, then the gateway looks the rest up by id in turn, skips a reference already answered and answers one array', async () => {
+      const response = await fetch(url('/references/?identifier=doi:10.1234/paged'), { headers: bearer(['reference.reader']) });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(((await response.json()) as Array<{ id: string }>).map((item) => item.id)).toEqual(PAGED_REFERENCES);
+      expect(recorded.lookups.slice(-3)).toEqual([['doi:10.1234/paged'], PAGED_REFERENCES.slice(1), PAGED_REFERENCES.slice(2)]);
     });
 
     it('when more than 100 identifiers or a malformed one are looked up, then 422 and 400', async () => {

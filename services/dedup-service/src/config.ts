@@ -22,6 +22,12 @@ export const dedupServiceConfig = defineConfig({
     min: 1000,
     description: 'a duplicate decision still pending after this long is queued for deduplication again',
   },
+  DEDUP_LOOKUP_PAGE_BYTES: {
+    kind: 'integer',
+    default: 32 * 1024 * 1024,
+    min: 1,
+    description: 'largest page of identifier-lookup results sent to the gateway in one gRPC reply (it looks the rest up by id after it)',
+  },
   DEDUP_RELAY_MAX_READ_WAIT_MS: {
     kind: 'integer',
     default: 1000,

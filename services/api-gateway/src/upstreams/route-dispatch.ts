@@ -69,10 +69,17 @@ interface ImportResultsPage {
  * message and a string. The first page is read before answering, so its failure is an ordinary
  * error response; `next` reads the page after a page, or says there is none.
  */
-async function pagedList<Page extends { json: string[] }>(first: Promise<Page>, next: (page: Page) => Promise<Page> | undefined, status: number): Promise<RouteResult> {
+async function pagedList<Page extends { json: string[] }>(
+  first: Promise<Page>,
+  next: (page: Page) => Promise<Page> | undefined,
+  status: number,
+  elementsOf: (page: Page) => Promise<string[]> = async (page) => page.json,
+): Promise<RouteResult> {
   const firstPage = await first;
+  const firstElements = await elementsOf(firstPage);
   async function* elements(): AsyncIterable<string> {
-    for (let page: Page | undefined = firstPage; page !== undefined; page = await next(page)) yield* page.json;
+    yield* firstElements;
+    for (let page = await next(firstPage); page !== undefined; page = await next(page)) yield* await elementsOf(page);
   }
   return { status, jsonArray: elements() };
 }
@@ -100,6 +107,11 @@ function leaseText(document: JsonDocument): string {
   const value = parseDocument(document);
   if (typeof value !== 'string') throw new Error('RenewRobotEnhancementBatchLease answered something other than a JSON string');
   return value;
+}
+
+interface LookupReferencesPage {
+  json: string[];
+  remaining_ids: string[];
 }
 
 /** §7.2: split and count the identifiers (422), then check each against the §6.4 grammar (400). */
@@ -217,9 +229,19 @@ export function routeHandlers(upstreams: Upstreams, fullTextLinks: FullTextLinks
     // 501 while dedup_service.proto has no such rpc (the client then lacks the method).
     evaluateDeduplicationCandidates: (call) => many(() => dedup.call('EvaluateDeduplicationCandidates', { json: bodyText(call) }), call.status),
     lookupReferences: async (call) => {
-      const identifiers = lookupIdentifiers(call.query);
-      const references = parseDocuments(await dedup.call<JsonDocuments>('LookupReferences', { identifiers }));
-      return json(call.status, await fullTextLinks.presentAll(redactFullTextAll(references, call.caller.entitlements)));
+      // Page by page: the views that did not fit in a reply are looked up again by id; a reference
+      // that became a duplicate meanwhile resolves to a canonical already answered, and is skipped.
+      const read = (identifiers: string[]) => dedup.call<LookupReferencesPage>('LookupReferences', { identifiers });
+      const answered = new Set<string>();
+      const present = async (page: LookupReferencesPage): Promise<string[]> => {
+        const references = parseDocuments(page).filter((reference) => {
+          const id = (reference as { id: string }).id;
+          return !answered.has(id) && answered.add(id);
+        });
+        return (await fullTextLinks.presentAll(redactFullTextAll(references, call.caller.entitlements))).map((reference) => JSON.stringify(reference));
+      };
+      const next = (page: LookupReferencesPage) => (page.json.length > 0 && page.remaining_ids.length > 0 ? read(page.remaining_ids) : undefined);
+      return pagedList(read(lookupIdentifiers(call.query)), next, call.status, present);
     },
     getReference: async (call) => {
       const reference = parseDocument(await dedup.call<JsonDocument>('GetReference', { id: param(call, 'reference_id') }));

@@ -46,5 +46,22 @@ export function createReferenceReads(deps: { references: ReferenceRepository }) 
     return deduplicatedViews(targets);
   }
 
-  return { getReference, deduplicatedViews, referenceFileLines, lookup };
+  /**
+   * §7.2 as JSON, stopping once the page holds `maxBytes` (always at least one view): a hundred
+   * references of up to 16 MiB each outgrow any reply, so the caller looks the rest up by id.
+   */
+  async function lookupPage(texts: readonly string[], maxBytes: number): Promise<{ json: string[]; remainingIds: string[] }> {
+    const views = await lookup(texts);
+    const json: string[] = [];
+    let bytes = 0;
+    for (const view of views) {
+      if (json.length > 0 && bytes >= maxBytes) break;
+      const text = JSON.stringify(view);
+      json.push(text);
+      bytes += text.length;
+    }
+    return { json, remainingIds: views.slice(json.length).map((view) => view.id) };
+  }
+
+  return { getReference, deduplicatedViews, referenceFileLines, lookup, lookupPage };
 }

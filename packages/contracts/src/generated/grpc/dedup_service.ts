@@ -16,6 +16,7 @@ import type { IngestLine as _destiny_dedup_service_IngestLine, IngestLine__Outpu
 import type { IngestOutcome as _destiny_dedup_service_IngestOutcome, IngestOutcome__Output as _destiny_dedup_service_IngestOutcome__Output } from './destiny/dedup_service/IngestOutcome';
 import type { IngestReferencesRequest as _destiny_dedup_service_IngestReferencesRequest, IngestReferencesRequest__Output as _destiny_dedup_service_IngestReferencesRequest__Output } from './destiny/dedup_service/IngestReferencesRequest';
 import type { IngestReferencesResponse as _destiny_dedup_service_IngestReferencesResponse, IngestReferencesResponse__Output as _destiny_dedup_service_IngestReferencesResponse__Output } from './destiny/dedup_service/IngestReferencesResponse';
+import type { LookupReferencesPage as _destiny_dedup_service_LookupReferencesPage, LookupReferencesPage__Output as _destiny_dedup_service_LookupReferencesPage__Output } from './destiny/dedup_service/LookupReferencesPage';
 import type { LookupReferencesRequest as _destiny_dedup_service_LookupReferencesRequest, LookupReferencesRequest__Output as _destiny_dedup_service_LookupReferencesRequest__Output } from './destiny/dedup_service/LookupReferencesRequest';
 import type { ReferenceFileLines as _destiny_dedup_service_ReferenceFileLines, ReferenceFileLines__Output as _destiny_dedup_service_ReferenceFileLines__Output } from './destiny/dedup_service/ReferenceFileLines';
 import type { ReferenceFileLinesRequest as _destiny_dedup_service_ReferenceFileLinesRequest, ReferenceFileLinesRequest__Output as _destiny_dedup_service_ReferenceFileLinesRequest__Output } from './destiny/dedup_service/ReferenceFileLinesRequest';
@@ -45,6 +46,7 @@ export interface ProtoGrpcType {
       IngestOutcome: MessageTypeDefinition<_destiny_dedup_service_IngestOutcome, _destiny_dedup_service_IngestOutcome__Output>
       IngestReferencesRequest: MessageTypeDefinition<_destiny_dedup_service_IngestReferencesRequest, _destiny_dedup_service_IngestReferencesRequest__Output>
       IngestReferencesResponse: MessageTypeDefinition<_destiny_dedup_service_IngestReferencesResponse, _destiny_dedup_service_IngestReferencesResponse__Output>
+      LookupReferencesPage: MessageTypeDefinition<_destiny_dedup_service_LookupReferencesPage, _destiny_dedup_service_LookupReferencesPage__Output>
       LookupReferencesRequest: MessageTypeDefinition<_destiny_dedup_service_LookupReferencesRequest, _destiny_dedup_service_LookupReferencesRequest__Output>
       ReferenceFileLines: MessageTypeDefinition<_destiny_dedup_service_ReferenceFileLines, _destiny_dedup_service_ReferenceFileLines__Output>
       ReferenceFileLinesRequest: MessageTypeDefinition<_destiny_dedup_service_ReferenceFileLinesRequest, _destiny_dedup_service_ReferenceFileLinesRequest__Output>

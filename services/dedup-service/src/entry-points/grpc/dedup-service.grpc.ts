@@ -32,6 +32,8 @@ export function registerDedupGrpc(
     references: ReferenceRepository;
     /** The reads behind a robot's poll, which go before background work such as the event relay. */
     readsFirst: ForegroundPriorityGate;
+    /** Largest page of lookup results in one reply. */
+    lookupPageBytes: number;
   },
 ): void {
   const protos = loadDestinyProtos();
@@ -40,7 +42,10 @@ export function registerDedupGrpc(
       outcomes: await deps.ingest({ import_batch_id: request.import_batch_id, collision_strategy: request.collision_strategy, lines: request.lines, give_up_failure_details: request.give_up_failure_details }),
     }),
     GetReference: async (request: { id: string }) => ({ json: JSON.stringify(await deps.reads.getReference(request.id)) }),
-    LookupReferences: async (request: LookupReferencesRequest__Output) => ({ json: (await deps.reads.lookup(request.identifiers)).map((view) => JSON.stringify(view)) }),
+    LookupReferences: async (request: LookupReferencesRequest__Output) => {
+      const page = await deps.reads.lookupPage(request.identifiers, deps.lookupPageBytes);
+      return { json: page.json, remaining_ids: page.remainingIds };
+    },
     GetDeduplicatedViews: (request: { ids: string[] }) =>
       deps.readsFirst.inForeground(async () => ({ json: (await deps.reads.deduplicatedViews(request.ids)).map((view) => JSON.stringify(view)) })),
     GetReferenceFileLines: (request: ReferenceFileLinesRequest__Output) =>

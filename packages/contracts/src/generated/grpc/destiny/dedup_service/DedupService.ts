@@ -12,6 +12,7 @@ import type { IngestReferencesRequest as _destiny_dedup_service_IngestReferences
 import type { IngestReferencesResponse as _destiny_dedup_service_IngestReferencesResponse, IngestReferencesResponse__Output as _destiny_dedup_service_IngestReferencesResponse__Output } from '../../destiny/dedup_service/IngestReferencesResponse';
 import type { JsonDocument as _destiny_common_JsonDocument, JsonDocument__Output as _destiny_common_JsonDocument__Output } from '../../destiny/common/JsonDocument';
 import type { JsonDocuments as _destiny_common_JsonDocuments, JsonDocuments__Output as _destiny_common_JsonDocuments__Output } from '../../destiny/common/JsonDocuments';
+import type { LookupReferencesPage as _destiny_dedup_service_LookupReferencesPage, LookupReferencesPage__Output as _destiny_dedup_service_LookupReferencesPage__Output } from '../../destiny/dedup_service/LookupReferencesPage';
 import type { LookupReferencesRequest as _destiny_dedup_service_LookupReferencesRequest, LookupReferencesRequest__Output as _destiny_dedup_service_LookupReferencesRequest__Output } from '../../destiny/dedup_service/LookupReferencesRequest';
 import type { ReferenceFileLines as _destiny_dedup_service_ReferenceFileLines, ReferenceFileLines__Output as _destiny_dedup_service_ReferenceFileLines__Output } from '../../destiny/dedup_service/ReferenceFileLines';
 import type { ReferenceFileLinesRequest as _destiny_dedup_service_ReferenceFileLinesRequest, ReferenceFileLinesRequest__Output as _destiny_dedup_service_ReferenceFileLinesRequest__Output } from '../../destiny/dedup_service/ReferenceFileLinesRequest';
@@ -81,14 +82,14 @@ export interface DedupServiceClient extends grpc.Client {
   invokeDeduplication(argument: _destiny_common_IdsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_common_Empty__Output>): grpc.ClientUnaryCall;
   invokeDeduplication(argument: _destiny_common_IdsRequest, callback: grpc.requestCallback<_destiny_common_Empty__Output>): grpc.ClientUnaryCall;
   
-  LookupReferences(argument: _destiny_dedup_service_LookupReferencesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
-  LookupReferences(argument: _destiny_dedup_service_LookupReferencesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
-  LookupReferences(argument: _destiny_dedup_service_LookupReferencesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
-  LookupReferences(argument: _destiny_dedup_service_LookupReferencesRequest, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
-  lookupReferences(argument: _destiny_dedup_service_LookupReferencesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
-  lookupReferences(argument: _destiny_dedup_service_LookupReferencesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
-  lookupReferences(argument: _destiny_dedup_service_LookupReferencesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
-  lookupReferences(argument: _destiny_dedup_service_LookupReferencesRequest, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
+  LookupReferences(argument: _destiny_dedup_service_LookupReferencesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_dedup_service_LookupReferencesPage__Output>): grpc.ClientUnaryCall;
+  LookupReferences(argument: _destiny_dedup_service_LookupReferencesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_destiny_dedup_service_LookupReferencesPage__Output>): grpc.ClientUnaryCall;
+  LookupReferences(argument: _destiny_dedup_service_LookupReferencesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_dedup_service_LookupReferencesPage__Output>): grpc.ClientUnaryCall;
+  LookupReferences(argument: _destiny_dedup_service_LookupReferencesRequest, callback: grpc.requestCallback<_destiny_dedup_service_LookupReferencesPage__Output>): grpc.ClientUnaryCall;
+  lookupReferences(argument: _destiny_dedup_service_LookupReferencesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_dedup_service_LookupReferencesPage__Output>): grpc.ClientUnaryCall;
+  lookupReferences(argument: _destiny_dedup_service_LookupReferencesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_destiny_dedup_service_LookupReferencesPage__Output>): grpc.ClientUnaryCall;
+  lookupReferences(argument: _destiny_dedup_service_LookupReferencesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_dedup_service_LookupReferencesPage__Output>): grpc.ClientUnaryCall;
+  lookupReferences(argument: _destiny_dedup_service_LookupReferencesRequest, callback: grpc.requestCallback<_destiny_dedup_service_LookupReferencesPage__Output>): grpc.ClientUnaryCall;
   
   MakeDuplicateDecisions(argument: _destiny_common_JsonDocument, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
   MakeDuplicateDecisions(argument: _destiny_common_JsonDocument, metadata: grpc.Metadata, callback: grpc.requestCallback<_destiny_common_JsonDocuments__Output>): grpc.ClientUnaryCall;
@@ -121,7 +122,7 @@ export interface DedupServiceHandlers extends grpc.UntypedServiceImplementation 
   
   InvokeDeduplication: grpc.handleUnaryCall<_destiny_common_IdsRequest__Output, _destiny_common_Empty>;
   
-  LookupReferences: grpc.handleUnaryCall<_destiny_dedup_service_LookupReferencesRequest__Output, _destiny_common_JsonDocuments>;
+  LookupReferences: grpc.handleUnaryCall<_destiny_dedup_service_LookupReferencesRequest__Output, _destiny_dedup_service_LookupReferencesPage>;
   
   MakeDuplicateDecisions: grpc.handleUnaryCall<_destiny_common_JsonDocument__Output, _destiny_common_JsonDocuments>;
   
@@ -137,7 +138,7 @@ export interface DedupServiceDefinition extends grpc.ServiceDefinition {
   GetReferenceFileLines: MethodDefinition<_destiny_dedup_service_ReferenceFileLinesRequest, _destiny_dedup_service_ReferenceFileLines, _destiny_dedup_service_ReferenceFileLinesRequest__Output, _destiny_dedup_service_ReferenceFileLines__Output>
   IngestReferences: MethodDefinition<_destiny_dedup_service_IngestReferencesRequest, _destiny_dedup_service_IngestReferencesResponse, _destiny_dedup_service_IngestReferencesRequest__Output, _destiny_dedup_service_IngestReferencesResponse__Output>
   InvokeDeduplication: MethodDefinition<_destiny_common_IdsRequest, _destiny_common_Empty, _destiny_common_IdsRequest__Output, _destiny_common_Empty__Output>
-  LookupReferences: MethodDefinition<_destiny_dedup_service_LookupReferencesRequest, _destiny_common_JsonDocuments, _destiny_dedup_service_LookupReferencesRequest__Output, _destiny_common_JsonDocuments__Output>
+  LookupReferences: MethodDefinition<_destiny_dedup_service_LookupReferencesRequest, _destiny_dedup_service_LookupReferencesPage, _destiny_dedup_service_LookupReferencesRequest__Output, _destiny_dedup_service_LookupReferencesPage__Output>
   MakeDuplicateDecisions: MethodDefinition<_destiny_common_JsonDocument, _destiny_common_JsonDocuments, _destiny_common_JsonDocument__Output, _destiny_common_JsonDocuments__Output>
   StreamDeduplicatedViews: MethodDefinition<_destiny_dedup_service_StreamDeduplicatedViewsRequest, _destiny_dedup_service_DeduplicatedViewsChunk, _destiny_dedup_service_StreamDeduplicatedViewsRequest__Output, _destiny_dedup_service_DeduplicatedViewsChunk__Output>
 }
