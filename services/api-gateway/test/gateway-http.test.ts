@@ -12,6 +12,8 @@ import { startTestIssuer, type TestIssuer } from './support/test-issuer';
 const KNOWN_REFERENCE = '01970c2e-5b1a-7c3d-9e8f-0a1b2c3d4e5f';
 /** A reference whose read fails inside dedup-service with an unexpected error (gRPC INTERNAL, no ServiceError). */
 const BROKEN_REFERENCE = '01970c2e-5b1a-7c3d-9e8f-0a1b2c3d4e5e';
+/** A batch whose summary's failure details come in pages. */
+const PAGED_BATCH = '01970c2e-5b1a-7c3d-9e8f-0a1b2c3d4f22';
 const PAGED_REFERENCES = ['01970c2e-5b1a-7c3d-9e8f-0a1b2c3d4e51', '01970c2e-5b1a-7c3d-9e8f-0a1b2c3d4e52', '01970c2e-5b1a-7c3d-9e8f-0a1b2c3d4e53'];
 const ROBOT_ID = '01970c2e-5b1a-7c3d-9e8f-0a1b2c3d4e60';
 const BATCH_ID = '01970c2e-5b1a-7c3d-9e8f-0a1b2c3d4e61';
@@ -25,6 +27,7 @@ interface Recorded {
   recordPages: Array<{ limit: number; before_id: string }>;
   importResults: Array<{ id: string; line: number }>;
   resultPages: Array<{ import_record_id: string; import_batch_id: string; result_status: string; after_line: number }>;
+  detailPages: number[];
   lookups: string[][];
   signatures: Array<{ authorization: string; client_id: string; request_timestamp: string; body: Buffer }>;
   polls: unknown[];
@@ -85,6 +88,17 @@ async function startFakeUpstreams(recorded: Recorded): Promise<{ server: GrpcSer
       const more = start + page.length < recorded.records.length && page.length < request.limit;
       return { json: page.map((record) => JSON.stringify(record)), more, last_id: page.at(-1)?.id ?? '' };
     },
+    GetImportBatchSummary: async (request: { import_batch_id: string }) => {
+      const details = ['Entry 1:\n\nInvalid JSON', 'Entry 2:\n\nInvalid JSON'];
+      const summary = { storage_url: 'https://x/', callback_url: null, collision_strategy: 'fail', id: request.import_batch_id, import_batch_id: request.import_batch_id, import_batch_status: 'failed', results: { failed: 5 }, failure_details: details };
+      // The summary with a small batch's details, or the first page of a large batch's.
+      return { json: JSON.stringify(summary), more: request.import_batch_id === PAGED_BATCH, last_line: 2 };
+    },
+    ListImportFailureDetails: async (request: { after_line: number }) => {
+      recorded.detailPages.push(request.after_line);
+      const after = [3, 4, 5].filter((line) => line > request.after_line);
+      return { failure_details: after.slice(0, 2).map((line) => `Entry ${line}:\n\n"Invalid" JSON`), more: after.length > 2, last_line: after.slice(0, 2).at(-1) ?? request.after_line };
+    },
     ListImportResults: async (request: Recorded['resultPages'][number]) => {
       recorded.resultPages.push(request);
       // Pages of at most two results, as a page budget would cut them.
@@ -105,7 +119,7 @@ describe('api-gateway HTTP surface: auth, validation, routing, errors', () => {
   let issuer: TestIssuer;
   let upstreams: { server: GrpcServer; address: string };
   let gateway: RunningApiGateway;
-  const recorded: Recorded = { records: [], recordPages: [], importResults: [], resultPages: [], lookups: [], signatures: [], polls: [], results: [], invoked: [] };
+  const recorded: Recorded = { records: [], recordPages: [], importResults: [], resultPages: [], detailPages: [], lookups: [], signatures: [], polls: [], results: [], invoked: [] };
   const url = (path: string) => `${gateway.url}/v1${path}`;
   const bearer = (roles: string[]) => ({ authorization: `Bearer ${issuer.mint({ roles })}` });
   const importRecord = { processor_name: 'test', processor_version: '1', expected_reference_count: 1, source_name: 'test' };
@@ -386,6 +400,22 @@ describe('api-gateway HTTP surface: auth, validation, routing, errors', () => {
       expect(recorded.resultPages).toEqual([0, 2, 5].map((after_line) => ({ import_record_id: record, import_batch_id: batch, result_status: 'failed', after_line })));
       recorded.importResults = [];
       expect(await (await fetch(url(`/imports/records/${record}/batches/${batch}/results/`), { headers: bearer(['import.writer']) })).text()).toBe('[]');
+    });
+
+    it('when a batch summary\'s failure details come in pages, then the gateway reads them in turn after the summary and answers one summary holding them all', async () => {
+      const record = '01970c2e-5b1a-7c3d-9e8f-0a1b2c3d4f20';
+      recorded.detailPages = [];
+      const response = await fetch(url(`/imports/records/${record}/batches/${PAGED_BATCH}/summary/`), { headers: bearer(['import.writer']) });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      const summary = (await response.json()) as Record<string, unknown>;
+      expect(Object.keys(summary)).toEqual(['storage_url', 'callback_url', 'collision_strategy', 'id', 'import_batch_id', 'import_batch_status', 'results', 'failure_details']);
+      expect(summary).toMatchObject({ id: PAGED_BATCH, import_batch_status: 'failed', results: { failed: 5 } });
+      expect(summary.failure_details).toEqual(['Entry 1:\n\nInvalid JSON', 'Entry 2:\n\nInvalid JSON', ...[3, 4, 5].map((line) => `Entry ${line}:\n\n"Invalid" JSON`)]);
+      expect(recorded.detailPages).toEqual([2, 4]);
+      const small = await fetch(url(`/imports/records/${record}/batches/01970c2e-5b1a-7c3d-9e8f-0a1b2c3d4f23/summary/`), { headers: bearer(['import.writer']) });
+      expect(((await small.json()) as { failure_details: string[] }).failure_details).toHaveLength(2);
+      expect(recorded.detailPages).toEqual([2, 4]);
     });
 
     it('when an upstream raises a ServiceError, then its status and detail are answered verbatim', async () => {

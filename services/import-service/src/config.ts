@@ -20,7 +20,7 @@ export const importServiceConfig = defineConfig({
     kind: 'integer',
     default: 32 * 1024 * 1024,
     min: 1,
-    description: 'largest page of a batch\'s result list sent to the gateway in one gRPC reply (it reads the next page after it)',
+    description: 'largest page of a batch\'s result list, or of its summary\'s failure details, sent to the gateway in one gRPC reply (it reads the next page after it)',
   },
   IMPORT_BATCHES_AT_ONCE: {
     kind: 'integer',

@@ -461,6 +461,48 @@ describe('import-service batch processing with dedup-service', () => {
     }
   });
 
+  it('when a batch\'s failure details outgrow the page budget, then the summary carries the first page and the rest follow page by page after its last line, in line order, without gaps or repeats', async () => {
+    interface SummaryPage {
+      json: string;
+      more: boolean;
+      last_line: number;
+    }
+    interface DetailsPage {
+      failure_details: string[];
+      more: boolean;
+      last_line: number;
+    }
+    const paged = await startImportService({ ...env, IMPORT_RESULTS_PAGE_BYTES: '100' });
+    const pagedClient = importClient(paged.grpcPort);
+    try {
+      // A file of the wrong format: every line fails, the blank ones aside; one line is stored.
+      const lines = Array.from({ length: 12 }, (_, index) => (index === 5 ? JSON.stringify({ identifiers: [doi('10.5555/paged-details.5')] }) : index % 4 === 3 ? '' : `${index},Smith J,A study,2020`));
+      const record = await createRecord();
+      const batch = await register(record.id, { storage_url: files.serve('/paged-details.jsonl', lines.join('\n')) });
+      const whole = await finished(record.id, batch.id);
+      expect(whole.failure_details).toHaveLength(8);
+      const request = { import_record_id: record.id, import_batch_id: batch.id };
+      expect(await call<SummaryPage>(client, 'GetImportBatchSummary', request)).toMatchObject({ more: false, last_line: 11 });
+
+      const first = await call<SummaryPage>(pagedClient, 'GetImportBatchSummary', request);
+      const summary = JSON.parse(first.json) as ImportBatchSummary;
+      expect(first.more).toBe(true);
+      expect({ ...summary, failure_details: null }).toEqual({ ...whole, failure_details: null });
+      const pages: DetailsPage[] = [];
+      for (let afterLine = first.last_line; ; ) {
+        const page = await call<DetailsPage>(pagedClient, 'ListImportFailureDetails', { ...request, after_line: afterLine });
+        pages.push(page);
+        if (!page.more) break;
+        afterLine = page.last_line;
+      }
+      expect(pages.length).toBeGreaterThan(1);
+      expect([...(summary.failure_details ?? []), ...pages.flatMap((page) => page.failure_details)]).toEqual(whole.failure_details);
+    } finally {
+      pagedClient.close();
+      await paged.stop();
+    }
+  });
+
   it('when outbound rules are strict, then loopback, private, metadata and disallowed domains are refused at registration', async () => {
     const strict = await startImportService({ ...env, OUTBOUND_ALLOWLIST: '' });
     const domains = await startImportService({ ...env, IMPORT_ALLOWED_DOMAINS: 'blob.core.windows.net' });

@@ -6,13 +6,14 @@ import { NOT_IMPLEMENTED_DETAIL, type Upstreams } from './upstream-clients';
 
 /**
  * What a route answers: JSON, bare text, no body, or a JSON array written element by element
- * (each item one element's JSON text) for a list too large to hold as one value.
+ * (each item one element's JSON text) for a list too large to hold as one value; `around` puts the
+ * array inside an object's text (its last key's value).
  */
 export type RouteResult =
   | { status: number; json: unknown }
   | { status: number; text: string }
   | { status: number; empty: true }
-  | { status: number; jsonArray: AsyncIterable<string> };
+  | { status: number; jsonArray: AsyncIterable<string>; around?: { before: string; after: string } };
 
 export interface RouteCall extends ValidatedRouteRequest {
   caller: Caller;
@@ -109,6 +110,43 @@ function leaseText(document: JsonDocument): string {
   return value;
 }
 
+interface ImportBatchSummaryPage {
+  json: string;
+  more: boolean;
+  last_line: number;
+}
+
+interface ImportFailureDetailsPage {
+  failure_details: string[];
+  more: boolean;
+  last_line: number;
+}
+
+/**
+ * The batch summary; when its failure details did not fit in one reply, they are read page by page
+ * after it and written out as they come, as the summary's last key.
+ */
+async function importBatchSummary(
+  first: Promise<ImportBatchSummaryPage>,
+  read: (afterLine: number) => Promise<ImportFailureDetailsPage>,
+  status: number,
+): Promise<RouteResult> {
+  const page = await first;
+  const summary = JSON.parse(page.json) as { failure_details: string[] };
+  if (!page.more) return json(status, summary);
+  const { failure_details: firstDetails, ...rest } = summary;
+  async function* elements(): AsyncIterable<string> {
+    for (const detail of firstDetails) yield JSON.stringify(detail);
+    let more: ImportFailureDetailsPage = { failure_details: [], more: page.more, last_line: page.last_line };
+    while (more.more) {
+      more = await read(Number(more.last_line));
+      for (const detail of more.failure_details) yield JSON.stringify(detail);
+      if (more.failure_details.length === 0) return;
+    }
+  }
+  return { status, jsonArray: elements(), around: { before: `${JSON.stringify(rest).slice(0, -1)},"failure_details":`, after: '}' } };
+}
+
 interface LookupReferencesPage {
   json: string[];
   remaining_ids: string[];
@@ -200,7 +238,12 @@ export function routeHandlers(upstreams: Upstreams, fullTextLinks: FullTextLinks
     registerImportBatch: (call) =>
       single(() => imports.call('RegisterImportBatch', { import_record_id: param(call, 'import_record_id'), batch_json: bodyText(call) }), call.status),
     getImportBatch: (call) => single(() => imports.call('GetImportBatch', importBatchRequest(call)), call.status),
-    getImportBatchSummary: (call) => single(() => imports.call('GetImportBatchSummary', importBatchRequest(call)), call.status),
+    getImportBatchSummary: (call) =>
+      importBatchSummary(
+        imports.call<ImportBatchSummaryPage>('GetImportBatchSummary', importBatchRequest(call)),
+        (afterLine) => imports.call<ImportFailureDetailsPage>('ListImportFailureDetails', { ...importBatchRequest(call), after_line: afterLine }),
+        call.status,
+      ),
     listImportResults: (call) => {
       const resultStatus = typeof call.query.result_status === 'string' ? call.query.result_status : '';
       return importResultPages((afterLine) => imports.call<ImportResultsPage>('ListImportResults', { ...importBatchRequest(call), result_status: resultStatus, after_line: afterLine }), call.status);

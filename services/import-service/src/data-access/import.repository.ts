@@ -81,6 +81,31 @@ export function createImportRepository(db: Db) {
     const counts = await Promise.all(IMPORT_RESULT_STATUSES.map(async (status) => [status, await results.countDocuments({ import_batch_id: batchId, status })] as const));
     return new Map(counts.filter(([, count]) => count > 0));
   }
+  /**
+   * The failure details of the failed and partially failed results after line `afterLine`, in line
+   * order, stopping once the page holds `maxBytes` (always at least one).
+   */
+  async function failureDetailsPage(batchId: string, afterLine: number, maxBytes: number): Promise<{ details: string[]; more: boolean; lastLine: number }> {
+    const details: string[] = [];
+    let bytes = 0;
+    let lastLine = afterLine;
+    // A cursor, not toArray: the page stops reading at the budget.
+    const cursor = results
+      .find({ import_batch_id: batchId, status: { $in: ['failed', 'partially_failed'] }, line_number: { $gt: afterLine } }, { projection: { failure_details: 1, line_number: 1 } })
+      .sort({ line_number: 1 });
+    try {
+      for await (const row of cursor) {
+        if (typeof row.failure_details !== 'string') continue;
+        if (details.length > 0 && bytes >= maxBytes) return { details, more: true, lastLine };
+        details.push(row.failure_details);
+        bytes += row.failure_details.length;
+        lastLine = row.line_number;
+      }
+    } finally {
+      await cursor.close();
+    }
+    return { details, more: false, lastLine };
+  }
   return {
     records,
     batches,
@@ -90,12 +115,9 @@ export function createImportRepository(db: Db) {
     },
     resultCounts,
     async failureDetails(batchId: string): Promise<string[]> {
-      const rows = await results
-        .find({ import_batch_id: batchId, status: { $in: ['failed', 'partially_failed'] } }, { projection: { failure_details: 1 } })
-        .sort({ line_number: 1 })
-        .toArray();
-      return rows.map((row) => row.failure_details).filter((item): item is string => typeof item === 'string');
+      return (await failureDetailsPage(batchId, 0, Infinity)).details;
     },
+    failureDetailsPage,
     async resultsForLines(batchId: string, lineNumbers: readonly number[]): Promise<ImportResultDocument[]> {
       return results.find({ line_key: { $in: lineNumbers.map((line) => lineKey(batchId, line)) } }).toArray();
     },

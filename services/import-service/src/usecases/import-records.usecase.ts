@@ -86,9 +86,13 @@ export function createImportRecordUsecases(deps: Deps) {
   }
 
   async function summary(batch: ImportBatchDocument): Promise<ImportBatchSummary> {
+    return summaryWith(batch, await repository.failureDetails(batch._id));
+  }
+
+  /** The summary with these failure details (after the file's failure, when there is one). */
+  async function summaryWith(batch: ImportBatchDocument, details: string[]): Promise<ImportBatchSummary> {
     const counts = await repository.resultCounts(batch._id);
     const results = Object.fromEntries(IMPORT_RESULT_STATUSES.map((status) => [status, counts.get(status) ?? 0])) as ImportResultCounts;
-    const details = await repository.failureDetails(batch._id);
     const statuses = new Set([...counts.keys()]);
     return {
       storage_url: batch.storage_url,
@@ -213,8 +217,19 @@ export function createImportRecordUsecases(deps: Deps) {
     async getBatch(recordId: string, batchId: string): Promise<ImportBatchRead> {
       return batchRead(await getBatchDocument(recordId, batchId));
     },
-    async getSummary(recordId: string, batchId: string): Promise<ImportBatchSummary> {
-      return summary(await getBatchDocument(recordId, batchId));
+    /**
+     * The summary with its failure details cut once they hold `maxBytes` (always at least one): a
+     * batch may fail hundreds of thousands of lines, so the caller reads the rest with
+     * `listFailureDetailsPage` after `lastLine` while `more`.
+     */
+    async getSummaryPage(recordId: string, batchId: string, maxBytes: number): Promise<{ summary: ImportBatchSummary; more: boolean; lastLine: number }> {
+      const batch = await getBatchDocument(recordId, batchId);
+      const page = await repository.failureDetailsPage(batch._id, 0, maxBytes);
+      return { summary: await summaryWith(batch, page.details), more: page.more, lastLine: page.lastLine };
+    },
+    async listFailureDetailsPage(recordId: string, batchId: string, afterLine: number, maxBytes: number): Promise<{ details: string[]; more: boolean; lastLine: number }> {
+      await getBatchDocument(recordId, batchId);
+      return repository.failureDetailsPage(batchId, afterLine, maxBytes);
     },
     /**
      * The batch's results in line order (after line `afterLine` when given), as JSON, stopping once

@@ -8,9 +8,12 @@ import type { IdsRequest as _destiny_common_IdsRequest, IdsRequest__Output as _d
 import type { JsonDocument as _destiny_common_JsonDocument, JsonDocument__Output as _destiny_common_JsonDocument__Output } from './destiny/common/JsonDocument';
 import type { JsonDocuments as _destiny_common_JsonDocuments, JsonDocuments__Output as _destiny_common_JsonDocuments__Output } from './destiny/common/JsonDocuments';
 import type { ImportBatchRequest as _destiny_import_service_ImportBatchRequest, ImportBatchRequest__Output as _destiny_import_service_ImportBatchRequest__Output } from './destiny/import_service/ImportBatchRequest';
+import type { ImportBatchSummaryPage as _destiny_import_service_ImportBatchSummaryPage, ImportBatchSummaryPage__Output as _destiny_import_service_ImportBatchSummaryPage__Output } from './destiny/import_service/ImportBatchSummaryPage';
+import type { ImportFailureDetailsPage as _destiny_import_service_ImportFailureDetailsPage, ImportFailureDetailsPage__Output as _destiny_import_service_ImportFailureDetailsPage__Output } from './destiny/import_service/ImportFailureDetailsPage';
 import type { ImportRecordsPage as _destiny_import_service_ImportRecordsPage, ImportRecordsPage__Output as _destiny_import_service_ImportRecordsPage__Output } from './destiny/import_service/ImportRecordsPage';
 import type { ImportResultsPage as _destiny_import_service_ImportResultsPage, ImportResultsPage__Output as _destiny_import_service_ImportResultsPage__Output } from './destiny/import_service/ImportResultsPage';
 import type { ImportServiceClient as _destiny_import_service_ImportServiceClient, ImportServiceDefinition as _destiny_import_service_ImportServiceDefinition } from './destiny/import_service/ImportService';
+import type { ListImportFailureDetailsRequest as _destiny_import_service_ListImportFailureDetailsRequest, ListImportFailureDetailsRequest__Output as _destiny_import_service_ListImportFailureDetailsRequest__Output } from './destiny/import_service/ListImportFailureDetailsRequest';
 import type { ListImportRecordsRequest as _destiny_import_service_ListImportRecordsRequest, ListImportRecordsRequest__Output as _destiny_import_service_ListImportRecordsRequest__Output } from './destiny/import_service/ListImportRecordsRequest';
 import type { ListImportResultsRequest as _destiny_import_service_ListImportResultsRequest, ListImportResultsRequest__Output as _destiny_import_service_ListImportResultsRequest__Output } from './destiny/import_service/ListImportResultsRequest';
 import type { RegisterImportBatchRequest as _destiny_import_service_RegisterImportBatchRequest, RegisterImportBatchRequest__Output as _destiny_import_service_RegisterImportBatchRequest__Output } from './destiny/import_service/RegisterImportBatchRequest';
@@ -31,9 +34,12 @@ export interface ProtoGrpcType {
     }
     import_service: {
       ImportBatchRequest: MessageTypeDefinition<_destiny_import_service_ImportBatchRequest, _destiny_import_service_ImportBatchRequest__Output>
+      ImportBatchSummaryPage: MessageTypeDefinition<_destiny_import_service_ImportBatchSummaryPage, _destiny_import_service_ImportBatchSummaryPage__Output>
+      ImportFailureDetailsPage: MessageTypeDefinition<_destiny_import_service_ImportFailureDetailsPage, _destiny_import_service_ImportFailureDetailsPage__Output>
       ImportRecordsPage: MessageTypeDefinition<_destiny_import_service_ImportRecordsPage, _destiny_import_service_ImportRecordsPage__Output>
       ImportResultsPage: MessageTypeDefinition<_destiny_import_service_ImportResultsPage, _destiny_import_service_ImportResultsPage__Output>
       ImportService: SubtypeConstructor<typeof grpc.Client, _destiny_import_service_ImportServiceClient> & { service: _destiny_import_service_ImportServiceDefinition }
+      ListImportFailureDetailsRequest: MessageTypeDefinition<_destiny_import_service_ListImportFailureDetailsRequest, _destiny_import_service_ListImportFailureDetailsRequest__Output>
       ListImportRecordsRequest: MessageTypeDefinition<_destiny_import_service_ListImportRecordsRequest, _destiny_import_service_ListImportRecordsRequest__Output>
       ListImportResultsRequest: MessageTypeDefinition<_destiny_import_service_ListImportResultsRequest, _destiny_import_service_ListImportResultsRequest__Output>
       RegisterImportBatchRequest: MessageTypeDefinition<_destiny_import_service_RegisterImportBatchRequest, _destiny_import_service_RegisterImportBatchRequest__Output>

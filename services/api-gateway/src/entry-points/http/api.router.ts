@@ -18,7 +18,7 @@ async function send(response: Response, result: RouteResult): Promise<void> {
   response.status(result.status);
   if ('empty' in result) response.end();
   else if ('text' in result) response.type('text/plain').send(result.text);
-  else if ('jsonArray' in result) await sendJsonArray(response, result.jsonArray);
+  else if ('jsonArray' in result) await sendJsonArray(response, result.jsonArray, result.around);
   else response.json(result.json);
 }
 
@@ -34,16 +34,21 @@ async function drained(response: Response): Promise<boolean> {
   return !response.destroyed;
 }
 
-/** Writes the elements as one JSON array, waiting for the client to drain what was written. */
-async function sendJsonArray(response: Response, elements: AsyncIterable<string>): Promise<void> {
+/**
+ * Writes the elements as one JSON array (inside `around`'s text, when given), waiting for the client
+ * to drain what was written.
+ */
+async function sendJsonArray(response: Response, elements: AsyncIterable<string>, around: { before: string; after: string } = { before: '', after: '' }): Promise<void> {
   response.type('application/json');
-  let separator = '[';
+  let separator = `${around.before}[`;
+  let first = true;
   try {
     for await (const element of elements) {
       if (!response.write(separator + element) && !(await drained(response))) return;
       separator = ',';
+      first = false;
     }
-    response.end(separator === '[' ? '[]' : ']');
+    response.end(`${first ? separator : ''}]${around.after}`);
   } catch (error) {
     // The status line is out: a failure now can only cut the response short, which the client sees.
     response.destroy(error as Error);
