@@ -63,6 +63,26 @@ describe('IngestReferences near the stored document size limit', () => {
     expect(outcome).toMatchObject({ status: 'failed', failure_details: expect.stringContaining(`Merging this line into reference ${canonical.reference_id} would make it larger`) });
   }, 60_000);
 
+  it('when a manual decision would make a duplicate group larger than a stored reference may be (its event carries the group\'s view), then 422 saying so, and nothing of the request is applied', async () => {
+    const [large] = await ingest('fail', [line(1, [doi('10.7777/large-canonical')], [['first', megabytes(9, 'a')]])]);
+    const [other] = await ingest('fail', [line(1, [doi('10.7777/large-duplicate')], [['first', megabytes(8, 'b')]])]);
+    const decision = async (id: string) => (JSON.parse((await call<{ json: string }>(dedup.client, 'GetReference', { id })).json) as { duplicate_decision: unknown }).duplicate_decision;
+    await waitFor(async () => (await decision(large.reference_id)) && (await decision(other.reference_id)), 'both references decided');
+    const before = [await decision(large.reference_id), await decision(other.reference_id)];
+
+    const decide = call(dedup.client, 'MakeDuplicateDecisions', {
+      json: JSON.stringify([
+        { reference_id: large.reference_id, duplicate_determination: 'canonical', detail: 'checked by hand' },
+        { reference_id: other.reference_id, duplicate_determination: 'duplicate', canonical_reference_id: large.reference_id, detail: null },
+      ]),
+    });
+
+    await expect(decide).rejects.toMatchObject({ httpStatus: 422, detail: `The duplicate group of reference ${large.reference_id} would be larger than the 16515072 bytes a stored reference may hold.` });
+    expect([await decision(large.reference_id), await decision(other.reference_id)]).toEqual(before);
+    const decisions = dedup.service.context.db.collection('duplicate_decisions');
+    expect(await decisions.countDocuments({ reference_id: { $in: [large.reference_id, other.reference_id] }, decision_trigger: 'manual_api' })).toBe(0);
+  }, 60_000);
+
   it('when one line alone is larger than a stored reference may be, then it fails saying so', async () => {
     const [outcome] = await ingest('fail', [line(1, [doi('10.7777/too-big')], [['one', megabytes(17, 'a')]])]);
 

@@ -3,6 +3,7 @@ import { OUTBOX_PENDING_FIELD, pushToOutbox, ServiceError, type OutboxEntry } fr
 import type { AnyBulkWriteOperation, Document } from 'mongodb';
 import { activeDecisionWrites, type DecisionDocument, type DecisionRepository } from '../data-access/decision.repository';
 import { ConcurrentChangeError, type ReferenceRepository } from '../data-access/reference.repository';
+import { MAX_REFERENCE_BYTES, storedSize } from '../data-access/reference-size';
 import { dedupRecordOf, keptDedupRecord } from '../domain/dedup-record';
 import type { ActiveRuleDecision, DedupRecord, DeduplicationEnginePort, RuleOutcome } from '../domain/deduplication-engine.port';
 import { compactOwnChangeEntry, referenceChangedEntry } from '../domain/reference-changed.event-builder';
@@ -12,6 +13,17 @@ import { referenceDoc, type ActiveDecision, type ReferenceDocument, type Termina
 // one pass: new decisions (inactive), references with their `reference.changed` events (outbox),
 // then the decisions' activity, in that order per reference so a crash leaves a pending decision
 // that is simply processed again, and never two active decisions for one reference.
+
+/**
+ * A group's event carries its canonical's view with every duplicate's content, stored with the
+ * canonical until relayed: a group that would outgrow a stored document cannot be written.
+ */
+export class GroupTooLargeError extends Error {
+  constructor(readonly canonicalId: string) {
+    super(`The duplicate group of reference ${canonicalId} would be larger than the ${MAX_REFERENCE_BYTES} bytes a stored reference may hold.`);
+    this.name = 'GroupTooLargeError';
+  }
+}
 
 /** Some reference writes of a commit did not match: another lane changed one since it was read. */
 export class DecisionCommitConflict extends Error {
@@ -261,6 +273,8 @@ export class DecisionSession {
     let events = 0;
     for (const [id, working] of this.working) {
       const entries: OutboxEntry[] = [];
+      /** Entries with the group's view, which may be far larger than the reference itself. */
+      let withViews = false;
       const decisionChanged = working.decisionChanged;
       const groupChanged = this.groupChanges.has(id);
       const activeChanged = working.after.active_decision?.decision_id !== working.before.active_decision?.decision_id;
@@ -277,12 +291,14 @@ export class DecisionSession {
           compacted.push(reference);
         } else {
           entries.push(referenceChangedEntry({ kind: 'duplicate_decision_changed', reference, duplicates, changeset: referenceDoc([{ reference }], reference.visibility, determination), duplicateDecisionId, now: this.now }));
+          withViews = true;
         }
       }
       if (groupChanged && determination !== 'duplicate') {
         const movers = [...(this.groupChanges.get(id) ?? [])].map((mover) => this.working.get(mover)?.after).filter((item): item is ReferenceDocument => item !== undefined);
         const joined = movers.filter((mover) => mover.active_decision?.duplicate_determination === 'duplicate' && mover.active_decision.canonical_reference_id === id);
         const duplicates = this.duplicatesFor(id);
+        withViews = true;
         // §13.2: each duplicate that joined is its own trigger (its decision, its stored self as the
         // changeset); a group that only lost members is re-indexed without percolating, since the
         // canonical's own decision did not change (a changeset without a determination says so).
@@ -297,6 +313,8 @@ export class DecisionSession {
           entries.push(referenceChangedEntry({ kind: 'duplicate_decision_changed', reference, duplicates, changeset: referenceDoc([], reference.visibility, null), now: this.now }));
         }
       }
+      // Checked before anything is written, so a refused session leaves no trace.
+      if (withViews && storedSize(working.after) + storedSize({ entries }) > MAX_REFERENCE_BYTES) throw new GroupTooLargeError(id);
       events += entries.length;
       // Every write moves the version, even one without an event (another decision id, same
       // outcome), so a writer of the other lane that read the document before fails its condition.

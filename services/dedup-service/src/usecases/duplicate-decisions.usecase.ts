@@ -16,7 +16,7 @@ import type { ReferenceRepository } from '../data-access/reference.repository';
 import { dedupRecordOf } from '../domain/dedup-record';
 import { groupCanonicalId } from '../domain/reference.model';
 import type { DeduplicationEnginePort } from '../domain/deduplication-engine.port';
-import { DecisionCommitConflict, DecisionSession } from './decision.session';
+import { DecisionCommitConflict, DecisionSession, GroupTooLargeError } from './decision.session';
 import { DEDUPLICATION_JOB_SIZE } from './process-deduplication.usecase';
 
 /** How often a manual batch is decided again when a reference changed under it, before 409. */
@@ -55,6 +55,7 @@ export function createDuplicateDecisionUsecases(deps: Deps) {
       try {
         return await deps.exclusive(() => decideOnce(parsed.value));
       } catch (error) {
+        if (error instanceof GroupTooLargeError) throw ServiceError.unprocessable(error.message);
         if (!(error instanceof DecisionCommitConflict)) throw error;
         if (attempt >= MANUAL_DECISION_ATTEMPTS) throw ServiceError.conflict('A reference changed while the decisions were applied; some may not have been. Send the request again.');
       }
