@@ -1,5 +1,6 @@
 import { uuidv7 } from '@destiny/contracts';
-import { call, dedupServiceForTests, waitFor } from './dedup-helpers';
+import { GROUP_TOO_LARGE_DETAIL } from '../src/usecases/process-deduplication.usecase';
+import { bibliographic, call, dedupServiceForTests, waitFor } from './dedup-helpers';
 
 // A reference grows with every merge; MongoDB stores no document over 16 MiB. The line that would
 // take a reference over fails alone, before anything of it is written, and its chunk goes on.
@@ -81,6 +82,30 @@ describe('IngestReferences near the stored document size limit', () => {
     expect([await decision(large.reference_id), await decision(other.reference_id)]).toEqual(before);
     const decisions = dedup.service.context.db.collection('duplicate_decisions');
     expect(await decisions.countDocuments({ reference_id: { $in: [large.reference_id, other.reference_id] }, decision_trigger: 'manual_api' })).toBe(0);
+  }, 60_000);
+
+  it('when deduplication finds a copy whose joining would make its group larger than a stored reference may be, then that copy goes to review saying so and the rest of its pass is decided', async () => {
+    const record = bibliographic('Oversized groups in a randomised trial of nothing in particular', ['Ada Lovelace', 'Grace Hopper'], 2021, 'Journal of Large Things', { volume: '12', pagination: { first_page: '100', last_page: '110' } });
+    const withRecord = (lineNumber: number, identifier: string, abstract: string | null) => ({
+      line_number: lineNumber,
+      import_result_id: uuidv7(),
+      reference_json: JSON.stringify({ identifiers: [{ identifier_type: 'other', identifier, other_identifier_name: 'local' }], enhancements: [record, ...(abstract ? [{ source: 'importer', visibility: 'public', content: { enhancement_type: 'abstract', process: 'other', abstract } }] : [])] }),
+    });
+    const state = async (id: string) => JSON.parse((await call<{ json: string }>(dedup.client, 'GetReference', { id })).json) as { duplicate_decision: { duplicate_determination: string } | null };
+    const [original] = await ingest('fail', [withRecord(1, 'oversize-original', megabytes(9, 'a'))]);
+    await waitFor(async () => (await state(original.reference_id)).duplicate_decision, 'the original decided');
+    expect((await state(original.reference_id)).duplicate_decision).toMatchObject({ duplicate_determination: 'canonical' });
+
+    const [copy, neighbour] = await ingest('fail', [withRecord(1, 'oversize-copy', megabytes(8, 'b')), line(2, [doi('10.7777/oversize.neighbour')])]);
+
+    // A decision for review is stored, not made active (§15.4): the copy's own state stays undecided.
+    const decisions = dedup.service.context.db.collection<{ reference_id: string; duplicate_determination: string; detail: string | null }>('duplicate_decisions');
+    const review = await waitFor(() => decisions.findOne({ reference_id: copy.reference_id, duplicate_determination: 'decoupled' }), 'the copy sent to review', 20_000);
+    expect(review.detail).toContain(GROUP_TOO_LARGE_DETAIL);
+    expect((await state(copy.reference_id)).duplicate_decision).toBeNull();
+    await waitFor(async () => (await state(neighbour.reference_id)).duplicate_decision, 'the neighbour decided');
+    expect((await state(neighbour.reference_id)).duplicate_decision).toMatchObject({ duplicate_determination: 'canonical' });
+    expect((await state(original.reference_id)).duplicate_decision).toMatchObject({ duplicate_determination: 'canonical' });
   }, 60_000);
 
   it('when one line alone is larger than a stored reference may be, then it fails saying so', async () => {

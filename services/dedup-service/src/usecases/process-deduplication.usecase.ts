@@ -6,7 +6,7 @@ import type { ReferenceRepository } from '../data-access/reference.repository';
 import type { DedupRecord, DeduplicationEnginePort, GroupCandidate } from '../domain/deduplication-engine.port';
 import { groupCanonicalId, type ReferenceDocument } from '../domain/reference.model';
 import { trustedKeys } from '../domain/trusted-identifiers';
-import { DecisionSession, type ProposedDecision } from './decision.session';
+import { DecisionSession, GroupTooLargeError, type ProposedDecision } from './decision.session';
 
 export interface DeduplicationDeps {
   references: ReferenceRepository;
@@ -23,6 +23,7 @@ export interface DeduplicationDeps {
 
 export const CANDIDATE_SEARCH_DISABLED_DETAIL = 'Canonical candidate search is disabled.';
 export const TRUSTED_IDENTIFIERS_UNMATCHED_DETAIL = 'New reference with trusted identifier(s), no existing matches';
+export const GROUP_TOO_LARGE_DETAIL = 'Refused: the duplicate group would be larger than a stored reference may hold.';
 
 /** Decisions a queued job carries at most: an import chunk's worth, so one job is one short pass. */
 export const DEDUPLICATION_JOB_SIZE = 500;
@@ -52,7 +53,7 @@ export function createProcessDeduplication(deps: DeduplicationDeps, options: { m
         while (taken < waiting.length && (taken === 0 || count + waiting[taken].decisionIds.length <= maxCoalesced)) count += waiting[taken++].decisionIds.length;
         const batch = waiting.splice(0, taken);
         try {
-          await deps.exclusive(() => decide(batch.flatMap((item) => item.decisionIds)));
+          await deps.exclusive(() => decideRefusingOversizeGroups(batch.flatMap((item) => item.decisionIds)));
           for (const item of batch) item.resolve();
         } catch (error) {
           for (const item of batch) item.reject(error);
@@ -69,7 +70,25 @@ export function createProcessDeduplication(deps: DeduplicationDeps, options: { m
       void drain();
     });
 
-  async function decide(decisionIds: readonly string[]): Promise<void> {
+  /**
+   * A group whose canonical would outgrow a stored document (its events carry every member's
+   * content) is refused for this pass's new members only: the pass is decided again with their
+   * joins proposed for review, instead of failing with every job coalesced into it, again and again.
+   */
+  async function decideRefusingOversizeGroups(decisionIds: readonly string[]): Promise<void> {
+    const refused = new Set<string>();
+    for (;;) {
+      try {
+        return await decide(decisionIds, refused);
+      } catch (error) {
+        if (!(error instanceof GroupTooLargeError) || refused.has(error.canonicalId)) throw error;
+        deps.logger.warn({ reference_id: error.canonicalId }, 'a duplicate group would outgrow a stored reference; its new members are proposed for review');
+        refused.add(error.canonicalId);
+      }
+    }
+  }
+
+  async function decide(decisionIds: readonly string[], refusedGroups: ReadonlySet<string>): Promise<void> {
     const started = performance.now();
     const pending = (await deps.decisions.getMany(decisionIds)).filter((decision) => decision.duplicate_determination === 'pending');
     if (pending.length === 0) return;
@@ -125,7 +144,7 @@ export function createProcessDeduplication(deps: DeduplicationDeps, options: { m
       const reference = session.get(decision.reference_id);
       const keys = keysOf.get(decision.reference_id);
       if (!reference || !keys) continue;
-      const proposed = shortcut(session, reference, keys.trusted, index) ?? withoutTrustedMatch(keys.trusted.length > 0, engineDecision(session, reference, candidatesOf(reference._id, keys)));
+      const proposed = refusingJoins(refusedGroups, shortcut(session, reference, keys.trusted, index) ?? withoutTrustedMatch(keys.trusted.length > 0, engineDecision(session, reference, candidatesOf(reference._id, keys))));
       let applied;
       try {
         applied = session.apply(reference._id, { ...proposed.decision, trigger: decision.decision_trigger }, { pendingDecisionId: decision._id, manual: false });
@@ -185,6 +204,14 @@ export function createProcessDeduplication(deps: DeduplicationDeps, options: { m
       return { decision: { determination: 'canonical', canonicalId: null, authority: 'system', detail: 'Trusted identifier(s) shared only with ungrouped references', candidateIds: [] }, ungrouped };
     }
     return { decision: { determination: 'duplicate', canonicalId: list[0], authority: 'system', detail: 'Trusted identifier match', candidateIds: list }, ungrouped };
+  }
+
+  /** A proposal to join a refused group goes to review (decoupled) with the reason, and takes no one with it. */
+  function refusingJoins(refusedGroups: ReadonlySet<string>, proposed: { decision: Omit<ProposedDecision, 'trigger'>; ungrouped: string[] }) {
+    const { determination, canonicalId } = proposed.decision;
+    if (determination !== 'duplicate' || canonicalId === null || !refusedGroups.has(canonicalId)) return proposed;
+    const detail = `${GROUP_TOO_LARGE_DETAIL} ${proposed.decision.detail ?? ''}`.trim();
+    return { decision: { ...proposed.decision, determination: 'decoupled' as const, canonicalId: null, detail }, ungrouped: [] };
   }
 
   /**
