@@ -1,6 +1,6 @@
 import { IMPORT_RESULT_STATUSES, type ImportResultStatus } from '@destiny/contracts';
 import { isDuplicateKeyError, type IndexDeclaration } from '@destiny/platform';
-import type { AnyBulkWriteOperation, Db, Document } from 'mongodb';
+import type { AnyBulkWriteOperation, Db, Document, Filter } from 'mongodb';
 import type { FileState } from '../domain/batch-status';
 
 export const COLLECTIONS = { records: 'import_records', batches: 'import_batches', results: 'import_results' } as const;
@@ -82,29 +82,43 @@ export function createImportRepository(db: Db) {
     return new Map(counts.filter(([, count]) => count > 0));
   }
   /**
-   * The failure details of the failed and partially failed results after line `afterLine`, in line
-   * order, stopping once the page holds `maxBytes` (always at least one).
+   * Results of a batch after line `afterLine` in line order, each as the text `textOf` makes of it
+   * (null leaves it out), stopping once the page holds `maxBytes` (always at least one): a batch
+   * may hold hundreds of thousands of results, more than one reply can carry.
    */
-  async function failureDetailsPage(batchId: string, afterLine: number, maxBytes: number): Promise<{ details: string[]; more: boolean; lastLine: number }> {
-    const details: string[] = [];
+  async function resultTextPage(
+    batchId: string,
+    options: { afterLine: number; maxBytes: number; filter?: Filter<ImportResultDocument>; projection?: Document; textOf(row: ImportResultDocument): string | null },
+  ): Promise<{ texts: string[]; more: boolean; lastLine: number }> {
+    const texts: string[] = [];
     let bytes = 0;
-    let lastLine = afterLine;
+    let lastLine = options.afterLine;
     // A cursor, not toArray: the page stops reading at the budget.
-    const cursor = results
-      .find({ import_batch_id: batchId, status: { $in: ['failed', 'partially_failed'] }, line_number: { $gt: afterLine } }, { projection: { failure_details: 1, line_number: 1 } })
-      .sort({ line_number: 1 });
+    const cursor = results.find({ ...options.filter, import_batch_id: batchId, line_number: { $gt: options.afterLine } }, options.projection ? { projection: options.projection } : {}).sort({ line_number: 1 });
     try {
       for await (const row of cursor) {
-        if (typeof row.failure_details !== 'string') continue;
-        if (details.length > 0 && bytes >= maxBytes) return { details, more: true, lastLine };
-        details.push(row.failure_details);
-        bytes += row.failure_details.length;
+        const text = options.textOf(row);
+        if (text === null) continue;
+        if (texts.length > 0 && bytes >= options.maxBytes) return { texts, more: true, lastLine };
+        texts.push(text);
+        bytes += text.length;
         lastLine = row.line_number;
       }
     } finally {
       await cursor.close();
     }
-    return { details, more: false, lastLine };
+    return { texts, more: false, lastLine };
+  }
+  /** The failure details of the failed and partially failed results, paged as `resultTextPage`. */
+  async function failureDetailsPage(batchId: string, afterLine: number, maxBytes: number): Promise<{ details: string[]; more: boolean; lastLine: number }> {
+    const page = await resultTextPage(batchId, {
+      afterLine,
+      maxBytes,
+      filter: { status: { $in: ['failed', 'partially_failed'] } },
+      projection: { failure_details: 1, line_number: 1 },
+      textOf: (row) => (typeof row.failure_details === 'string' ? row.failure_details : null),
+    });
+    return { details: page.texts, more: page.more, lastLine: page.lastLine };
   }
   return {
     records,
@@ -118,6 +132,7 @@ export function createImportRepository(db: Db) {
       return (await failureDetailsPage(batchId, 0, Infinity)).details;
     },
     failureDetailsPage,
+    resultTextPage,
     async resultsForLines(batchId: string, lineNumbers: readonly number[]): Promise<ImportResultDocument[]> {
       return results.find({ line_key: { $in: lineNumbers.map((line) => lineKey(batchId, line)) } }).toArray();
     },

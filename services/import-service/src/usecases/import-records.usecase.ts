@@ -242,24 +242,8 @@ export function createImportRecordUsecases(deps: Deps) {
         const parsed = validate(ImportResultStatus, status, 'query');
         if (!parsed.ok) throw ServiceError.unprocessable(parsed.errors);
       }
-      const json: string[] = [];
-      let bytes = 0;
-      let lastLine = afterLine;
-      const filter = { import_batch_id: batchId, line_number: { $gt: afterLine }, ...(status ? { status: status as ImportResultDocument['status'] } : {}) };
-      // A cursor, not toArray: the page stops reading at the budget.
-      const cursor = repository.results.find(filter).sort({ line_number: 1 });
-      try {
-        for await (const row of cursor) {
-          if (json.length > 0 && bytes >= maxBytes) return { json, more: true, lastLine };
-          const text = JSON.stringify(resultRead(row));
-          json.push(text);
-          bytes += text.length;
-          lastLine = row.line_number;
-        }
-      } finally {
-        await cursor.close();
-      }
-      return { json, more: false, lastLine };
+      const page = await repository.resultTextPage(batchId, { afterLine, maxBytes, filter: status ? { status: status as ImportResultDocument['status'] } : {}, textOf: (row) => JSON.stringify(resultRead(row)) });
+      return { json: page.texts, more: page.more, lastLine: page.lastLine };
     },
   };
 }
