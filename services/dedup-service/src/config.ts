@@ -22,11 +22,11 @@ export const dedupServiceConfig = defineConfig({
     min: 1000,
     description: 'a duplicate decision still pending after this long is queued for deduplication again',
   },
-  DEDUP_LOOKUP_PAGE_BYTES: {
+  DEDUP_REPLY_PAGE_BYTES: {
     kind: 'integer',
     default: 32 * 1024 * 1024,
     min: 1,
-    description: 'largest page of identifier-lookup results sent to the gateway in one gRPC reply (it looks the rest up by id after it)',
+    description: 'largest page of identifier-lookup results or reference-file lines sent in one gRPC reply (the caller asks for the rest by id after it)',
   },
   DEDUP_RELAY_MAX_READ_WAIT_MS: {
     kind: 'integer',

@@ -82,7 +82,7 @@ export async function startDedupService(env: NodeJS.ProcessEnv = process.env, ov
         addEnhancements: createAddEnhancements({ references, blocking, engine, trustedTypes, exclusive: inReferenceLane, onEvents }),
         references,
         readsFirst,
-        lookupPageBytes: config.DEDUP_LOOKUP_PAGE_BYTES,
+        replyPageBytes: config.DEDUP_REPLY_PAGE_BYTES,
       });
       const consumer = await startDeduplicationConsumer(bus, processDeduplication, logger);
       const sweeper = startPendingDecisionSweeper({

@@ -18,7 +18,7 @@ describe('LookupReferences in pages', () => {
 
   beforeAll(async () => {
     infrastructure = await startInfrastructure('dedup-lookup-pages');
-    service = await startDedupService({ ...infrastructure.env, DEDUP_LOOKUP_PAGE_BYTES: '2000' });
+    service = await startDedupService({ ...infrastructure.env, DEDUP_REPLY_PAGE_BYTES: '2000' });
     client = dedupClient(service.grpcPort);
   });
 

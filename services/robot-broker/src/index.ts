@@ -5,7 +5,7 @@ import type { AddEnhancementsRequest } from '@destiny/contracts/generated/grpc/d
 import type { AddEnhancementsResponse__Output } from '@destiny/contracts/generated/grpc/destiny/dedup_service/AddEnhancementsResponse';
 import type { IdRequest } from '@destiny/contracts/generated/grpc/destiny/common/IdRequest';
 import type { JsonDocument__Output } from '@destiny/contracts/generated/grpc/destiny/common/JsonDocument';
-import type { IdsRequest } from '@destiny/contracts/generated/grpc/destiny/common/IdsRequest';
+import type { IdsRequest, IdsRequest__Output } from '@destiny/contracts/generated/grpc/destiny/common/IdsRequest';
 import type { JsonDocuments__Output } from '@destiny/contracts/generated/grpc/destiny/common/JsonDocuments';
 import type { ReferenceFileLinesRequest } from '@destiny/contracts/generated/grpc/destiny/dedup_service/ReferenceFileLinesRequest';
 import type { ReferenceFileLines__Output } from '@destiny/contracts/generated/grpc/destiny/dedup_service/ReferenceFileLines';
@@ -78,18 +78,34 @@ export async function startRobotBroker(env: NodeJS.ProcessEnv = process.env, ove
           const response = await callUnary<IdsRequest, JsonDocuments__Output>(dedupClient, dedupClient.GetDeduplicatedViews.bind(dedupClient) as never, { ids: [...ids] }, { deadlineMs: DEDUP_DEADLINE_MS });
           return (response.json ?? []).map((text) => JSON.parse(text) as Record<string, unknown> & { id: string });
         },
-        async referenceFileLines(ids, fullTextEntitled) {
+        async storedReferenceIds(ids) {
           if (ids.length === 0) return [];
-          let response: ReferenceFileLines__Output;
           try {
-            response = await callUnary<ReferenceFileLinesRequest, ReferenceFileLines__Output>(dedupClient, dedupClient.GetReferenceFileLines.bind(dedupClient) as never, { ids: [...ids], full_text: fullTextEntitled }, { deadlineMs: DEDUP_DEADLINE_MS });
+            return (await callUnary<IdsRequest, IdsRequest__Output>(dedupClient, dedupClient.GetStoredReferenceIds.bind(dedupClient) as never, { ids: [...ids] }, { deadlineMs: DEDUP_DEADLINE_MS })).ids ?? [];
           } catch (error) {
-            // A dedup-service of an earlier version (rolling upgrade) serves only the views.
+            // A dedup-service of an earlier version (rolling upgrade) tells only by the views.
             if (!(error instanceof ServiceError && error.httpStatus === 501)) throw error;
-            return (await references.deduplicatedViews(ids)).map((view) => referenceFileLineOfView(view, fullTextEntitled));
+            return (await references.deduplicatedViews(ids)).map((view) => view.id);
           }
-          const lines = response.lines ?? [];
-          return (response.ids ?? []).map((id, index) => ({ id, line: lines[index], fullText: response.full_texts?.[index] ?? false }));
+        },
+        async referenceFileLines(ids, fullTextEntitled) {
+          const found: Array<{ id: string; line: string; fullText: boolean }> = [];
+          // Page by page: lines past dedup-service's reply budget come back as ids to ask for again.
+          for (let asked = [...ids]; asked.length > 0; ) {
+            let response: ReferenceFileLines__Output;
+            try {
+              response = await callUnary<ReferenceFileLinesRequest, ReferenceFileLines__Output>(dedupClient, dedupClient.GetReferenceFileLines.bind(dedupClient) as never, { ids: asked, full_text: fullTextEntitled }, { deadlineMs: DEDUP_DEADLINE_MS });
+            } catch (error) {
+              // A dedup-service of an earlier version (rolling upgrade) serves only the views.
+              if (!(error instanceof ServiceError && error.httpStatus === 501)) throw error;
+              return [...found, ...(await references.deduplicatedViews(asked)).map((view) => referenceFileLineOfView(view, fullTextEntitled))];
+            }
+            const lines = response.lines ?? [];
+            found.push(...(response.ids ?? []).map((id, index) => ({ id, line: lines[index], fullText: response.full_texts?.[index] ?? false })));
+            // A page without lines would make no progress (a dedup-service that never pages sends none back).
+            asked = lines.length > 0 ? (response.remaining_ids ?? []) : [];
+          }
+          return found;
         },
         async getReference(id) {
           try {

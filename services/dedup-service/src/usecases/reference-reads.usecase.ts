@@ -63,5 +63,17 @@ export function createReferenceReads(deps: { references: ReferenceRepository }) 
     return { json, remainingIds: views.slice(json.length).map((view) => view.id) };
   }
 
-  return { getReference, deduplicatedViews, referenceFileLines, lookup, lookupPage };
+  /**
+   * `referenceFileLines`, stopping once the page holds `maxBytes` (always at least one line): a
+   * robot's batch of up to 10,000 references outgrows any reply, so the caller asks for the rest.
+   */
+  async function referenceFileLinesPage(ids: readonly string[], fullText: boolean, maxBytes: number) {
+    const all = await referenceFileLines(ids, fullText);
+    let bytes = 0;
+    let fit = 0;
+    while (fit < all.length && (fit === 0 || bytes < maxBytes)) bytes += all[fit++].line.length;
+    return { lines: all.slice(0, fit), remainingIds: all.slice(fit).map((item) => item.id) };
+  }
+
+  return { getReference, deduplicatedViews, referenceFileLines, referenceFileLinesPage, lookup, lookupPage };
 }

@@ -9,12 +9,12 @@ import type { ReferenceStorePort } from './ports';
 // Enhancement requests by reference ids (§10) and pending enhancements for other producers.
 
 /** References checked per call to dedup-service. */
-const VIEW_CHUNK = 1000;
+const EXISTENCE_CHUNK = 1000;
 /**
- * Calls to dedup-service in flight at once: its store reads the next chunk while it builds the
- * views of the last. More gain nothing (dedup-service's own work is the bound) and crowd its other callers.
+ * Calls to dedup-service in flight at once: its store reads the next chunk while it answers the
+ * last. More gain nothing (dedup-service's own work is the bound) and crowd its other callers.
  */
-const VIEW_CALLS_IN_FLIGHT = 2;
+const EXISTENCE_CALLS_IN_FLIGHT = 2;
 /**
  * Pending enhancements written per insert: the driver encodes a whole insert in one go, so a
  * request of 100,000 references written at once held the process for seconds.
@@ -78,14 +78,14 @@ export function createEnhancementRequestUsecases(deps: {
 
   /**
    * The ids that name no reference, in the order given. References the search index has announced
-   * exist (none is ever deleted); only the others are looked up in dedup-service, whose views
-   * decode each document whole, a few chunks at a time.
+   * exist (none is ever deleted); only the others are looked up in dedup-service, a few chunks at
+   * a time.
    */
   async function missingReferences(ids: readonly string[]): Promise<string[]> {
     const found = await deps.indexed.announced(ids);
     const unknown = found.size === 0 ? ids : ids.filter((id) => !found.has(id));
-    await inChunks(unknown.length, VIEW_CHUNK, VIEW_CALLS_IN_FLIGHT, async (start, end) => {
-      for (const view of await deps.references.deduplicatedViews(unknown.slice(start, end))) found.add(view.id);
+    await inChunks(unknown.length, EXISTENCE_CHUNK, EXISTENCE_CALLS_IN_FLIGHT, async (start, end) => {
+      for (const id of await deps.references.storedReferenceIds(unknown.slice(start, end))) found.add(id);
     });
     return unknown.filter((id) => !found.has(id));
   }

@@ -5,6 +5,8 @@ import type { AddEnhancementOutcome__Output as AddEnhancementOutcome } from '@de
 export type { AddEnhancementOutcome };
 
 export interface ReferenceStorePort {
+  /** Which of these references are stored, in request order; no reference is read whole. */
+  storedReferenceIds(ids: readonly string[]): Promise<string[]>;
   /** Deduplicated views (§6.9) in request order; missing references omitted. */
   deduplicatedViews(ids: readonly string[]): Promise<Array<Record<string, unknown> & { id: string }>>;
   /**

@@ -32,8 +32,8 @@ export function registerDedupGrpc(
     references: ReferenceRepository;
     /** The reads behind a robot's poll, which go before background work such as the event relay. */
     readsFirst: ForegroundPriorityGate;
-    /** Largest page of lookup results in one reply. */
-    lookupPageBytes: number;
+    /** Largest page of lookup results or reference-file lines in one reply. */
+    replyPageBytes: number;
   },
 ): void {
   const protos = loadDestinyProtos();
@@ -43,15 +43,19 @@ export function registerDedupGrpc(
     }),
     GetReference: async (request: { id: string }) => ({ json: JSON.stringify(await deps.reads.getReference(request.id)) }),
     LookupReferences: async (request: LookupReferencesRequest__Output) => {
-      const page = await deps.reads.lookupPage(request.identifiers, deps.lookupPageBytes);
+      const page = await deps.reads.lookupPage(request.identifiers, deps.replyPageBytes);
       return { json: page.json, remaining_ids: page.remainingIds };
     },
     GetDeduplicatedViews: (request: { ids: string[] }) =>
       deps.readsFirst.inForeground(async () => ({ json: (await deps.reads.deduplicatedViews(request.ids)).map((view) => JSON.stringify(view)) })),
+    GetStoredReferenceIds: async (request: { ids: string[] }) => {
+      const stored = await deps.references.existing(request.ids);
+      return { ids: request.ids.filter((id) => stored.has(id)) };
+    },
     GetReferenceFileLines: (request: ReferenceFileLinesRequest__Output) =>
       deps.readsFirst.inForeground(async () => {
-        const lines = await deps.reads.referenceFileLines(request.ids, request.full_text);
-        return { ids: lines.map((item) => item.id), lines: lines.map((item) => item.line), full_texts: lines.map((item) => item.fullText) };
+        const { lines, remainingIds } = await deps.reads.referenceFileLinesPage(request.ids, request.full_text, deps.replyPageBytes);
+        return { ids: lines.map((item) => item.id), lines: lines.map((item) => item.line), full_texts: lines.map((item) => item.fullText), remaining_ids: remainingIds };
       }),
     AddEnhancements: async (request: AddEnhancementsRequest__Output) => ({ outcomes: await deps.addEnhancements(request) }),
     MakeDuplicateDecisions: async (request: { json: string }) => ({ json: (await deps.decisions.makeDecisions(parseJson(request.json))).map((item) => JSON.stringify(item)) }),

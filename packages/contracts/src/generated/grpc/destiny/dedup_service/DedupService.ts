@@ -64,6 +64,15 @@ export interface DedupServiceClient extends grpc.Client {
   getReferenceFileLines(argument: _destiny_dedup_service_ReferenceFileLinesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_dedup_service_ReferenceFileLines__Output>): grpc.ClientUnaryCall;
   getReferenceFileLines(argument: _destiny_dedup_service_ReferenceFileLinesRequest, callback: grpc.requestCallback<_destiny_dedup_service_ReferenceFileLines__Output>): grpc.ClientUnaryCall;
   
+  GetStoredReferenceIds(argument: _destiny_common_IdsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_common_IdsRequest__Output>): grpc.ClientUnaryCall;
+  GetStoredReferenceIds(argument: _destiny_common_IdsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_destiny_common_IdsRequest__Output>): grpc.ClientUnaryCall;
+  GetStoredReferenceIds(argument: _destiny_common_IdsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_common_IdsRequest__Output>): grpc.ClientUnaryCall;
+  GetStoredReferenceIds(argument: _destiny_common_IdsRequest, callback: grpc.requestCallback<_destiny_common_IdsRequest__Output>): grpc.ClientUnaryCall;
+  getStoredReferenceIds(argument: _destiny_common_IdsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_common_IdsRequest__Output>): grpc.ClientUnaryCall;
+  getStoredReferenceIds(argument: _destiny_common_IdsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_destiny_common_IdsRequest__Output>): grpc.ClientUnaryCall;
+  getStoredReferenceIds(argument: _destiny_common_IdsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_common_IdsRequest__Output>): grpc.ClientUnaryCall;
+  getStoredReferenceIds(argument: _destiny_common_IdsRequest, callback: grpc.requestCallback<_destiny_common_IdsRequest__Output>): grpc.ClientUnaryCall;
+  
   IngestReferences(argument: _destiny_dedup_service_IngestReferencesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_dedup_service_IngestReferencesResponse__Output>): grpc.ClientUnaryCall;
   IngestReferences(argument: _destiny_dedup_service_IngestReferencesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_destiny_dedup_service_IngestReferencesResponse__Output>): grpc.ClientUnaryCall;
   IngestReferences(argument: _destiny_dedup_service_IngestReferencesRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_destiny_dedup_service_IngestReferencesResponse__Output>): grpc.ClientUnaryCall;
@@ -118,6 +127,8 @@ export interface DedupServiceHandlers extends grpc.UntypedServiceImplementation 
   
   GetReferenceFileLines: grpc.handleUnaryCall<_destiny_dedup_service_ReferenceFileLinesRequest__Output, _destiny_dedup_service_ReferenceFileLines>;
   
+  GetStoredReferenceIds: grpc.handleUnaryCall<_destiny_common_IdsRequest__Output, _destiny_common_IdsRequest>;
+  
   IngestReferences: grpc.handleUnaryCall<_destiny_dedup_service_IngestReferencesRequest__Output, _destiny_dedup_service_IngestReferencesResponse>;
   
   InvokeDeduplication: grpc.handleUnaryCall<_destiny_common_IdsRequest__Output, _destiny_common_Empty>;
@@ -136,6 +147,7 @@ export interface DedupServiceDefinition extends grpc.ServiceDefinition {
   GetDeduplicatedViews: MethodDefinition<_destiny_common_IdsRequest, _destiny_common_JsonDocuments, _destiny_common_IdsRequest__Output, _destiny_common_JsonDocuments__Output>
   GetReference: MethodDefinition<_destiny_common_IdRequest, _destiny_common_JsonDocument, _destiny_common_IdRequest__Output, _destiny_common_JsonDocument__Output>
   GetReferenceFileLines: MethodDefinition<_destiny_dedup_service_ReferenceFileLinesRequest, _destiny_dedup_service_ReferenceFileLines, _destiny_dedup_service_ReferenceFileLinesRequest__Output, _destiny_dedup_service_ReferenceFileLines__Output>
+  GetStoredReferenceIds: MethodDefinition<_destiny_common_IdsRequest, _destiny_common_IdsRequest, _destiny_common_IdsRequest__Output, _destiny_common_IdsRequest__Output>
   IngestReferences: MethodDefinition<_destiny_dedup_service_IngestReferencesRequest, _destiny_dedup_service_IngestReferencesResponse, _destiny_dedup_service_IngestReferencesRequest__Output, _destiny_dedup_service_IngestReferencesResponse__Output>
   InvokeDeduplication: MethodDefinition<_destiny_common_IdsRequest, _destiny_common_Empty, _destiny_common_IdsRequest__Output, _destiny_common_Empty__Output>
   LookupReferences: MethodDefinition<_destiny_dedup_service_LookupReferencesRequest, _destiny_dedup_service_LookupReferencesPage, _destiny_dedup_service_LookupReferencesRequest__Output, _destiny_dedup_service_LookupReferencesPage__Output>
