@@ -9,14 +9,14 @@ const USER = { subject: 'user', roles: ['enhancement_request.writer'], entitleme
 const WRITER = { subject: 'admin', roles: ['robot.writer'], entitlements: ['robot_entitlement_writer'], robot_id: '' };
 
 /**
- * A dedup-service of the version before `GetReferenceFileLines`: every other unary method is
- * passed to the real one, that one is not served (grpc-js answers UNIMPLEMENTED).
+ * A dedup-service of the version before `GetReferenceFileLines` and `GetStoredReferenceIds`: every
+ * other unary method is passed to the real one, those are not served (grpc-js answers UNIMPLEMENTED).
  */
 async function startEarlierDedupService(target: DedupClient): Promise<{ port: number; stop(): void }> {
   const definition = loadDestinyProtos().destiny.dedup_service.DedupService.service;
   const implementation: grpc.UntypedServiceImplementation = {};
   for (const [method, shape] of Object.entries(definition)) {
-    if (method === 'GetReferenceFileLines' || shape.requestStream || shape.responseStream) continue;
+    if (method === 'GetReferenceFileLines' || method === 'GetStoredReferenceIds' || shape.requestStream || shape.responseStream) continue;
     implementation[method] = ((forwarded: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
       (target as unknown as Record<string, (request: unknown, done: (error: grpc.ServiceError | null, response?: unknown) => void) => void>)[method](forwarded.request, (error, response) => callback(error, response));
     }) as grpc.UntypedHandleCall;
@@ -53,7 +53,7 @@ describe('robot-broker polling through a dedup-service of an earlier version', (
     await infrastructure?.stop();
   });
 
-  it('when dedup-service does not serve GetReferenceFileLines, then a poll writes the reference file from the views, line for line as the current dedup-service writes it', async () => {
+  it('when dedup-service does not serve GetReferenceFileLines or GetStoredReferenceIds, then a request is checked and a poll writes the reference file from the views, line for line as the current dedup-service writes it', async () => {
     const ids = await ingestReferences(references, 4, 'fallback');
     const robot = await callJson<{ id: string }>(client, 'RegisterRobot', { caller: WRITER, json: JSON.stringify({ name: 'fallback-bot', description: 'd', owner: 'o', entitlements: [] }) });
     await callJson(client, 'CreateEnhancementRequest', { caller: USER, json: JSON.stringify({ robot_id: robot.id, reference_ids: ids, source: 'tests' }) });
