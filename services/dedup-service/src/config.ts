@@ -26,7 +26,7 @@ export const dedupServiceConfig = defineConfig({
     kind: 'integer',
     default: 32 * 1024 * 1024,
     min: 1,
-    description: 'largest page of identifier-lookup results or reference-file lines sent in one gRPC reply (the caller asks for the rest by id after it)',
+    description: 'largest page of identifier-lookup results or reference-file lines sent in one gRPC reply (the caller asks for the rest by id after it), and of views in one message of the view stream',
   },
   DEDUP_RELAY_MAX_READ_WAIT_MS: {
     kind: 'integer',

@@ -32,7 +32,7 @@ export function registerDedupGrpc(
     references: ReferenceRepository;
     /** The reads behind a robot's poll, which go before background work such as the event relay. */
     readsFirst: ForegroundPriorityGate;
-    /** Largest page of lookup results or reference-file lines in one reply. */
+    /** Largest page of lookup results, reference-file lines or streamed views in one reply or message. */
     replyPageBytes: number;
   },
 ): void {
@@ -79,8 +79,22 @@ export function registerDedupGrpc(
           const heads = page.filter(isCanonicalLike);
           const groups = await deps.references.duplicatesOf(heads.map((row) => row._id));
           // Each view goes with the version of the document it was built from, so the rebuild can
-          // order it against live events exactly as the indexer orders events.
-          if (heads.length > 0) await write({ json: heads.map((row) => JSON.stringify(deduplicatedView(row, groups.get(row._id) ?? []))), versions: heads.map((row) => row.version) });
+          // order it against live events exactly as the indexer orders events. A page of large
+          // views goes out as several messages, each within the reply budget (at least one view).
+          let message: DeduplicatedViewsChunk & { json: string[]; versions: number[] } = { json: [], versions: [] };
+          let bytes = 0;
+          for (const row of heads) {
+            if (message.json.length > 0 && bytes >= deps.replyPageBytes) {
+              await write(message);
+              message = { json: [], versions: [] };
+              bytes = 0;
+            }
+            const text = JSON.stringify(deduplicatedView(row, groups.get(row._id) ?? []));
+            message.json.push(text);
+            message.versions.push(row.version);
+            bytes += text.length;
+          }
+          if (message.json.length > 0) await write(message);
         }
       },
     },

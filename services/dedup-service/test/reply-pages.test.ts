@@ -3,15 +3,17 @@ import type { RunningBackendService } from '@destiny/platform';
 import { startDedupService } from '../src/index';
 import { call, dedupClient, startInfrastructure, waitFor, type DedupClient } from './dedup-helpers';
 
-// A lookup names up to 100 references of up to 16 MiB each: more than one gRPC reply can carry. The
-// views are answered up to a page budget, and the rest named by id to be looked up again.
+// A lookup names up to 100 references of up to 16 MiB each, a robot's batch up to 10,000, and the view
+// stream sends hundreds per page: more than one gRPC reply or message can carry. Each is answered up
+// to a page budget (DEDUP_REPLY_PAGE_BYTES, here 2,000 bytes); the rest is named by id to be asked for
+// again, or sent in the next message.
 
 interface Page {
   json: string[];
   remaining_ids: string[];
 }
 
-describe('LookupReferences in pages', () => {
+describe('replies of dedup-service in pages', () => {
   let infrastructure: Awaited<ReturnType<typeof startInfrastructure>>;
   let service: RunningBackendService;
   let client: DedupClient;
@@ -47,5 +49,35 @@ describe('LookupReferences in pages', () => {
     expect(views.every((view) => view.enhancements.length === 1)).toBe(true);
     // Every page names exactly the views it did not carry.
     pages.slice(0, -1).forEach((page, index) => expect(page.remaining_ids).toEqual(pages.slice(index + 1).flatMap((later) => later.json).map((text) => (JSON.parse(text) as { id: string }).id)));
+  });
+
+  it('when a robot\'s reference lines outgrow the page budget, then each page stops at the budget and names the rest, in request order', async () => {
+    const lines = [10, 11, 12, 13].map((index) => ({ line_number: index, import_result_id: uuidv7(), reference_json: JSON.stringify({ identifiers: [{ identifier: doi(index), identifier_type: 'doi' }], enhancements: [abstract(index)] }) }));
+    const ids = (await call<{ outcomes: Array<{ reference_id: string }> }>(client, 'IngestReferences', { import_batch_id: uuidv7(), collision_strategy: 'fail', lines })).outcomes.map((outcome) => outcome.reference_id);
+
+    const pages: Array<{ ids: string[]; lines: string[]; remaining_ids: string[] }> = [await call(client, 'GetReferenceFileLines', { ids, full_text: false })];
+    while (pages.at(-1)!.remaining_ids.length > 0) pages.push(await call(client, 'GetReferenceFileLines', { ids: pages.at(-1)!.remaining_ids, full_text: false }));
+
+    expect(pages.length).toBeGreaterThan(1);
+    for (const page of pages.slice(0, -1)) expect(page.lines.reduce((bytes, line) => bytes + line.length, 0)).toBeGreaterThanOrEqual(2000);
+    expect(pages.flatMap((page) => page.ids)).toEqual(ids);
+    expect(pages.flatMap((page) => page.lines).map((line) => (JSON.parse(line) as { id: string }).id)).toEqual(ids);
+  });
+
+  it('when the streamed views of a page outgrow the budget, then they go out as several messages, none past the budget by more than one view', async () => {
+    const messages: Array<{ json: string[]; versions: number[] }> = [];
+    await new Promise<void>((resolve, reject) => {
+      const stream = (client as unknown as { StreamDeduplicatedViews(request: unknown): NodeJS.ReadableStream }).StreamDeduplicatedViews({ chunk_size: 500 });
+      stream.on('data', (message: { json: string[]; versions: number[] }) => messages.push(message));
+      stream.on('end', resolve);
+      stream.on('error', reject);
+    });
+    const sizes = messages.map((message) => message.json.reduce((bytes, text) => bytes + text.length, 0));
+    expect(messages.length).toBeGreaterThan(1);
+    messages.forEach((message, index) => {
+      expect(message.versions).toHaveLength(message.json.length);
+      expect(sizes[index] - message.json.at(-1)!.length).toBeLessThan(2000);
+    });
+    expect(messages.flatMap((message) => message.json).length).toBeGreaterThanOrEqual(9);
   });
 });
