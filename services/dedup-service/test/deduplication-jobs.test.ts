@@ -1,11 +1,13 @@
-import { QUEUES, TOPOLOGY, uuidv7, type DeduplicationJob } from '@destiny/contracts';
-import { createInProcessBus, createLogger, type MessageBus } from '@destiny/platform';
+import { QUEUES, TOPOLOGY, uuidv7, type DeduplicationJob, type ReferenceChangedEvent } from '@destiny/contracts';
+import { createInProcessBus, createLogger, OUTBOX_FIELD, type MessageBus, type OutboxEntry } from '@destiny/platform';
 import { MongoClient, type Db } from 'mongodb';
 import { createBlockingKeyRepository } from '../src/data-access/blocking-key.repository';
 import { COLLECTIONS } from '../src/data-access/collections';
 import { createDecisionRepository, pendingDecision, type DecisionDocument } from '../src/data-access/decision.repository';
 import { createReferenceRepository } from '../src/data-access/reference.repository';
 import * as engine from '../src/domain/deduplication';
+import { expandFromDocument } from '../src/domain/reference-changed.event-builder';
+import type { ReferenceDocument } from '../src/domain/reference.model';
 import { createIngestReferences } from '../src/usecases/ingest-references.usecase';
 import { createDuplicateDecisionUsecases } from '../src/usecases/duplicate-decisions.usecase';
 import { createReconcileDecisionActivations } from '../src/usecases/reconcile-decision-activations.usecase';
@@ -296,6 +298,34 @@ describe('deduplication jobs on MongoDB', () => {
     }
     expect(await decisionOf(copyId)).toMatchObject({ duplicate_determination: 'duplicate', canonical_reference_id: secondId });
     expect(await decisionOf(secondId)).toMatchObject({ duplicate_determination: 'canonical' });
+  });
+
+  it('when a pass wrote a copy as a duplicate but not its canonical\'s own decision, then the canonical decided later counts the copy as its duplicate and its event carries it', async () => {
+    const [firstJob, canonicalJob, copyJob] = await ingestChunks([[first], [second], [copyOf(second, 1002)]]);
+    const [secondId] = canonicalJob.reference_ids;
+    const [copyId] = copyJob.reference_ids;
+    // As a stopped pass leaves it: the copy written as the canonical's duplicate, the canonical
+    // itself not (here another lane changed it first; a database that dies mid-write does the same).
+    const racing = changedBeforeWrites(secondId, { times: 1, onlyIncluding: true });
+    const lane = heldLane();
+    const racedProcess = createProcessDeduplication({ ...repositories(), references: racing, engine, trustedTypes: new Set(['doi']), exclusive: lane.exclusive, onEvents: () => undefined, logger });
+    const settled = [racedProcess(firstJob), racedProcess(canonicalJob), racedProcess(copyJob)].map((promise) => promise.then(() => 'done', (error: Error) => error.message));
+    lane.release();
+    await Promise.all(settled);
+    const storedReference = (id: string) => db.collection(COLLECTIONS.references).findOne({ _id: id as never });
+    expect(await storedReference(copyId)).toMatchObject({ active_decision: { duplicate_determination: 'duplicate', canonical_reference_id: secondId } });
+    expect(await storedReference(secondId)).toMatchObject({ active_decision: null });
+
+    // Delivered again, the copy's job first, then the canonical's.
+    const process = createProcessDeduplication({ ...repositories(), engine, trustedTypes: new Set(['doi']), exclusive: run, onEvents: () => undefined, logger });
+    await process(copyJob);
+    await process(canonicalJob);
+    expect(await decisionOf(secondId)).toMatchObject({ duplicate_determination: 'canonical' });
+    // The canonical's latest event is its group's view: its own content and its duplicate's.
+    const stored = (await storedReference(secondId)) as unknown as ReferenceDocument & { [OUTBOX_FIELD]: OutboxEntry[] };
+    const latest = stored[OUTBOX_FIELD].map((entry) => expandFromDocument(entry, stored).payload as ReferenceChangedEvent).sort((a, b) => b.version - a.version)[0];
+    expect(latest).toMatchObject({ version: stored.version, duplicate_decision: { duplicate_determination: 'canonical' } });
+    expect(latest.reference.identifiers).toContainEqual(expect.objectContaining({ identifier_type: 'pm_id', identifier: 1002 }));
   });
 
   it('when a pass wrote a reference but failed before its decisions, and a later pass moves the reference on, then only the latest decision stays active', async () => {

@@ -91,9 +91,10 @@ export class DecisionSession {
       // Only `active_decision` is ever replaced on `after`, so a shallow copy keeps `before` intact.
       this.working.set(row._id, { before: row, after: { ...row }, decisionChanged: false });
     }
-    // Only a decided reference can have duplicates (a duplicate's target must be canonical), so
-    // the references a job has just ingested are not looked up.
-    const groups = await this.deps.references.duplicatesOf(rows.filter((row) => row.active_decision).map((row) => row._id));
+    // Undecided references are looked up too: a commit that stopped half-way (a process or the
+    // database dying mid-write, another lane changing one of its references) can leave a copy
+    // stored as the duplicate of a canonical whose own decision was not written.
+    const groups = await this.deps.references.duplicatesOf(rows.map((row) => row._id));
     for (const row of rows) {
       const duplicates = groups.get(row._id) ?? [];
       const members = new Set(duplicates.map((item) => item._id));
