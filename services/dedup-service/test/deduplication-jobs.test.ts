@@ -112,6 +112,23 @@ describe('deduplication jobs on MongoDB', () => {
   // A copy under another kind of identifier: no conflicting DOI, so the metadata decides.
   const copyOf = (item: typeof first, pubmedId: number) => ({ ...item, identifier: { identifier_type: 'pm_id', identifier: pubmedId } });
 
+  /**
+   * Three jobs decided in one pass (behind a first one) while the ingest lane changes `second` just
+   * before the pass writes: the copy of `second` is stored as its duplicate, `second` itself is not,
+   * as a pass that stops half-way leaves them. Resolves once the raced passes have settled.
+   */
+  async function copyWrittenCanonicalNot() {
+    const [firstJob, canonicalJob, copyJob] = await ingestChunks([[first], [second], [copyOf(second, 1002)]]);
+    const [secondId] = canonicalJob.reference_ids;
+    const [copyId] = copyJob.reference_ids;
+    const racing = changedBeforeWrites(secondId, { times: 1, onlyIncluding: true });
+    const lane = heldLane();
+    const racedProcess = createProcessDeduplication({ ...repositories(), references: racing, engine, trustedTypes: new Set(['doi']), exclusive: lane.exclusive, onEvents: () => undefined, logger });
+    const settled = [racedProcess(firstJob), racedProcess(canonicalJob), racedProcess(copyJob)].map((promise) => promise.then(() => 'done', (error: Error) => error.message));
+    lane.release();
+    return { canonicalJob, copyJob, secondId, copyId, outcomes: await Promise.all(settled) };
+  }
+
   it('when jobs arrive while one is being decided, then the waiting jobs are decided together in one pass, in arrival order', async () => {
     const [job1, job2, job3] = await ingestChunks([[first], [second, copyOf(first, 1001)], [copyOf(second, 1002), third]]);
     const lane = heldLane();
@@ -270,18 +287,9 @@ describe('deduplication jobs on MongoDB', () => {
   });
 
   it('when a pass wrote some references before another turned out changed, then the retry records the written decisions as applied instead of deciding them again', async () => {
-    const [firstJob, canonicalJob, copyJob] = await ingestChunks([[first], [second], [copyOf(second, 1002)]]);
-    const [secondId] = canonicalJob.reference_ids;
-    const [copyId] = copyJob.reference_ids;
-    // The two jobs decided in one pass (behind a first one); the ingest lane changes the canonical
-    // just before that pass writes.
-    const racing = changedBeforeWrites(secondId, { times: 1, onlyIncluding: true });
-    const lane = heldLane();
-    const racedProcess = createProcessDeduplication({ ...repositories(), references: racing, engine, trustedTypes: new Set(['doi']), exclusive: lane.exclusive, onEvents: () => undefined, logger });
-    const settled = [racedProcess(firstJob), racedProcess(canonicalJob), racedProcess(copyJob)].map((promise) => promise.then(() => 'done', (error: Error) => error.message));
-    lane.release();
+    const { canonicalJob, copyJob, secondId, copyId, outcomes } = await copyWrittenCanonicalNot();
     const retried = 'a reference changed while its duplicate decision was applied; the job will be retried';
-    expect(await Promise.all(settled)).toEqual(['done', retried, retried]);
+    expect(outcomes).toEqual(['done', retried, retried]);
     // The copy was written with its decision, which is still pending; its canonical was not.
     expect(await db.collection(COLLECTIONS.references).findOne({ _id: copyId as never })).toMatchObject({ active_decision: { duplicate_determination: 'duplicate', canonical_reference_id: secondId } });
 
@@ -301,17 +309,9 @@ describe('deduplication jobs on MongoDB', () => {
   });
 
   it('when a pass wrote a copy as a duplicate but not its canonical\'s own decision, then the canonical decided later counts the copy as its duplicate and its event carries it', async () => {
-    const [firstJob, canonicalJob, copyJob] = await ingestChunks([[first], [second], [copyOf(second, 1002)]]);
-    const [secondId] = canonicalJob.reference_ids;
-    const [copyId] = copyJob.reference_ids;
-    // As a stopped pass leaves it: the copy written as the canonical's duplicate, the canonical
-    // itself not (here another lane changed it first; a database that dies mid-write does the same).
-    const racing = changedBeforeWrites(secondId, { times: 1, onlyIncluding: true });
-    const lane = heldLane();
-    const racedProcess = createProcessDeduplication({ ...repositories(), references: racing, engine, trustedTypes: new Set(['doi']), exclusive: lane.exclusive, onEvents: () => undefined, logger });
-    const settled = [racedProcess(firstJob), racedProcess(canonicalJob), racedProcess(copyJob)].map((promise) => promise.then(() => 'done', (error: Error) => error.message));
-    lane.release();
-    await Promise.all(settled);
+    // As a stopped pass leaves it (here another lane changed the canonical first; a database that
+    // dies mid-write does the same).
+    const { canonicalJob, copyJob, secondId, copyId } = await copyWrittenCanonicalNot();
     const storedReference = (id: string) => db.collection(COLLECTIONS.references).findOne({ _id: id as never });
     expect(await storedReference(copyId)).toMatchObject({ active_decision: { duplicate_determination: 'duplicate', canonical_reference_id: secondId } });
     expect(await storedReference(secondId)).toMatchObject({ active_decision: null });
