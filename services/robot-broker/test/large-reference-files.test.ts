@@ -20,7 +20,6 @@ describe('robot-broker polling a batch whose reference lines outgrow one gRPC re
 
   beforeAll(async () => {
     infrastructure = await startInfrastructure('large-reference-files');
-    infrastructure.env.LOG_LEVEL = 'warn';
     dedup = await startDedupService(infrastructure.env);
     references = dedupClient(dedup.grpcPort);
     broker = await startRobotBroker({ ...infrastructure.env, DEDUP_SERVICE_GRPC_URL: `127.0.0.1:${dedup.grpcPort}` });
