@@ -5,6 +5,7 @@ export * from './errors/service-error';
 export * from './grpc/grpc-errors';
 export * from './grpc/grpc-server';
 export * from './grpc/grpc-client';
+export * from './grpc/reply-page';
 export * from './grpc/robot-broker.client';
 export * from './mongo/mongo-connection';
 export * from './mongo/transient-mongo-error';

@@ -1,5 +1,5 @@
 import { canonicalUuid, identifierIdentityKey, parseIdentifierLookup, type DeduplicatedReference, type ExternalIdentifier } from '@destiny/contracts';
-import { ServiceError } from '@destiny/platform';
+import { replyPage, ServiceError } from '@destiny/platform';
 import type { ReferenceRepository } from '../data-access/reference.repository';
 import { deduplicatedView, isCanonicalLike, storedView, type ReferenceDocument } from '../domain/reference.model';
 import { createReferenceFileLines } from './reference-file-lines.usecase';
@@ -52,15 +52,8 @@ export function createReferenceReads(deps: { references: ReferenceRepository }) 
    */
   async function lookupPage(texts: readonly string[], maxBytes: number): Promise<{ json: string[]; remainingIds: string[] }> {
     const views = await lookup(texts);
-    const json: string[] = [];
-    let bytes = 0;
-    for (const view of views) {
-      if (json.length > 0 && bytes >= maxBytes) break;
-      const text = JSON.stringify(view);
-      json.push(text);
-      bytes += text.length;
-    }
-    return { json, remainingIds: views.slice(json.length).map((view) => view.id) };
+    const page = await replyPage(views, (view) => JSON.stringify(view), maxBytes);
+    return { json: page.texts, remainingIds: views.slice(page.taken).map((view) => view.id) };
   }
 
   /**
@@ -69,10 +62,8 @@ export function createReferenceReads(deps: { references: ReferenceRepository }) 
    */
   async function referenceFileLinesPage(ids: readonly string[], fullText: boolean, maxBytes: number) {
     const all = await referenceFileLines(ids, fullText);
-    let bytes = 0;
-    let fit = 0;
-    while (fit < all.length && (fit === 0 || bytes < maxBytes)) bytes += all[fit++].line.length;
-    return { lines: all.slice(0, fit), remainingIds: all.slice(fit).map((item) => item.id) };
+    const page = await replyPage(all, (item) => item.line, maxBytes);
+    return { lines: all.slice(0, page.taken), remainingIds: all.slice(page.taken).map((item) => item.id) };
   }
 
   return { getReference, deduplicatedViews, referenceFileLines, referenceFileLinesPage, lookup, lookupPage };

@@ -1,5 +1,5 @@
 import { IMPORT_RESULT_STATUSES, type ImportResultStatus } from '@destiny/contracts';
-import { isDuplicateKeyError, type IndexDeclaration } from '@destiny/platform';
+import { isDuplicateKeyError, replyPage, type IndexDeclaration } from '@destiny/platform';
 import type { AnyBulkWriteOperation, Db, Document, Filter } from 'mongodb';
 import type { FileState } from '../domain/batch-status';
 
@@ -90,24 +90,14 @@ export function createImportRepository(db: Db) {
     batchId: string,
     options: { afterLine: number; maxBytes: number; filter?: Filter<ImportResultDocument>; projection?: Document; textOf(row: ImportResultDocument): string | null },
   ): Promise<{ texts: string[]; more: boolean; lastLine: number }> {
-    const texts: string[] = [];
-    let bytes = 0;
-    let lastLine = options.afterLine;
     // A cursor, not toArray: the page stops reading at the budget.
     const cursor = results.find({ ...options.filter, import_batch_id: batchId, line_number: { $gt: options.afterLine } }, options.projection ? { projection: options.projection } : {}).sort({ line_number: 1 });
     try {
-      for await (const row of cursor) {
-        const text = options.textOf(row);
-        if (text === null) continue;
-        if (texts.length > 0 && bytes >= options.maxBytes) return { texts, more: true, lastLine };
-        texts.push(text);
-        bytes += text.length;
-        lastLine = row.line_number;
-      }
+      const page = await replyPage(cursor, options.textOf, options.maxBytes);
+      return { texts: page.texts, more: page.more, lastLine: page.last?.line_number ?? options.afterLine };
     } finally {
       await cursor.close();
     }
-    return { texts, more: false, lastLine };
   }
   /** The failure details of the failed and partially failed results, paged as `resultTextPage`. */
   async function failureDetailsPage(batchId: string, afterLine: number, maxBytes: number): Promise<{ details: string[]; more: boolean; lastLine: number }> {

@@ -17,7 +17,7 @@ import {
   type ImportResultCounts,
   type ImportResultRead,
 } from '@destiny/contracts';
-import { isDuplicateKeyError, ServiceError, type MessageBus, type OutboundHttpClient } from '@destiny/platform';
+import { isDuplicateKeyError, replyPage, ServiceError, type MessageBus, type OutboundHttpClient } from '@destiny/platform';
 import type { ImportBatchDocument, ImportRecordDocument, ImportRepository, ImportResultDocument } from '../data-access/import.repository';
 import { batchStatus } from '../domain/batch-status';
 import { storageHostAllowed } from '../domain/storage-domain';
@@ -136,24 +136,18 @@ export function createImportRecordUsecases(deps: Deps) {
      * so the caller reads the next page after `lastId` while `more`.
      */
     async listRecordsPage(limit: number, beforeId: string, maxBytes: number): Promise<{ json: string[]; more: boolean; lastId: string }> {
-      const json: string[] = [];
-      let bytes = 0;
-      let lastId = '';
       // A cursor, not toArray: a page of large records stops reading at the budget.
       const cursor = repository.records.find(beforeId ? { _id: { $lt: beforeId } } : {}).sort({ _id: -1 }).limit(limit > 0 ? limit : 1000);
       try {
-        for await (const record of cursor) {
-          if (json.length > 0 && bytes >= maxBytes) return { json, more: true, lastId };
-          const batches = await Promise.all((await repository.batches.find({ import_record_id: record._id }).sort({ _id: 1 }).toArray()).map(batchRead));
-          const text = JSON.stringify(recordRead(record, batches));
-          json.push(text);
-          bytes += text.length;
-          lastId = record._id;
-        }
+        const page = await replyPage(
+          cursor,
+          async (record) => JSON.stringify(recordRead(record, await Promise.all((await repository.batches.find({ import_record_id: record._id }).sort({ _id: 1 }).toArray()).map(batchRead)))),
+          maxBytes,
+        );
+        return { json: page.texts, more: page.more, lastId: page.last?._id ?? '' };
       } finally {
         await cursor.close();
       }
-      return { json, more: false, lastId };
     },
     async finalise(id: string): Promise<void> {
       const result = await repository.records.updateOne({ _id: id }, { $set: { status: 'completed' } });

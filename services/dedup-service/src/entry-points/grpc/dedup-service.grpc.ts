@@ -12,7 +12,7 @@ import type { createAddEnhancements } from '../../usecases/add-enhancements.usec
 import type { createDuplicateDecisionUsecases } from '../../usecases/duplicate-decisions.usecase';
 import type { createIngestReferences } from '../../usecases/ingest-references.usecase';
 import type { createReferenceReads } from '../../usecases/reference-reads.usecase';
-import { ServiceError, type ForegroundPriorityGate } from '@destiny/platform';
+import { replyPage, ServiceError, type ForegroundPriorityGate } from '@destiny/platform';
 
 function parseJson(text: string): unknown {
   try {
@@ -81,20 +81,12 @@ export function registerDedupGrpc(
           // Each view goes with the version of the document it was built from, so the rebuild can
           // order it against live events exactly as the indexer orders events. A page of large
           // views goes out as several messages, each within the reply budget (at least one view).
-          let message: DeduplicatedViewsChunk & { json: string[]; versions: number[] } = { json: [], versions: [] };
-          let bytes = 0;
-          for (const row of heads) {
-            if (message.json.length > 0 && bytes >= deps.replyPageBytes) {
-              await write(message);
-              message = { json: [], versions: [] };
-              bytes = 0;
-            }
-            const text = JSON.stringify(deduplicatedView(row, groups.get(row._id) ?? []));
-            message.json.push(text);
-            message.versions.push(row.version);
-            bytes += text.length;
+          let rest = heads;
+          while (rest.length > 0) {
+            const message = await replyPage(rest, (row) => JSON.stringify(deduplicatedView(row, groups.get(row._id) ?? [])), deps.replyPageBytes);
+            await write({ json: message.texts, versions: rest.slice(0, message.taken).map((row) => row.version) });
+            rest = rest.slice(message.taken);
           }
-          if (message.json.length > 0) await write(message);
         }
       },
     },
