@@ -127,6 +127,9 @@ describe('robot-broker batches prepared ahead of a poll', () => {
     const { robot, prepared } = await robotWithPrepared('ahead-release', 5);
     const preparedRows = await rowsOf(prepared._id);
     await harness.db.collection('robot_enhancement_batches').updateOne({ _id: prepared._id as never }, { $set: { lease_expiry: new Date(Date.now() - 1000) } });
+    // The periodic sweep (every 200 ms here) gives the rows back; a poll in the middle of that
+    // would still find them held, so the poll comes once the batch is gone.
+    await waitFor(async () => !(await batchesOf(robot.id)).some((batch) => batch._id === prepared._id), 'the prepared batch released');
     const next = (await harness.poll(robot.id, 2))!;
     expect(next.id).not.toBe(prepared._id);
     const rows = await rowsOf(next.id);
