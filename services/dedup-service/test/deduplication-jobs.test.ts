@@ -454,6 +454,51 @@ describe('deduplication jobs on MongoDB', () => {
     }
   });
 
+  /** The event of `id`'s highest version in its outbox, with the stored document's version. */
+  async function latestEventOf(id: string) {
+    const stored = (await db.collection(COLLECTIONS.references).findOne({ _id: id as never })) as unknown as ReferenceDocument & { [OUTBOX_FIELD]: OutboxEntry[] };
+    const latest = stored[OUTBOX_FIELD].map((entry) => expandFromDocument(entry, stored).payload as ReferenceChangedEvent).sort((a, b) => b.version - a.version)[0];
+    return { latest, version: stored.version };
+  }
+  const carriesPubmedId = (event: ReferenceChangedEvent, pubmedId: number) => event.reference.identifiers.some((identifier) => identifier.identifier_type === 'pm_id' && identifier.identifier === pubmedId);
+
+  it('when a copy\'s write conflicts after its canonical\'s group event was written, and a person then decides the copy canonical, then the canonical\'s latest event no longer carries the copy', async () => {
+    const [canonicalJob, copyJob] = await ingestChunks([[second], [copyOf(second, 1002)]]);
+    const process = createProcessDeduplication({ ...repositories(), engine, trustedTypes: new Set(['doi']), exclusive: run, onEvents: () => undefined, logger });
+    await process(canonicalJob);
+    const [secondId] = canonicalJob.reference_ids;
+    const [copyId] = copyJob.reference_ids;
+    const raced = createProcessDeduplication({ ...repositories(), references: changedBeforeWrites(copyId, { times: 1, onlyIncluding: true }), engine, trustedTypes: new Set(['doi']), exclusive: run, onEvents: () => undefined, logger });
+    await expect(raced(copyJob)).rejects.toThrow('a reference changed while its duplicate decision was applied');
+    expect(await db.collection(COLLECTIONS.references).findOne({ _id: copyId as never })).toMatchObject({ active_decision: null });
+
+    const manual = createDuplicateDecisionUsecases({ ...repositories(), engine, bus, exclusive: run, onEvents: () => undefined });
+    await manual.makeDecisions([{ reference_id: copyId, duplicate_determination: 'canonical' }]);
+    // Delivered again: the system's proposal does not overrule the person's decision.
+    await process(copyJob);
+    expect(await decisionOf(copyId)).toMatchObject({ duplicate_determination: 'canonical', decision_authority: 'person' });
+
+    const { latest, version } = await latestEventOf(secondId);
+    expect(latest.version).toBe(version);
+    expect(latest.duplicate_decision).toMatchObject({ duplicate_determination: 'canonical' });
+    expect(carriesPubmedId(latest, 1002)).toBe(false);
+  });
+
+  it('when a manual decision joins a copy to a canonical that another lane keeps changing, then the canonical\'s latest event carries the copy that joined', async () => {
+    const [job] = await ingestChunks([[second, third]]);
+    await createProcessDeduplication({ ...repositories(), engine, trustedTypes: new Set(['doi']), exclusive: run, onEvents: () => undefined, logger })(job);
+    const [secondId, thirdId] = job.reference_ids;
+    // The canonical changes before each write of many references; the copy's own write lands.
+    const manual = createDuplicateDecisionUsecases({ ...repositories(), references: changedBeforeWrites(secondId, { onlyIncluding: true }), engine, bus, exclusive: run, onEvents: () => undefined });
+    // The first attempt conflicts; the second finds the copy's decision stored and writes the copy alone.
+    await manual.makeDecisions([{ reference_id: thirdId, duplicate_determination: 'duplicate', canonical_reference_id: secondId }]);
+    expect(await decisionOf(thirdId)).toMatchObject({ duplicate_determination: 'duplicate', canonical_reference_id: secondId });
+
+    const { latest, version } = await latestEventOf(secondId);
+    expect(latest.reference.identifiers).toContainEqual(expect.objectContaining({ identifier_type: 'doi', identifier: third.identifier.identifier }));
+    expect(latest.version).toBe(version);
+  });
+
   it('when a candidate the pass only compared against changes before the pass writes, then the pass fails (to be delivered again) and writes nothing', async () => {
     const [job1, job2] = await ingestChunks([[first], [copyOf(first, 1001)]]);
     const process = createProcessDeduplication({ ...repositories(), engine, trustedTypes: new Set(['doi']), exclusive: run, onEvents: () => undefined, logger });

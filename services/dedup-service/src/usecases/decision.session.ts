@@ -2,12 +2,12 @@ import { uuidv7 } from '@destiny/contracts';
 import { OUTBOX_PENDING_FIELD, pushToOutbox, ServiceError, type OutboxEntry } from '@destiny/platform';
 import type { AnyBulkWriteOperation, Document } from 'mongodb';
 import { activeDecisionWrites, type DecisionDocument, type DecisionRepository } from '../data-access/decision.repository';
-import { ConcurrentChangeError, type ReferenceRepository } from '../data-access/reference.repository';
+import { ConcurrentChangeError, WRITE_ROUNDS, type ReferenceRepository } from '../data-access/reference.repository';
 import { MAX_REFERENCE_BYTES, storedSize } from '../data-access/reference-size';
 import { dedupRecordOf, keptDedupRecord } from '../domain/dedup-record';
 import type { ActiveRuleDecision, DedupRecord, DeduplicationEnginePort, RuleOutcome } from '../domain/deduplication-engine.port';
 import { compactOwnChangeEntry, referenceChangedEntry } from '../domain/reference-changed.event-builder';
-import { referenceDoc, type ActiveDecision, type ReferenceDocument, type TerminalDetermination } from '../domain/reference.model';
+import { isCanonicalLike, referenceDoc, type ActiveDecision, type ReferenceDocument, type TerminalDetermination } from '../domain/reference.model';
 
 // Applies duplicate decisions (§15.4) to a working set of references and writes the result in
 // one pass: new decisions (inactive), references with their `reference.changed` events (outbox),
@@ -334,6 +334,7 @@ export class DecisionSession {
       const matched = await this.deps.references.updateMany(operations);
       if (matched !== operations.length) {
         await this.settleUnapplied(operations.map((operation) => operation.after));
+        await this.refreshGroups([...this.groupChanges.keys()]);
         await this.deps.decisions.endActivations(toActivate.map((decision) => decision._id));
         throw new DecisionCommitConflict();
       }
@@ -373,6 +374,34 @@ export class DecisionSession {
     if (decisionOps.length > 0) await this.deps.decisions.decisions.bulkWrite(decisionOps, { ordered: false });
     await this.deps.decisions.endActivations(toActivate.map((decision) => decision._id));
     return events > 0;
+  }
+
+  /**
+   * After a commit some of whose writes did not match: each group it changed gets a new version
+   * whose event carries the group as stored. A canonical's event written in the commit may name a
+   * copy whose own write failed (and that a person may decide otherwise before the retry), and one
+   * that failed leaves out a copy whose write landed; the retry alone mends neither.
+   */
+  private async refreshGroups(canonicalIds: readonly string[]): Promise<void> {
+    let remaining = canonicalIds;
+    for (let round = 0; remaining.length > 0 && round < WRITE_ROUNDS; round += 1) {
+      const canonicals = (await this.deps.references.getMany(remaining)).filter(isCanonicalLike);
+      const groups = await this.deps.references.duplicatesOf(canonicals.map((canonical) => canonical._id));
+      const changed: string[] = [];
+      for (const canonical of canonicals) {
+        const reference = { ...canonical, version: canonical.version + 1 };
+        const entry = referenceChangedEntry({ kind: 'duplicate_decision_changed', reference, duplicates: groups.get(canonical._id) ?? [], changeset: referenceDoc([], reference.visibility, null), now: this.now });
+        // A stored group outgrowing its event is refused at its next decision (GroupTooLargeError).
+        if (storedSize(canonical) + storedSize({ entries: [entry] }) > MAX_REFERENCE_BYTES) continue;
+        try {
+          await this.deps.references.update(canonical._id, canonical.version, { version: reference.version }, [entry]);
+        } catch (error) {
+          if (!(error instanceof ConcurrentChangeError)) throw error;
+          changed.push(canonical._id);
+        }
+      }
+      remaining = changed;
+    }
   }
 
   /**
