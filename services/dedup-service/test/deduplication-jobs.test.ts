@@ -460,7 +460,7 @@ describe('deduplication jobs on MongoDB', () => {
     const latest = stored[OUTBOX_FIELD].map((entry) => expandFromDocument(entry, stored).payload as ReferenceChangedEvent).sort((a, b) => b.version - a.version)[0];
     return { latest, version: stored.version };
   }
-  const carriesPubmedId = (event: ReferenceChangedEvent, pubmedId: number) => event.reference.identifiers.some((identifier) => identifier.identifier_type === 'pm_id' && identifier.identifier === pubmedId);
+  const carriesPubmedId = (event: ReferenceChangedEvent, pubmedId: number) => (event.reference.identifiers ?? []).some((identifier) => identifier.identifier_type === 'pm_id' && identifier.identifier === pubmedId);
 
   it('when a copy\'s write conflicts after its canonical\'s group event was written, and a person then decides the copy canonical, then the canonical\'s latest event no longer carries the copy', async () => {
     const [canonicalJob, copyJob] = await ingestChunks([[second], [copyOf(second, 1002)]]);
