@@ -178,6 +178,19 @@ describe('imports through the gateway with import-service as its own process', (
     expect(file.failure_details).toEqual(['The file at storage_url is larger than the limit of 1000000 bytes.']);
   });
 
+  /** One line of exactly `bytes` bytes (the process's line limit is 5000). */
+  const lineOf = (bytes: number, identifier: string) => {
+    const empty = JSON.stringify({ identifiers: [doi(identifier)], enhancements: [abstract('')] });
+    return JSON.stringify({ identifiers: [doi(identifier)], enhancements: [abstract('x'.repeat(bytes - Buffer.byteLength(empty)))] });
+  };
+
+  it('when the file opens with a byte-order mark and its first line is exactly at the line limit, then that line completes', async () => {
+    const recordId = await createRecord();
+    const file = `\ufeff${lineOf(5000, '10.5555/gateway-bom-limit.1')}\n${lineOf(5001, '10.5555/gateway-bom-limit.2')}\n`;
+    const summary = await finished(recordId, await registered(recordId, { storage_url: files.serve('/bom-limit.jsonl', file) }));
+    expect(summary).toMatchObject({ results: { completed: 1, failed: 1 }, failure_details: ['Entry 2:\n\nLine exceeds the maximum line length of 5000 bytes.'] });
+  });
+
   it('when import-service is killed mid-file and started again, then the batch completes with every line processed exactly once', async () => {
     const lines = Array.from({ length: 600 }, (_, i) => `${JSON.stringify({ identifiers: [doi(`10.5555/gateway-kill.${i}`)] })}\n`);
     const slow = slowFileRoute(lines);

@@ -38,6 +38,20 @@ describe('readLines', () => {
     ]);
   });
 
+  it('when the file starts with a byte-order mark, even split across chunks, then line 1 is held to the line limit without it', async () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    expect(await linesOf([Buffer.concat([bom, Buffer.from('x'.repeat(15))])], 15)).toEqual([{ number: 1, text: 'x'.repeat(15) }]);
+    expect(await linesOf([bom.subarray(0, 1), Buffer.concat([bom.subarray(1), Buffer.from(`${'x'.repeat(15)}\n${'y'.repeat(16)}`)])], 15)).toEqual([
+      { number: 1, text: 'x'.repeat(15) },
+      { number: 2, text: null },
+    ]);
+  });
+
+  it('when a file is shorter than a byte-order mark, then its bytes are still read as a line', async () => {
+    expect(await linesOf([Buffer.from([0xef, 0xbb])])).toEqual([{ number: 1, text: '\ufffd' }]);
+    expect(await linesOf([Buffer.from('7')])).toEqual([{ number: 1, text: '7' }]);
+  });
+
   it('when a line is longer than the limit, then it is reported without its text and the next line is read whole', async () => {
     expect(await linesOf(['x'.repeat(10), 'y'.repeat(10), '\nshort\n'], 15)).toEqual([
       { number: 1, text: null },

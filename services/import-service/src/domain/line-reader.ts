@@ -1,4 +1,3 @@
-import { withoutByteOrderMark } from '@destiny/platform/jsonl/byte-order-mark';
 import type { Readable } from 'node:stream';
 
 export interface FileLine {
@@ -10,10 +9,31 @@ export interface FileLine {
 
 const LF = 10;
 const CR = 13;
+const BYTE_ORDER_MARK = Buffer.from([0xef, 0xbb, 0xbf]);
 
 function indexOrInfinity(chunk: Buffer, byte: number, from: number): number {
   const found = chunk.indexOf(byte, from);
   return found === -1 ? Infinity : found;
+}
+
+/**
+ * The body without a UTF-8 byte-order mark at its start (Windows tools save files with one; it
+ * marks the encoding and is no part of line 1), so line 1 is held to the line limit without it.
+ */
+async function* withoutLeadingByteOrderMark(body: Readable): AsyncGenerator<Buffer> {
+  /** The file's first bytes, held back while they may still be a mark split across chunks. */
+  let head: Buffer | null = Buffer.alloc(0);
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    if (head === null) {
+      yield chunk;
+      continue;
+    }
+    head = Buffer.concat([head, chunk]);
+    if (head.length < BYTE_ORDER_MARK.length && BYTE_ORDER_MARK.subarray(0, head.length).equals(head)) continue;
+    yield head.subarray(0, BYTE_ORDER_MARK.length).equals(BYTE_ORDER_MARK) ? head.subarray(BYTE_ORDER_MARK.length) : head;
+    head = null;
+  }
+  if (head !== null && head.length > 0) yield head;
 }
 
 /**
@@ -32,16 +52,13 @@ export async function* readLines(body: Readable, maxLineBytes: number): AsyncGen
   let afterCarriageReturn = false;
   const finish = (): FileLine => {
     let text: string | null = null;
-    if (!oversized) {
-      text = Buffer.concat(parts, length).toString('utf8');
-      if (number === 0) text = withoutByteOrderMark(text);
-    }
+    if (!oversized) text = Buffer.concat(parts, length).toString('utf8');
     parts = [];
     length = 0;
     oversized = false;
     return { number: (number += 1), text };
   };
-  for await (const chunk of body as AsyncIterable<Buffer>) {
+  for await (const chunk of withoutLeadingByteOrderMark(body)) {
     let start = 0;
     if (afterCarriageReturn && chunk.length > 0) {
       if (chunk[0] === LF) start = 1;
