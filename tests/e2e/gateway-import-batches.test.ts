@@ -191,6 +191,14 @@ describe('imports through the gateway with import-service as its own process', (
     expect(summary).toMatchObject({ results: { completed: 1, failed: 1 }, failure_details: ['Entry 2:\n\nLine exceeds the maximum line length of 5000 bytes.'] });
   });
 
+  it('when a whitespace-only line is longer than the line limit, then it is blank: it has no result and the lines after it keep their numbers', async () => {
+    const recordId = await createRecord();
+    const file = `${JSON.stringify({ identifiers: [doi('10.5555/gateway-long-blank.1')] })}\n${' \t'.repeat(3000)}\nnot json\n`;
+    const batchId = await registered(recordId, { storage_url: files.serve('/long-blank.jsonl', file) });
+    expect(await finished(recordId, batchId)).toMatchObject({ results: { completed: 1, failed: 1 }, failure_details: [expect.stringMatching(/^Entry 3:\n\nInvalid JSON/)] });
+    expect(await results(recordId, batchId)).toHaveLength(2);
+  });
+
   it('when import-service is killed mid-file and started again, then the batch completes with every line processed exactly once', async () => {
     const lines = Array.from({ length: 600 }, (_, i) => `${JSON.stringify({ identifiers: [doi(`10.5555/gateway-kill.${i}`)] })}\n`);
     const slow = slowFileRoute(lines);

@@ -52,6 +52,14 @@ describe('readLines', () => {
     expect(await linesOf([Buffer.from('7')])).toEqual([{ number: 1, text: '7' }]);
   });
 
+  it('when a whitespace-only line is longer than the limit, then it is read as the blank line it is, not as an over-long one', async () => {
+    expect(await linesOf(['{"a":1}\n', ' \t'.repeat(10), ' \n{"b":', '2}\n'], 15)).toEqual([
+      { number: 1, text: '{"a":1}' },
+      { number: 2, text: '' },
+      { number: 3, text: '{"b":2}' },
+    ]);
+  });
+
   it('when a line is longer than the limit, then it is reported without its text and the next line is read whole', async () => {
     expect(await linesOf(['x'.repeat(10), 'y'.repeat(10), '\nshort\n'], 15)).toEqual([
       { number: 1, text: null },

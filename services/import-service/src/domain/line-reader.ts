@@ -3,13 +3,19 @@ import type { Readable } from 'node:stream';
 export interface FileLine {
   /** Physical line number, from 1, blank lines included. */
   number: number;
-  /** The line without its terminator; null when it was longer than the limit (its bytes are dropped). */
+  /** The line without its terminator; null when it was longer than the limit and not blank (its bytes are dropped). */
   text: string | null;
 }
 
 const LF = 10;
 const CR = 13;
 const BYTE_ORDER_MARK = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** Space, tab, vertical tab, form feed: a line of only these is blank, however long. */
+function isBlank(chunk: Buffer, start: number, end: number): boolean {
+  for (let i = start; i < end; i += 1) if (chunk[i] !== 0x20 && (chunk[i] < 0x09 || chunk[i] > 0x0c)) return false;
+  return true;
+}
 
 function indexOrInfinity(chunk: Buffer, byte: number, from: number): number {
   const found = chunk.indexOf(byte, from);
@@ -47,15 +53,19 @@ export async function* readLines(body: Readable, maxLineBytes: number): AsyncGen
   let parts: Buffer[] = [];
   let length = 0;
   let oversized = false;
+  /** No byte of the line so far but ASCII whitespace: an over-long such line is blank, not over-long (§8.5 gives blank lines no result). */
+  let blank = true;
   let number = 0;
   /** The previous chunk ended with a CR: an LF opening this one belongs to it. */
   let afterCarriageReturn = false;
   const finish = (): FileLine => {
     let text: string | null = null;
     if (!oversized) text = Buffer.concat(parts, length).toString('utf8');
+    else if (blank) text = '';
     parts = [];
     length = 0;
     oversized = false;
+    blank = true;
     return { number: (number += 1), text };
   };
   for await (const chunk of withoutLeadingByteOrderMark(body)) {
@@ -72,6 +82,7 @@ export async function* readLines(body: Readable, maxLineBytes: number): AsyncGen
       if (nextCarriageReturn !== Infinity && nextCarriageReturn < start) nextCarriageReturn = indexOrInfinity(chunk, CR, start);
       const terminator = Math.min(nextLineFeed, nextCarriageReturn);
       const end = terminator === Infinity ? chunk.length : terminator;
+      if (blank) blank = isBlank(chunk, start, end);
       if (!oversized) {
         if (length + (end - start) > maxLineBytes) {
           oversized = true;
