@@ -117,6 +117,14 @@ describe('imports through the gateway with import-service as its own process', (
     expect(seed.identifiers).toEqual([{ identifier: '10.5555/seed.1', identifier_type: 'doi' }]);
   });
 
+  it('when a line names an identifier it collides on more than once (repeated, or in another spelling of the same DOI), then the fail details list it once', async () => {
+    const recordId = await createRecord();
+    const repeated = [doi('10.5555/gateway-repeat.1'), doi('10.5555/gateway-repeat.1'), doi('https://doi.org/10.5555/gateway-repeat.1'), { identifier: 4711, identifier_type: 'pm_id' }];
+    const file = [{ identifiers: [doi('10.5555/gateway-repeat.1')] }, { identifiers: repeated }].map((line) => JSON.stringify(line)).join('\n');
+    const summary = await finished(recordId, await registered(recordId, { storage_url: files.serve('/repeated-identifier.jsonl', file) }));
+    expect(summary.failure_details).toEqual(['Entry 2:\n\nIdentifier(s) are already mapped on an existing reference:\nidentifier_type=doi, identifier=10.5555/gateway-repeat.1']);
+  });
+
   it('when overwrite is asked for, then 422 says why and no batch is registered', async () => {
     const recordId = await createRecord();
     const response = await register(recordId, { storage_url: files.serve('/overwrite.jsonl', seedFile()), collision_strategy: 'overwrite' });

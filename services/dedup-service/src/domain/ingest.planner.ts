@@ -67,7 +67,8 @@ export interface PlanInput {
 export function planIngest(input: PlanInput): IngestPlan {
   const { incoming } = input;
   const colliding = new Map<string, ExternalIdentifier[]>();
-  for (const identifier of incoming.identifiers) {
+  // Once per identity: a line may repeat an identifier, or spell one DOI in two ways that normalise alike.
+  for (const identifier of dedupeIdentifiers(incoming.identifiers)) {
     const owner = input.ownerOf(identifierIdentityKey(identifier));
     if (owner === undefined) continue;
     colliding.set(owner, [...(colliding.get(owner) ?? []), identifier]);
