@@ -1,7 +1,8 @@
-import { backendConfig, defineConfig, enhancementContentConfig, fullTextBlobConfig } from '@destiny/platform';
+import { backendConfig, defineConfig, enhancementContentConfig, fullTextBlobConfig, outboxRelayConfig } from '@destiny/platform';
 
 export const importServiceConfig = defineConfig({
   ...backendConfig,
+  ...outboxRelayConfig,
   GRPC_PORT: { ...backendConfig.GRPC_PORT, default: 50051 },
   HEALTH_PORT: { ...backendConfig.HEALTH_PORT, default: 9461 },
   MONGODB_DATABASE: { kind: 'string', default: 'destiny_import', description: 'database holding this service\'s collections' },

@@ -1,10 +1,10 @@
 // Composition root of import-service: Imports: records, batches, per-line results, background batch processing.
 import { loadDestinyProtos } from '@destiny/contracts/grpc/proto-files';
-import { callUnary, createGrpcClient, createOutboundHttpClient, enhancementContentPreparerFor, fullTextBlobStorage, loadConfig, startBackendService, type BackendOverrides, type RunningBackendService } from '@destiny/platform';
+import { callUnary, createGrpcClient, createOutboundHttpClient, enhancementContentPreparerFor, fullTextBlobStorage, loadConfig, startBackendService, startOutboxRelay, type BackendOverrides, type RunningBackendService } from '@destiny/platform';
 import type { IngestReferencesRequest } from '@destiny/contracts/generated/grpc/destiny/dedup_service/IngestReferencesRequest';
 import type { IngestReferencesResponse__Output } from '@destiny/contracts/generated/grpc/destiny/dedup_service/IngestReferencesResponse';
 import { importServiceConfig } from './config';
-import { createImportRepository, IMPORT_INDEXES } from './data-access/import.repository';
+import { COLLECTIONS, createImportRepository, IMPORT_INDEXES } from './data-access/import.repository';
 import { startBatchCallbackConsumer } from './entry-points/amqp/batch-callback.consumer';
 import { startImportBatchConsumer } from './entry-points/amqp/import-batch.consumer';
 import { registerImportGrpc } from './entry-points/grpc/import-service.grpc';
@@ -29,7 +29,15 @@ export async function startImportService(env: NodeJS.ProcessEnv = process.env, o
     register: async ({ db, grpc, bus, logger }) => {
       const repository = createImportRepository(db);
       const outbound = createOutboundHttpClient({ allowlist: config.OUTBOUND_ALLOWLIST, maxBytes: config.IMPORT_MAX_FILE_BYTES, timeoutMs: 60_000 });
-      const records = createImportRecordUsecases({ repository, bus, outbound, allowedDomains: config.IMPORT_ALLOWED_DOMAINS });
+      // Batch jobs wait in the batch document (outbox) until RabbitMQ confirms them.
+      const relay = startOutboxRelay({
+        db,
+        collections: [COLLECTIONS.batches],
+        logger,
+        publish: (entry) => bus.sendToQueue(entry.routing_key, entry.payload, { messageId: entry.event_id }),
+        lease: { name: SERVICE_NAME, ttlMs: config.OUTBOX_RELAY_LEASE_MS },
+      });
+      const records = createImportRecordUsecases({ repository, notifyOutbox: () => relay.notify(), outbound, allowedDomains: config.IMPORT_ALLOWED_DOMAINS });
       const dedupClient = createGrpcClient(loadDestinyProtos().destiny.dedup_service.DedupService, config.DEDUP_SERVICE_GRPC_URL);
       const dedup: IngestPort = {
         async ingest(request) {
@@ -61,7 +69,7 @@ export async function startImportService(env: NodeJS.ProcessEnv = process.env, o
       return {
         async stop() {
           stopping = true;
-          await Promise.all([consumer.stop(), callbacks.stop()]);
+          await Promise.all([consumer.stop(), callbacks.stop(), relay.stop()]);
           dedupClient.close();
         },
       };

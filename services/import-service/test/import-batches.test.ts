@@ -1,6 +1,6 @@
 import zlib from 'node:zlib';
 import type { ImportBatchSummary } from '@destiny/contracts';
-import type { RunningBackendService } from '@destiny/platform';
+import { createInProcessBus, type MessageBus, type RunningBackendService } from '@destiny/platform';
 import { startDedupService } from '../../dedup-service/src/index';
 import { call as dedupCall, dedupClient, startInfrastructure, type DedupClient } from '../../dedup-service/test/dedup-helpers';
 import { startImportService } from '../src/index';
@@ -386,6 +386,31 @@ describe('import-service batch processing with dedup-service', () => {
     await call(client, 'FinaliseImportRecord', { id: record.id });
     expect(JSON.parse((await call<{ json: string }>(client, 'GetImportRecord', { id: record.id })).json)).toMatchObject({ status: 'completed', batches: null });
     expect(seedRecord).toBeDefined();
+  });
+
+  it('when the registering process cannot reach the broker, then registration still answers with the batch, and its job goes out through the outbox so the file is read', async () => {
+    // A second process on the same database whose message bus is gone (closed, as when the broker is out of reach).
+    let lostBus: MessageBus | undefined;
+    const cutOff = await startImportService(env, {
+      createBus: async () => {
+        lostBus = createInProcessBus();
+        return lostBus;
+      },
+    });
+    const cutOffClient = importClient(cutOff.grpcPort);
+    try {
+      await lostBus?.close();
+      const record = await createRecord();
+      const batch = await register(record.id, { storage_url: files.serve('/unqueued.jsonl', JSON.stringify({ identifiers: [doi('10.5555/unqueued.1')] })) }, cutOffClient);
+      expect(batch.status).toBe('created');
+      // The job waits in the batch until a relay that reaches the broker publishes it: the first process's
+      // (this one's, stopped, lets go of the relay lease should it hold it).
+      await cutOff.stop();
+      expect(await finished(record.id, batch.id)).toMatchObject({ import_batch_status: 'completed', results: { completed: 1 } });
+    } finally {
+      cutOffClient.close();
+      await cutOff.stop();
+    }
   });
 
   it('when the record list outgrows the page budget, then each page stops at the budget and the next continues after its last record, newest first, without gaps or repeats', async () => {

@@ -33,6 +33,11 @@ export function pushToOutbox(entries: OutboxEntry[]): { $push: Document; $max: D
   return { $push: { [OUTBOX_FIELD]: { $each: entries } }, $max: { [OUTBOX_PENDING_FIELD]: true } };
 }
 
+/** A new document carrying its first events, for an insert: the document and its events are stored together or not at all. */
+export function withOutbox<T extends Document>(document: T, entries: OutboxEntry[]): T & { [OUTBOX_FIELD]: OutboxEntry[]; [OUTBOX_PENDING_FIELD]: true } {
+  return { ...document, [OUTBOX_FIELD]: entries, [OUTBOX_PENDING_FIELD]: true };
+}
+
 export type OutboxPublisher = (entry: OutboxEntry) => Promise<void>;
 
 /** Events the broker kept refusing while it took others, set aside with the error, for an operator to read. */

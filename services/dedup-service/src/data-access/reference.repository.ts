@@ -1,5 +1,5 @@
 import type { Collection, Db, Document } from 'mongodb';
-import { isDuplicateKeyError, OUTBOX_FIELD, OUTBOX_PENDING_FIELD, pushToOutbox, type OutboxEntry } from '@destiny/platform';
+import { isDuplicateKeyError, OUTBOX_FIELD, OUTBOX_PENDING_FIELD, pushToOutbox, withOutbox, type OutboxEntry } from '@destiny/platform';
 import type { ReferenceContent, ReferenceDocument, ReferenceSummary } from '../domain/reference.model';
 import { COLLECTIONS } from './collections';
 
@@ -220,7 +220,7 @@ export function createReferenceRepository(db: Db, fence?: WriteFence) {
       const numbers = forget(stored.map((document) => document._id));
       const written = stored.map((document) => {
         const events = eventsOf?.(document) ?? [];
-        return events.length > 0 ? { ...document, [OUTBOX_FIELD]: events, [OUTBOX_PENDING_FIELD]: true } : document;
+        return events.length > 0 ? withOutbox(document, events) : document;
       });
       try {
         await references.insertMany(written as never[], { ordered: false });

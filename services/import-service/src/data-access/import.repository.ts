@@ -7,6 +7,8 @@ export const COLLECTIONS = { records: 'import_records', batches: 'import_batches
 
 export const IMPORT_INDEXES: IndexDeclaration[] = [
   { collection: COLLECTIONS.batches, keys: { import_record_id: 1, storage_url: 1 }, options: { unique: true, name: 'record_storage_url' } },
+  // Batch jobs wait in their batch's outbox until the broker confirms them.
+  { collection: COLLECTIONS.batches, keys: { outbox_pending: 1 }, options: { name: 'batch_outbox_pending' } },
   // (batch id, line number) as one unique key: chunk lookups are point lookups, not a range over the batch.
   { collection: COLLECTIONS.results, keys: { line_key: 1 }, options: { unique: true, name: 'batch_line' } },
   { collection: COLLECTIONS.results, keys: { import_batch_id: 1, status: 1 }, options: { name: 'batch_status' } },

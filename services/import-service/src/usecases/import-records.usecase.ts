@@ -17,14 +17,15 @@ import {
   type ImportResultCounts,
   type ImportResultRead,
 } from '@destiny/contracts';
-import { isDuplicateKeyError, replyPage, ServiceError, type MessageBus, type OutboundHttpClient } from '@destiny/platform';
+import { isDuplicateKeyError, replyPage, ServiceError, withOutbox, type OutboundHttpClient } from '@destiny/platform';
 import type { ImportBatchDocument, ImportRecordDocument, ImportRepository, ImportResultDocument } from '../data-access/import.repository';
 import { batchStatus } from '../domain/batch-status';
 import { storageHostAllowed } from '../domain/storage-domain';
 
 interface Deps {
   repository: ImportRepository;
-  bus: MessageBus;
+  /** Wakes the outbox relay: a registered batch's job waits in the batch document until it is published. */
+  notifyOutbox(): void;
   outbound: OutboundHttpClient;
   allowedDomains: readonly string[];
 }
@@ -192,16 +193,18 @@ export function createImportRecordUsecases(deps: Deps) {
         callback_outcome: null,
         created_at: new Date(),
       };
+      const job: ImportBatchJob = { job_id: uuidv7(), import_batch_id: batch._id };
+      // The batch and its job are one write: a broker out of reach, or a process dying right after,
+      // cannot leave a batch that is never read (and whose storage_url would refuse the retry).
       try {
-        await repository.batches.insertOne(batch);
+        await repository.batches.insertOne(withOutbox(batch, [{ event_id: job.job_id, exchange: '', routing_key: QUEUES.importServiceImportBatch, payload: job, created_at: batch.created_at }]));
       } catch (error) {
         if (isDuplicateKeyError(error)) {
           throw ServiceError.conflict(`Unable to perform operation on ImportBatch. Violation: Key (import_record_id, storage_url)=(${recordId}, ${storageUrl}) already exists.`);
         }
         throw error;
       }
-      const job: ImportBatchJob = { job_id: uuidv7(), import_batch_id: batch._id };
-      await deps.bus.sendToQueue(QUEUES.importServiceImportBatch, job, { messageId: job.job_id });
+      deps.notifyOutbox();
       return batchRead(batch);
     },
     async listBatches(recordId: string): Promise<ImportBatchRead[]> {
