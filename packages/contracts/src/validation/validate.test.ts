@@ -93,6 +93,16 @@ describe('validate (body)', () => {
     ]);
   });
 
+  it('when an enum field gets a value that is not a string (a number, null, a list), then the only issue is the enum issue, as pydantic reports it', () => {
+    const Optional = Type.Object({ kind: Nullable(StringEnum(['alpha', 'beta'] as const)) });
+    for (const input of [5, null, ['alpha']]) {
+      const result = validate(Sample, { id: V7, name: 'a', kind: input }, 'body');
+      expect(!result.ok && result.errors).toEqual([{ type: 'enum', loc: ['body', 'kind'], msg: "Input should be 'alpha', 'beta' or 'gamma'", input, ctx: { expected: "'alpha', 'beta' or 'gamma'" } }]);
+    }
+    const nullable = validate(Optional, { kind: 5 }, 'body');
+    expect(!nullable.ok && nullable.errors).toEqual([{ type: 'enum', loc: ['body', 'kind'], msg: "Input should be 'alpha' or 'beta'", input: 5, ctx: { expected: "'alpha' or 'beta'" } }]);
+  });
+
   it('when a uuid has another version or is garbage, then uuid_version or uuid_parsing is reported', () => {
     const v1 = validate(Sample, { id: '01970c2e-5b1a-1c3d-9e8f-0a1b2c3d4e5f', name: 'a' }, 'body');
     expect(!v1.ok && v1.errors[0]).toMatchObject({ type: 'uuid_version', loc: ['body', 'id'], msg: 'UUID version 4 or 7 expected' });

@@ -225,13 +225,20 @@ function discriminatorTags(parentSchema: unknown, tagName: string): string[] {
   });
 }
 
+/** The schema path of the schema an error's keyword belongs to. */
+const schemaOf = (error: ErrorObject): string => error.schemaPath.slice(0, error.schemaPath.lastIndexOf('/'));
+
 /**
  * Keeps the errors a pydantic user would see: for a failed `anyOf` (typically `T | null`), the
- * branch errors explain the failure, so the "must be null" and "must match anyOf" noise goes.
+ * branch errors explain the failure, so the "must be null" and "must match anyOf" noise goes; a
+ * non-string where an enum is expected is only pydantic's `enum` issue, not also `string_type`.
  */
 function relevantErrors(errors: ErrorObject[]): ErrorObject[] {
+  const enumSchemas = new Set(errors.filter((error) => error.keyword === 'enum').map((error) => `${error.instancePath} ${schemaOf(error)}`));
   const withoutNullBranch = errors.filter(
-    (error) => !(error.keyword === 'type' && error.params.type === 'null' && /\/anyOf\/\d+\/type$/.test(error.schemaPath)),
+    (error) =>
+      !(error.keyword === 'type' && error.params.type === 'null' && /\/anyOf\/\d+\/type$/.test(error.schemaPath)) &&
+      !(error.keyword === 'type' && enumSchemas.has(`${error.instancePath} ${schemaOf(error)}`)),
   );
   return withoutNullBranch.filter((error) => {
     if (error.keyword !== 'anyOf' && error.keyword !== 'oneOf') return true;
