@@ -30,6 +30,16 @@ describe('MakeDuplicateDecision (§15.7)', () => {
     ]);
   });
 
+  it.each([
+    ['a reference id that is no uuid', { reference_id: 'x', duplicate_determination: 'duplicate' }, 'uuid_parsing', ['body', 0, 'reference_id']],
+    ['no reference id', { duplicate_determination: 'canonical', canonical_reference_id: A }, 'missing', ['body', 0, 'reference_id']],
+    ['an unknown determination', { reference_id: A, duplicate_determination: 'bogus', canonical_reference_id: A }, 'enum', ['body', 0, 'duplicate_determination']],
+    ['a detail that is no string', { reference_id: A, duplicate_determination: 'canonical', canonical_reference_id: A, detail: 5 }, 'string_type', ['body', 0, 'detail']],
+  ])('when an item has %s, then only that field issue is reported (pydantic runs the iff rule only on an item whose fields are valid)', (_case, item, type, loc) => {
+    const result = validate(MakeDuplicateDecisionsIn, [item], 'body');
+    expect(!result.ok && result.errors.map((issue) => [issue.type, issue.loc])).toEqual([[type, loc]]);
+  });
+
   it('when another determination is sent, then it is an enum error', () => {
     const result = validate(MakeDuplicateDecisionsIn, [{ reference_id: A, duplicate_determination: 'unsearchable' }], 'body');
     expect(!result.ok && result.errors[0]).toMatchObject({ type: 'enum', loc: ['body', 0, 'duplicate_determination'] });

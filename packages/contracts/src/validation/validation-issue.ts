@@ -240,12 +240,18 @@ function relevantErrors(errors: ErrorObject[]): ErrorObject[] {
       !(error.keyword === 'type' && error.params.type === 'null' && /\/anyOf\/\d+\/type$/.test(error.schemaPath)) &&
       !(error.keyword === 'type' && enumSchemas.has(`${error.instancePath} ${schemaOf(error)}`)),
   );
-  return withoutNullBranch.filter((error) => {
+  const explained = withoutNullBranch.filter((error) => {
     if (error.keyword !== 'anyOf' && error.keyword !== 'oneOf') return true;
     return !withoutNullBranch.some(
       (other) => other !== error && other.keyword !== 'anyOf' && other.keyword !== 'oneOf' && (other.instancePath === error.instancePath || other.instancePath.startsWith(`${error.instancePath}/`)),
     );
   });
+  // A rule is a pydantic "after" validator: it runs only on a value whose own validation passed.
+  return explained.filter(
+    (error) =>
+      error.keyword !== 'x-destiny-check' ||
+      !explained.some((other) => other.keyword !== 'x-destiny-check' && (other.instancePath === error.instancePath || other.instancePath.startsWith(`${error.instancePath}/`))),
+  );
 }
 
 /** Translates Ajv errors into FastAPI-style issues whose `loc` starts with `location`. */
