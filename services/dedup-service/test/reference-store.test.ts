@@ -350,6 +350,22 @@ describe('dedup-service reference store through gRPC', () => {
     expect((left.reference.identifiers ?? []).map((identifier) => identifier.identifier)).toEqual(['10.1000/iota.c', '10.1000/iota.r']);
   });
 
+  it('when a duplicate with a smaller id joins a group after one with a larger id, then the canonical\'s event view lists them in id order, as lookup does', async () => {
+    const [canonical] = await ingest('fail', [{ visibility: 'public', identifiers: [doi('10.1000/lambda.c')] }]);
+    const [first, second] = await ingest('fail', [{ visibility: 'public', identifiers: [doi('10.1000/lambda.1')] }, { visibility: 'public', identifiers: [doi('10.1000/lambda.2')] }]);
+    for (const outcome of [canonical, first, second]) await decided(outcome.reference_id);
+    expect(first.reference_id < second.reference_id).toBe(true);
+    const join = (duplicate: Outcome) =>
+      call(client, 'MakeDuplicateDecisions', { json: JSON.stringify([{ reference_id: duplicate.reference_id, duplicate_determination: 'duplicate', canonical_reference_id: canonical.reference_id }]) });
+    await join(second);
+    await join(first);
+    const joins = () => eventsFor(canonical.reference_id).filter((event) => event.changeset.duplicate_determination === 'duplicate');
+    const [, last] = await waitFor(() => joins().length >= 2 && joins(), 'both joins');
+    const identifiersOf = (view: { identifiers?: Array<Record<string, unknown>> | null }) => (view.identifiers ?? []).map((identifier) => identifier.identifier);
+    expect(identifiersOf(last.reference)).toEqual(['10.1000/lambda.c', '10.1000/lambda.1', '10.1000/lambda.2']);
+    expect(identifiersOf(last.reference)).toEqual(identifiersOf((await lookup([canonical.reference_id]))[0]));
+  });
+
   it('when the same line is imported again under the default strategy, then it is reported as a collision rather than accepted under an id that resolves to nothing', async () => {
     const line = { identifiers: [doi('10.1000/kappa.1')], enhancements: [bibliographic('Kappa trial of sleep hygiene in shift workers', ['Ada Lovelace'], 2021)] };
     const [first] = await ingest('fail', [line]);

@@ -259,8 +259,10 @@ export class DecisionSession {
     this.groupChanges.get(canonicalId)?.add(referenceId);
   }
 
+  /** In id order, as every read of the view lists them: members are kept in the order they joined. */
   private duplicatesFor(canonicalId: string): ReferenceDocument[] {
     return [...(this.members.get(canonicalId) ?? [])]
+      .sort()
       .map((id) => this.working.get(id)?.after ?? this.memberDocs.get(id))
       .filter((item): item is ReferenceDocument => item !== undefined);
   }
