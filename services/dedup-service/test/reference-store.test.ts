@@ -352,17 +352,18 @@ describe('dedup-service reference store through gRPC', () => {
 
   it('when a duplicate with a smaller id joins a group after one with a larger id, then the canonical\'s event view lists them in id order, as lookup does', async () => {
     const [canonical] = await ingest('fail', [{ visibility: 'public', identifiers: [doi('10.1000/lambda.c')] }]);
-    const [first, second] = await ingest('fail', [{ visibility: 'public', identifiers: [doi('10.1000/lambda.1')] }, { visibility: 'public', identifiers: [doi('10.1000/lambda.2')] }]);
-    for (const outcome of [canonical, first, second]) await decided(outcome.reference_id);
-    expect(first.reference_id < second.reference_id).toBe(true);
+    const copies = await ingest('fail', [{ visibility: 'public', identifiers: [doi('10.1000/lambda.1')] }, { visibility: 'public', identifiers: [doi('10.1000/lambda.2')] }]);
+    for (const outcome of [canonical, ...copies]) await decided(outcome.reference_id);
+    const [lower, higher] = [...copies].sort((a, b) => (a.reference_id < b.reference_id ? -1 : 1));
     const join = (duplicate: Outcome) =>
       call(client, 'MakeDuplicateDecisions', { json: JSON.stringify([{ reference_id: duplicate.reference_id, duplicate_determination: 'duplicate', canonical_reference_id: canonical.reference_id }]) });
-    await join(second);
-    await join(first);
+    await join(higher);
+    await join(lower);
     const joins = () => eventsFor(canonical.reference_id).filter((event) => event.changeset.duplicate_determination === 'duplicate');
     const [, last] = await waitFor(() => joins().length >= 2 && joins(), 'both joins');
     const identifiersOf = (view: { identifiers?: Array<Record<string, unknown>> | null }) => (view.identifiers ?? []).map((identifier) => identifier.identifier);
-    expect(identifiersOf(last.reference)).toEqual(['10.1000/lambda.c', '10.1000/lambda.1', '10.1000/lambda.2']);
+    const doiOf = (outcome: Outcome) => (copies[0] === outcome ? '10.1000/lambda.1' : '10.1000/lambda.2');
+    expect(identifiersOf(last.reference)).toEqual(['10.1000/lambda.c', doiOf(lower), doiOf(higher)]);
     expect(identifiersOf(last.reference)).toEqual(identifiersOf((await lookup([canonical.reference_id]))[0]));
   });
 
