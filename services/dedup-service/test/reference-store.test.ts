@@ -300,6 +300,26 @@ describe('dedup-service reference store through gRPC', () => {
     }
   });
 
+  it('when invoke re-decides a canonical whose duplicates share its trusted identifier, then it is decided canonical again, not refused as a duplicate of itself', async () => {
+    const [canonical] = await ingest('fail', [{ identifiers: [doi('10.1000/Mu.X')] }]);
+    await decided(canonical.reference_id);
+    const [copy] = await ingest('fail', [{ identifiers: [doi('10.1000/mu.x')] }]);
+    expect(await decided(copy.reference_id)).toEqual({ duplicate_determination: 'duplicate', canonical_reference_id: canonical.reference_id });
+    await call(client, 'InvokeDeduplication', { ids: [canonical.reference_id] });
+    const mongo = await MongoClient.connect(infrastructure.env.MONGODB_URL);
+    try {
+      const decisions = mongo.db('destiny_dedup').collection<{ reference_id: string; decision_trigger: string; duplicate_determination: string; active_decision: boolean }>('duplicate_decisions');
+      const invoked = await waitFor(
+        async () => (await decisions.find({ reference_id: canonical.reference_id, decision_trigger: 'invoke_api', duplicate_determination: { $ne: 'pending' } }).toArray())[0],
+        'the invoked decision',
+      );
+      expect(invoked).toMatchObject({ duplicate_determination: 'canonical', active_decision: true });
+    } finally {
+      await mongo.close();
+    }
+    expect((await lookup([canonical.reference_id]))[0].identifiers.map((identifier) => identifier.identifier)).toEqual(['10.1000/Mu.X', '10.1000/mu.x']);
+  });
+
   it('when a manual decision reached its reference but its commit stopped before activating it, then the service reconciles the decision records within its sweep', async () => {
     const [a] = await ingest('fail', [{ identifiers: [doi('10.1000/theta.a')] }]);
     const [b] = await ingest('fail', [{ identifiers: [doi('10.1000/theta.b')] }]);

@@ -194,14 +194,16 @@ export function createProcessDeduplication(deps: DeduplicationDeps, options: { m
       const active = match.active_decision;
       if (!active || active.duplicate_determination === 'unsearchable') ungrouped.push(match._id);
       else if (active.duplicate_determination === 'canonical') canonicals.add(match._id);
-      else if (active.duplicate_determination === 'duplicate' && active.canonical_reference_id) canonicals.add(active.canonical_reference_id);
+      // The reference's own duplicates (it is re-decided as their canonical) name no other group.
+      else if (active.duplicate_determination === 'duplicate' && active.canonical_reference_id && active.canonical_reference_id !== reference._id) canonicals.add(active.canonical_reference_id);
     }
     const list = [...canonicals];
     if (list.length > 1) {
       return { decision: { determination: 'decoupled', canonicalId: null, authority: 'system', detail: `Trusted identifiers match more than one canonical reference: ${list.join(', ')}`, candidateIds: list }, ungrouped: [] };
     }
     if (list.length === 0) {
-      return { decision: { determination: 'canonical', canonicalId: null, authority: 'system', detail: 'Trusted identifier(s) shared only with ungrouped references', candidateIds: [] }, ungrouped };
+      const detail = ungrouped.length > 0 ? 'Trusted identifier(s) shared only with ungrouped references' : 'Trusted identifier(s) shared only with its own duplicates';
+      return { decision: { determination: 'canonical', canonicalId: null, authority: 'system', detail, candidateIds: [] }, ungrouped };
     }
     return { decision: { determination: 'duplicate', canonicalId: list[0], authority: 'system', detail: 'Trusted identifier match', candidateIds: list }, ungrouped };
   }
