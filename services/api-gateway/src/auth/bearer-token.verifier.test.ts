@@ -70,6 +70,17 @@ describe('bearer token verification (§4.2, §4.3)', () => {
     expect(await failure(verifier().verify(token()))).toEqual({ status: 401, detail: 'Unable to parse authentication token.' });
   });
 
+  it.each([
+    ['JSON null', 'null'],
+    ['not JSON', '{"iss":'],
+    ['a JSON array', '[1]'],
+  ])('when a token declaring typ JWT has a payload that is %s, then 401 "Unable to parse authentication token." rather than a 500', async (_name, payload) => {
+    const [, , signature] = issuer.mint().split('.');
+    const header = Buffer.from(JSON.stringify({ alg: 'RS256', typ: 'JWT' })).toString('base64url');
+    const token = `${header}.${Buffer.from(payload).toString('base64url')}.${signature}`;
+    expect(await failure(verifier().verify(token))).toEqual({ status: 401, detail: 'Unable to parse authentication token.' });
+  });
+
   it('when the JWKS cannot be fetched, then 401 "Unable to fetch signing keys from identity provider."', async () => {
     issuer.failing = true;
     expect(await failure(verifier().verify(issuer.mint()))).toEqual({ status: 401, detail: 'Unable to fetch signing keys from identity provider.' });

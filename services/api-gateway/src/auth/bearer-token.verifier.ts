@@ -31,6 +31,23 @@ export function clientRoles(payload: jwt.JwtPayload, audience: string): string[]
 }
 
 /**
+ * The token's header and claims set without verifying anything, or null when it has none. With
+ * `typ: JWT` in its header, jsonwebtoken parses the payload itself: invalid JSON throws, and JSON
+ * null or an array comes back as the "payload".
+ */
+function decodeUnverified(token: string): { header: jwt.JwtHeader; payload: jwt.JwtPayload } | null {
+  let decoded: jwt.Jwt | null;
+  try {
+    decoded = jwt.decode(token, { complete: true });
+  } catch {
+    return null;
+  }
+  const payload = decoded?.payload;
+  if (decoded === null || typeof payload !== 'object' || payload === null || Array.isArray(payload)) return null;
+  return { header: decoded.header, payload };
+}
+
+/**
  * Keycloak-style bearer verification (contract §4.2/§4.3): RS256 against the JWKS, `iss` equal to
  * the configured issuer, `aud` containing the repository client id, `exp` not passed. Every failure
  * is a 401 with the exact contract detail; `Token is expired.` is what makes destiny_sdk refresh.
@@ -39,10 +56,8 @@ export class BearerTokenVerifier {
   constructor(private readonly options: BearerTokenVerifierOptions) {}
 
   async verify(token: string): Promise<BearerPrincipal> {
-    const decoded = jwt.decode(token, { complete: true });
-    if (decoded === null || typeof decoded.payload !== 'object' || decoded.header.alg !== 'RS256') {
-      throw unauthorized(BEARER_AUTH_DETAILS.unparseable);
-    }
+    const decoded = decodeUnverified(token);
+    if (decoded === null || decoded.header.alg !== 'RS256') throw unauthorized(BEARER_AUTH_DETAILS.unparseable);
     // A token of another environment names another issuer; say so rather than "unparseable",
     // which is what its foreign key id would otherwise produce.
     if (decoded.payload.iss !== this.options.issuer) throw unauthorized(invalidTokenClaimsDetail('Invalid issuer'));
