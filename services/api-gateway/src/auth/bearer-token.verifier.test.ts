@@ -135,6 +135,25 @@ describe('bearer token verification (§4.2, §4.3)', () => {
     expect(issuer.jwksRequests - before).toBe(1);
   });
 
+  it('when several requests arrive together before any key set was fetched, then they all wait for the one fetch and verify', async () => {
+    const subject = verifier();
+    const before = issuer.jwksRequests;
+    const outcomes = await Promise.all(Array.from({ length: 5 }, () => failure(subject.verify(issuer.mint()))));
+    expect(outcomes).toEqual(Array.from({ length: 5 }, () => undefined));
+    expect(issuer.jwksRequests - before).toBe(1);
+  });
+
+  it('when several tokens signed by a newly rotated key arrive together, then they all wait for the one refresh and verify', async () => {
+    const subject = verifier();
+    await subject.verify(issuer.mint());
+    issuer.rotate();
+    clock += 60_000;
+    const before = issuer.jwksRequests;
+    const outcomes = await Promise.all(Array.from({ length: 5 }, () => failure(subject.verify(issuer.mint()))));
+    expect(outcomes).toEqual(Array.from({ length: 5 }, () => undefined));
+    expect(issuer.jwksRequests - before).toBe(1);
+  });
+
   it('when unknown key ids keep arriving, then refreshes are rate-limited', async () => {
     const subject = verifier();
     await subject.verify(issuer.mint());

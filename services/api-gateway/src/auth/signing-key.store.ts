@@ -84,8 +84,9 @@ export class SigningKeyStore {
     return true;
   }
 
+  /** A fetch under way may always be joined: the rate limit is on starting fetches, not on waiting for one. */
   private mayRefresh(): boolean {
-    return this.now() - Math.max(this.fetchedAt, this.attemptedAt) >= this.minRefreshIntervalMs;
+    return this.inflight !== undefined || this.now() - Math.max(this.fetchedAt, this.attemptedAt) >= this.minRefreshIntervalMs;
   }
 
   private lookup(kid: string | undefined): string | undefined {
