@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startTestIssuer, type TestIssuer } from '../../test/support/test-issuer';
 import { BearerTokenVerifier } from './bearer-token.verifier';
 import { SigningKeyStore } from './signing-key.store';
@@ -152,6 +154,31 @@ describe('bearer token verification (§4.2, §4.3)', () => {
     const outcomes = await Promise.all(Array.from({ length: 5 }, () => failure(subject.verify(issuer.mint()))));
     expect(outcomes).toEqual(Array.from({ length: 5 }, () => undefined));
     expect(issuer.jwksRequests - before).toBe(1);
+  });
+
+  it('when the identity provider answers the key set a byte at a time without end, then the fetch gives up after its timeout with 401 rather than hanging', async () => {
+    // Each byte comes well within the timeout, so only a deadline on the whole fetch ends it.
+    const dripping = http.createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' }).write('{"keys":[');
+      const drip = setInterval(() => response.write(' '), 50);
+      response.on('close', () => clearInterval(drip));
+    });
+    await new Promise<void>((resolve) => dripping.listen(0, '127.0.0.1', () => resolve()));
+    try {
+      const subject = new BearerTokenVerifier({
+        issuer: issuer.issuer,
+        audience: issuer.audience,
+        keys: new SigningKeyStore({ jwksUrl: `http://127.0.0.1:${(dripping.address() as AddressInfo).port}/certs`, timeoutMs: 300 }),
+      });
+      let timer: NodeJS.Timeout | undefined;
+      const gaveUp = new Promise((resolve) => (timer = setTimeout(() => resolve('still waiting after 3 s'), 3000)));
+      const outcome = await Promise.race([failure(subject.verify(issuer.mint())), gaveUp]);
+      clearTimeout(timer);
+      expect(outcome).toEqual({ status: 401, detail: 'Unable to fetch signing keys from identity provider.' });
+    } finally {
+      dripping.closeAllConnections();
+      await new Promise<void>((resolve) => dripping.close(() => resolve()));
+    }
   });
 
   it('when unknown key ids keep arriving, then refreshes are rate-limited', async () => {

@@ -8,6 +8,20 @@ export class SigningKeysUnavailableError extends Error {
   }
 }
 
+/**
+ * GETs the key set within `timeoutMs` from start to last byte. jwks-rsa's own request only times out
+ * a socket that falls silent, so a provider trickling bytes would hold every waiting request for
+ * ever. Redirects are not followed, as jwks-rsa does not follow them either.
+ */
+async function fetchKeySet(uri: string, timeoutMs: number): Promise<{ keys: unknown }> {
+  const response = await fetch(uri, { signal: AbortSignal.timeout(timeoutMs), redirect: 'manual', headers: { accept: 'application/json' } });
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new Error(`the JWKS endpoint answered HTTP ${response.status}`);
+  }
+  return (await response.json()) as { keys: unknown };
+}
+
 export interface SigningKey {
   /** PEM public key. */
   pem: string;
@@ -21,6 +35,7 @@ export interface SigningKeyStoreOptions {
   maxAgeMs?: number;
   /** Forced refreshes (unknown kid, failed signature) happen at most this often. */
   minRefreshIntervalMs?: number;
+  /** Bound on one whole key-set fetch, connection to last byte. */
   timeoutMs?: number;
   now?: () => number;
 }
@@ -47,7 +62,7 @@ export class SigningKeyStore {
   private inflight: Promise<void> | undefined;
 
   constructor(options: SigningKeyStoreOptions) {
-    this.client = new JwksClient({ jwksUri: options.jwksUrl, cache: false, rateLimit: false, timeout: options.timeoutMs ?? 5000 });
+    this.client = new JwksClient({ jwksUri: options.jwksUrl, cache: false, rateLimit: false, fetcher: (uri) => fetchKeySet(uri, options.timeoutMs ?? 5000) });
     this.maxAgeMs = options.maxAgeMs ?? JWKS_MAX_AGE_MS;
     this.minRefreshIntervalMs = options.minRefreshIntervalMs ?? 10_000;
     this.now = options.now ?? Date.now;
