@@ -181,6 +181,19 @@ describe('bearer token verification (§4.2, §4.3)', () => {
     }
   });
 
+  it('when the identity provider is out of reach, then a token with a key id the cached set lacks answers "Unable to fetch signing keys from identity provider." every time, also while refreshes are held back', async () => {
+    const subject = verifier();
+    await subject.verify(issuer.mint());
+    issuer.failing = true;
+    clock += 60_000;
+    const before = issuer.jwksRequests;
+    for (let index = 0; index < 3; index += 1) {
+      expect(await failure(subject.verify(issuer.mint({ key: 'unpublished' })))).toEqual({ status: 401, detail: 'Unable to fetch signing keys from identity provider.' });
+    }
+    expect(issuer.jwksRequests - before).toBe(1);
+    await expect(subject.verify(issuer.mint())).resolves.toMatchObject({ subject: 'test-subject' });
+  });
+
   it('when unknown key ids keep arriving, then refreshes are rate-limited', async () => {
     const subject = verifier();
     await subject.verify(issuer.mint());

@@ -84,10 +84,15 @@ export class SigningKeyStore {
       }
     }
     let pem = this.lookup(kid);
-    if (pem === undefined && !fresh && this.mayRefresh()) {
-      await this.fetch();
-      fresh = true;
-      pem = this.lookup(kid);
+    if (pem === undefined && !fresh) {
+      if (this.mayRefresh()) {
+        await this.fetch();
+        fresh = true;
+        pem = this.lookup(kid);
+      } else if (this.lastFailure !== undefined) {
+        // The provider is failing and may well hold the key: say the keys are out of reach.
+        throw this.lastFailure;
+      }
     }
     return pem === undefined ? undefined : { pem, fresh };
   }
