@@ -14,6 +14,12 @@ function header(headers: HeaderBag, name: string): string | undefined {
 }
 
 /**
+ * A finite float as Python's `float()` reads it (§4.4), less its `inf`/`nan` and digit underscores.
+ * `Number()` alone would also take `0x…`, `0o…` and `0b…`, which Python refuses.
+ */
+const DECIMAL_FLOAT = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+
+/**
  * Checks 1–6 of §4.4 (everything before the robot lookup), in order, with their exact 401 details.
  * Steps 7 (robot exists) and 8 (signature) need the robot's secret: see `verifyRobotSignature`.
  */
@@ -30,8 +36,8 @@ export function checkRobotAuthHeaders(headers: HeaderBag, nowSeconds: number = D
   if (clientId === null) return { ok: false, detail: ROBOT_AUTH_DETAILS.clientIdInvalid };
   const timestampHeader = header(headers, 'x-request-timestamp');
   if (timestampHeader === undefined) return { ok: false, detail: ROBOT_AUTH_DETAILS.timestampMissing };
-  const timestamp = Number(timestampHeader);
-  if (timestampHeader.trim() === '' || !Number.isFinite(timestamp)) return { ok: false, detail: ROBOT_AUTH_DETAILS.timestampInvalid };
+  const timestamp = DECIMAL_FLOAT.test(timestampHeader) ? Number(timestampHeader) : NaN;
+  if (!Number.isFinite(timestamp)) return { ok: false, detail: ROBOT_AUTH_DETAILS.timestampInvalid };
   if (nowSeconds - timestamp > SIGNATURE_FRESHNESS_SECONDS) return { ok: false, detail: ROBOT_AUTH_DETAILS.expired };
   return { ok: true, clientId, timestampHeader, timestamp, signature };
 }

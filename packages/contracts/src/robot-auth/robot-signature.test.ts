@@ -105,6 +105,14 @@ describe('checkRobotAuthHeaders (checks 1–6 in order)', () => {
     expect(checkRobotAuthHeaders(headers, NOW)).toEqual({ ok: false, detail });
   });
 
+  it.each(['0x6955b90a', '0o7', '0b1'])('when the timestamp is %p, which JavaScript reads as a number but Python does not, then the detail is "Invalid request timestamp."', (timestamp) => {
+    expect(checkRobotAuthHeaders({ ...good, 'x-request-timestamp': timestamp }, NOW)).toEqual({ ok: false, detail: 'Invalid request timestamp.' });
+  });
+
+  it.each([' 1767225600.5 ', '+1767225600.5', '1.7672256005e9', '1767225600.', '1767225600'])('when the timestamp is the decimal %p, then it is read as a float', (timestamp) => {
+    expect(checkRobotAuthHeaders({ ...good, 'x-request-timestamp': timestamp }, NOW)).toMatchObject({ ok: true, timestamp: Number(timestamp) });
+  });
+
   it('when the timestamp lies in the future, then it is accepted', () => {
     expect(checkRobotAuthHeaders({ ...good, 'x-request-timestamp': String(NOW + 3600) }, NOW).ok).toBe(true);
   });
