@@ -275,8 +275,9 @@ export class ObjectStore {
   private async receive(body: Readable, checks: WriteChecks): Promise<{ temp: string; md5: Buffer; size: number }> {
     const temp = this.tmpFile();
     const digest = new DigestingStream(checks.sha256 !== undefined);
+    const file = fs.createWriteStream(temp);
     try {
-      await pipeline(body, digest, fs.createWriteStream(temp));
+      await pipeline(body, digest, file);
       await flushToDisk(temp);
       if (checks.size !== undefined && digest.size !== checks.size) throw s3Errors.incompleteBody();
       if (checks.sha256 !== undefined) {
@@ -287,6 +288,9 @@ export class ObjectStore {
       if (checks.md5 !== undefined && !md5.equals(checks.md5)) throw s3Errors.badDigest();
       return { temp, md5, size: digest.size };
     } catch (error) {
+      // A write stream opens its file asynchronously: removed before the stream has closed, the file
+      // could still be created after the removal and be left behind in tmp/.
+      if (!file.closed) await new Promise((resolve) => file.once('close', resolve));
       await removeQuietly(temp);
       throw error;
     }
