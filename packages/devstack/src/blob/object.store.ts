@@ -290,7 +290,7 @@ export class ObjectStore {
     } catch (error) {
       // A write stream opens its file asynchronously: removed before the stream has closed, the file
       // could still be created after the removal and be left behind in tmp/.
-      if (!file.closed) await new Promise((resolve) => file.once('close', resolve));
+      if (!file.closed) await new Promise<void>((resolve) => file.once('close', () => resolve()));
       await removeQuietly(temp);
       throw error;
     }
