@@ -4,9 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createFullTextLinks, createLogger, fullTextBlobStorage, loadConfig, startHealthServer } from '@destiny/platform';
 import { apiGatewayConfig } from './config';
-import { BearerTokenVerifier } from './auth/bearer-token.verifier';
+import { createBearerVerifier } from './auth/auth-provider';
 import { RequestAuthenticator, type Caller } from './auth/request.authenticator';
-import { SigningKeyStore } from './auth/signing-key.store';
 import { createApp } from './entry-points/http/app';
 import { createUpstreams } from './upstreams/upstream-clients';
 import { FULL_TEXT_URL_SECONDS, routeHandlers } from './upstreams/route-dispatch';
@@ -41,16 +40,13 @@ function answerUnparsableRequest(error: NodeJS.ErrnoException, socket: Duplex): 
 
 export async function startApiGateway(env: NodeJS.ProcessEnv = process.env): Promise<RunningApiGateway> {
   const config = loadConfig(apiGatewayConfig, env);
+  // Before anything is opened: a provider missing its variables stops the start here.
+  const bearer = createBearerVerifier(config);
   const logger = createLogger({ service: SERVICE_NAME, level: config.LOG_LEVEL });
   const addresses = upstreamAddresses(config);
   const upstreams = createUpstreams(addresses);
-  const bearer = new BearerTokenVerifier({
-    issuer: config.AUTH_ISSUER,
-    audience: config.AUTH_AUDIENCE,
-    keys: new SigningKeyStore({ jwksUrl: config.AUTH_JWKS_URL }),
-  });
   const authenticator = new RequestAuthenticator({
-    verifyBearer: (token) => bearer.verify(token),
+    verifyBearer: (token, required) => bearer.verify(token, required),
     verifyRobotSignature: (input) => upstreams['robot-broker'].call<Caller>('VerifyRobotSignature', input),
   });
   const app = createApp({ logger, upstreams: addresses, authenticator, handlers: routeHandlers(upstreams, createFullTextLinks(fullTextBlobStorage(config), FULL_TEXT_URL_SECONDS)), maxBodyBytes: config.MAX_BODY_BYTES });

@@ -4,7 +4,7 @@ import { loadDestinyProtos } from '@destiny/contracts/grpc/proto-files';
 import { robotAuthHeaders, robotSignature } from '@destiny/contracts';
 import { createGrpcServer, createLogger, ServiceError, type GrpcServer } from '@destiny/platform';
 import { startApiGateway, type RunningApiGateway } from '../src/index';
-import { startTestIssuer, type TestIssuer } from './support/test-issuer';
+import { startAzureTestIssuer, startTestIssuer, type TestIssuer } from './support/test-issuer';
 
 // The gateway against a test identity provider and one fake gRPC server standing in for the
 // services behind it: import-service registers nothing, so its methods answer UNIMPLEMENTED.
@@ -202,6 +202,46 @@ describe('api-gateway HTTP surface: auth, validation, routing, errors', () => {
       } finally {
         await unreachable.stop();
       }
+    });
+  });
+
+  describe('Azure AD and multi-issuer bearer tokens (AUTH_PROVIDER=both, §4.2, §4.3)', () => {
+    it('when an Azure token carries the route\'s .all scope, then it reaches the route; without it, 403 IDW10203; a Keycloak token still works', async () => {
+      const tenant = await startAzureTestIssuer();
+      const both = await startApiGateway(gatewayEnv({ AUTH_PROVIDER: 'both', AZURE_LOGIN_URL: tenant.loginUrl, AZURE_APPLICATION_ID: tenant.applicationId }));
+      const read = (token: string) => fetch(`${both.url}/v1/references/${KNOWN_REFERENCE}/`, { headers: { authorization: `Bearer ${token}` } });
+      try {
+        const granted = await read(tenant.mint({ scp: 'reference.reader.all reference.full_text.reader.all' }));
+        expect(granted.status).toBe(200);
+        expect(await granted.json()).toEqual(reference);
+        const refused = await read(tenant.mint({ scp: 'import.writer.all' }));
+        expect(refused.status).toBe(403);
+        expect(await refused.json()).toEqual({ detail: 'IDW10203: The scope permissions (scp) claim does not contain the required scope reference.reader.all' });
+        const neither = await read(tenant.mint());
+        expect(neither.status).toBe(403);
+        expect(await neither.json()).toEqual({ detail: 'IDW10201: Neither scope or roles claim was found in the bearer token.' });
+        const keycloakToken = await read(issuer.mint({ roles: ['reference.reader'] }));
+        expect(keycloakToken.status).toBe(200);
+        expect(await keycloakToken.json()).toEqual({ ...reference, enhancements: [abstract] });
+        const unknown = await read(issuer.mint({ roles: ['reference.reader'], claims: { iss: 'https://auth.example.org/realms/destiny' } }));
+        expect(unknown.status).toBe(401);
+        expect(await unknown.json()).toEqual({ detail: 'Token issuer is not recognized.' });
+      } finally {
+        await both.stop();
+        await tenant.stop();
+      }
+    });
+
+    it('when AUTH_PROVIDER is azure and AZURE_APPLICATION_ID is unset, then the gateway refuses to start, naming the variable', async () => {
+      // A gateway that starts anyway is stopped again, so the failure is reported rather than left running.
+      const outcome = await startApiGateway(gatewayEnv({ AUTH_PROVIDER: 'azure', AZURE_LOGIN_URL: 'https://login.microsoftonline.com/tenant' })).then(
+        async (started) => {
+          await started.stop();
+          return 'started';
+        },
+        (error: Error) => error.message,
+      );
+      expect(outcome).toMatch(/AZURE_APPLICATION_ID is required when AUTH_PROVIDER is azure/);
     });
   });
 

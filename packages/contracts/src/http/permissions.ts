@@ -72,6 +72,20 @@ export function invalidTokenClaimsDetail(reason: string): string {
   return `Invalid token claims: ${reason}`;
 }
 
+/** How the reference impl (Python) prints a claim value inside a detail: `None`, a bare string, `['a', 'b']`. */
+function pythonRepr(value: unknown): string {
+  if (value === undefined || value === null) return 'None';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'boolean') return value ? 'True' : 'False';
+  if (Array.isArray(value)) return `[${value.map((item) => (typeof item === 'string' ? `'${item}'` : pythonRepr(item))).join(', ')}]`;
+  return JSON.stringify(value);
+}
+
+/** Azure `aud`/`iss` mismatch (§4.3): the expected values and what the token carries. */
+export function azureIncorrectClaimsDetail(expected: { audience: string; issuer: string }, got: { aud: unknown; iss: unknown }): string {
+  return `Incorrect claims. Expected aud=${expected.audience}, got=${pythonRepr(got.aud)}. Expected iss=${expected.issuer}, got=${pythonRepr(got.iss)}`;
+}
+
 export function azureScopeMissingDetail(scope: string): string {
   return `IDW10203: The scope permissions (scp) claim does not contain the required scope ${scope}`;
 }

@@ -1,14 +1,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startTestIssuer, type TestIssuer } from '../../test/support/test-issuer';
-import { BearerTokenVerifier } from './bearer-token.verifier';
+import { KeycloakTokenVerifier } from './bearer-token.verifier';
 import { SigningKeyStore } from './signing-key.store';
 
 describe('bearer token verification (§4.2, §4.3)', () => {
   let issuer: TestIssuer;
   let clock: number;
   const verifier = (overrides: { audience?: string; issuer?: string } = {}) =>
-    new BearerTokenVerifier({
+    new KeycloakTokenVerifier({
       issuer: overrides.issuer ?? issuer.issuer,
       audience: overrides.audience ?? issuer.audience,
       keys: new SigningKeyStore({ jwksUrl: issuer.jwksUrl, now: () => clock }),
@@ -33,6 +33,12 @@ describe('bearer token verification (§4.2, §4.3)', () => {
       roles: ['reference.reader', 'reference.full_text.reader'],
       entitlements: ['full_text'],
     });
+  });
+
+  it('when the token lacks a role the route needs, then 403 "The token does not contain the required role."; with every one, the principal comes back', async () => {
+    const token = issuer.mint({ roles: ['reference.reader'], claims: { realm_access: { roles: ['reference.deduplicator'] }, scope: 'reference.deduplicator.all' } });
+    expect(await failure(verifier().verify(token, ['reference.reader', 'reference.deduplicator']))).toEqual({ status: 403, detail: 'The token does not contain the required role.' });
+    await expect(verifier().verify(token, ['reference.reader'])).resolves.toMatchObject({ roles: ['reference.reader'] });
   });
 
   it('when the token has expired, then 401 with exactly "Token is expired."', async () => {
@@ -165,7 +171,7 @@ describe('bearer token verification (§4.2, §4.3)', () => {
     });
     await new Promise<void>((resolve) => dripping.listen(0, '127.0.0.1', () => resolve()));
     try {
-      const subject = new BearerTokenVerifier({
+      const subject = new KeycloakTokenVerifier({
         issuer: issuer.issuer,
         audience: issuer.audience,
         keys: new SigningKeyStore({ jwksUrl: `http://127.0.0.1:${(dripping.address() as AddressInfo).port}/certs`, timeoutMs: 300 }),

@@ -6,14 +6,19 @@ import { bearerToken, RequestAuthenticator, type RobotSignatureInput } from './r
 const ROBOT_ID = '01970c2e-5b1a-7c3d-9e8f-0a1b2c3d4e5f';
 const NOW = 1767225600;
 
+/** A stand-in verifier (the real ones are tested beside their code) holding `principal.roles` and refusing others with 403. */
 function authenticator(principal: Partial<BearerPrincipal> = {}) {
   const robotCalls: RobotSignatureInput[] = [];
   const tokens: string[] = [];
+  const required: Array<readonly string[] | undefined> = [];
   const subject = new RequestAuthenticator({
-    verifyBearer: async (token) => {
+    verifyBearer: async (token, roles) => {
       tokens.push(token);
+      required.push(roles);
       if (token === 'expired') throw new ServiceError(401, 'Token is expired.');
-      return { subject: 'client', roles: [], entitlements: [], ...principal };
+      const granted = { subject: 'client', roles: [], entitlements: [], ...principal };
+      if (!(roles ?? []).every((role) => granted.roles.includes(role))) throw new ServiceError(403, 'The token does not contain the required role.');
+      return granted;
     },
     verifyRobotSignature: async (input) => {
       robotCalls.push(input);
@@ -21,7 +26,7 @@ function authenticator(principal: Partial<BearerPrincipal> = {}) {
     },
     nowSeconds: () => NOW,
   });
-  return { subject, robotCalls, tokens };
+  return { subject, robotCalls, tokens, required };
 }
 
 const outcome = (promise: Promise<unknown>) => promise.then((value) => ({ ok: value }), (error: ServiceError) => ({ status: error.httpStatus, detail: error.detail }));
@@ -55,6 +60,12 @@ describe('request authentication and permissions (§4)', () => {
     expect(await outcome(subject.authenticate({ auth: 'R' }, { authorization: 'bearer t' }, Buffer.alloc(0)))).toEqual({
       ok: { subject: 'client', roles: ['reference.reader'], entitlements: ['full_text'], robot_id: '' },
     });
+  });
+
+  it('when a bearer route is called, then the verifier is asked for exactly the roles of its auth class, in order', async () => {
+    const { subject, required } = authenticator({ roles: ['reference.reader', 'reference.deduplicator', 'import.writer'] });
+    for (const auth of ['R', 'D', 'I'] as const) await subject.authenticate({ auth }, { authorization: 'Bearer t' }, Buffer.alloc(0));
+    expect(required).toEqual([['reference.reader'], ['reference.reader', 'reference.deduplicator'], ['import.writer']]);
   });
 
   it('when a deduplicator route is called, then both reference.reader and reference.deduplicator are needed', async () => {

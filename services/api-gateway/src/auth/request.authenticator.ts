@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { AUTH_CLASS_ROLES, BEARER_AUTH_DETAILS, checkRobotAuthHeaders, type RouteDefinition } from '@destiny/contracts';
 import type { Caller__Output as Caller } from '@destiny/contracts/generated/grpc/destiny/common/Caller';
 import { ServiceError } from '@destiny/platform';
-import type { BearerPrincipal } from './bearer-token.verifier';
+import type { BearerVerifier } from './bearer-token.verifier';
 
 export type { Caller };
 
@@ -15,7 +15,8 @@ export interface RobotSignatureInput {
 }
 
 export interface AuthenticatorDependencies {
-  verifyBearer(token: string): Promise<BearerPrincipal>;
+  /** The configured provider's verifier (§4.2): checks the token and the roles the route needs, or throws its 401/403. */
+  verifyBearer: BearerVerifier['verify'];
   /** Answers the robot as a Caller or throws the 401 ServiceError robot-broker raised. */
   verifyRobotSignature(input: RobotSignatureInput): Promise<Caller>;
   nowSeconds?: () => number;
@@ -37,7 +38,8 @@ const ANONYMOUS: Caller = { subject: '', roles: [], entitlements: [], robot_id: 
 
 /**
  * Authentication and permission for one route (contract §4): bearer routes need every role of their
- * auth class; hybrid routes take a bearer token when one is sent and the robot signature otherwise.
+ * auth class, which the provider's verifier checks (each provider words a missing role its own way);
+ * hybrid routes take a bearer token when one is sent and the robot signature otherwise.
  */
 export class RequestAuthenticator {
   constructor(private readonly dependencies: AuthenticatorDependencies) {}
@@ -47,9 +49,7 @@ export class RequestAuthenticator {
     const token = bearerToken(headers.authorization);
     if (route.auth === 'H' && token === undefined) return this.authenticateRobot(headers, rawBody);
     if (token === undefined) throw new ServiceError(401, BEARER_AUTH_DETAILS.headerMissing);
-    const principal = await this.dependencies.verifyBearer(token);
-    const held = new Set(principal.roles);
-    if (!AUTH_CLASS_ROLES[route.auth].every((role) => held.has(role))) throw new ServiceError(403, BEARER_AUTH_DETAILS.roleMissing);
+    const principal = await this.dependencies.verifyBearer(token, AUTH_CLASS_ROLES[route.auth]);
     return { subject: principal.subject, roles: principal.roles, entitlements: principal.entitlements, robot_id: '' };
   }
 

@@ -1,5 +1,6 @@
-// A second identity provider under the test's control: its own RSA keys behind a JWKS endpoint,
-// so tests can mint tokens the identity stand-in never would (expired, other audience, rotated key).
+// Identity providers under the test's control: their own RSA keys behind a JWKS endpoint, so tests
+// can mint tokens the identity stand-in never would (expired, other audience, rotated key). One is
+// shaped like Keycloak (`startTestIssuer`), one like an Azure AD tenant (`startAzureTestIssuer`).
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,6 +8,8 @@ import { generatePrivateKeyPem } from '@destiny/devstack/identity';
 import jwt from 'jsonwebtoken';
 
 export const TEST_AUDIENCE = 'destiny-repository-client-test';
+/** The Azure application id the Azure test tenant's tokens are issued for. */
+export const TEST_AZURE_APPLICATION_ID = '0a7e0b1c-2d3e-4f50-8a6b-7c8d9e0f1a2b';
 
 interface TestKey {
   kid: string;
@@ -35,12 +38,26 @@ export interface TestIssuer {
   stop(): Promise<void>;
 }
 
-export async function startTestIssuer(): Promise<TestIssuer> {
+interface KeyServer {
+  base: string;
+  readonly jwksRequests: number;
+  failing: boolean;
+  sign(payload: Record<string, unknown>, options: { key?: 'current' | 'unpublished'; algorithm?: jwt.Algorithm }): string;
+  rotate(): void;
+  stop(): Promise<void>;
+}
+
+/** An HTTP server publishing the current key as a JWKS (at `jwksPath` only, when given). */
+async function startKeyServer(jwksPath?: string): Promise<KeyServer> {
   let current = newKey();
   const unpublished = newKey();
   let jwksRequests = 0;
   const state = { failing: false };
   const server = http.createServer((request, response) => {
+    if (jwksPath !== undefined && request.url !== jwksPath) {
+      response.writeHead(404).end();
+      return;
+    }
     jwksRequests += 1;
     if (state.failing) {
       response.writeHead(503).end();
@@ -50,12 +67,8 @@ export async function startTestIssuer(): Promise<TestIssuer> {
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const issuer = `${base}/realms/test`;
   return {
-    issuer,
-    jwksUrl: `${issuer}/protocol/openid-connect/certs`,
-    audience: TEST_AUDIENCE,
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     get jwksRequests() {
       return jwksRequests;
     },
@@ -65,20 +78,10 @@ export async function startTestIssuer(): Promise<TestIssuer> {
     set failing(value: boolean) {
       state.failing = value;
     },
-    mint(options = {}) {
+    sign(payload, options) {
       const key = options.key === 'unpublished' ? unpublished : current;
-      const now = Math.floor(Date.now() / 1000);
-      const payload = {
-        iss: issuer,
-        aud: [TEST_AUDIENCE, 'account'],
-        sub: 'test-subject',
-        iat: now,
-        exp: now + (options.expiresInSeconds ?? 300),
-        resource_access: { [TEST_AUDIENCE]: { roles: options.roles ?? [] } },
-        ...options.claims,
-      };
       // A claim given as undefined is left out of the token (a token without `exp`, say).
-      for (const [name, value] of Object.entries(payload)) if (value === undefined) delete (payload as Record<string, unknown>)[name];
+      for (const [name, value] of Object.entries(payload)) if (value === undefined) delete payload[name];
       const algorithm = options.algorithm ?? 'RS256';
       const secret = algorithm.startsWith('HS') ? 'shared-secret' : key.privateKey;
       return jwt.sign(payload, secret, { algorithm, keyid: key.kid });
@@ -87,5 +90,98 @@ export async function startTestIssuer(): Promise<TestIssuer> {
       current = newKey();
     },
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export async function startTestIssuer(): Promise<TestIssuer> {
+  const keys = await startKeyServer();
+  const issuer = `${keys.base}/realms/test`;
+  return {
+    issuer,
+    jwksUrl: `${issuer}/protocol/openid-connect/certs`,
+    audience: TEST_AUDIENCE,
+    get jwksRequests() {
+      return keys.jwksRequests;
+    },
+    get failing() {
+      return keys.failing;
+    },
+    set failing(value: boolean) {
+      keys.failing = value;
+    },
+    mint(options = {}) {
+      const now = Math.floor(Date.now() / 1000);
+      return keys.sign(
+        {
+          iss: issuer,
+          aud: [TEST_AUDIENCE, 'account'],
+          sub: 'test-subject',
+          iat: now,
+          exp: now + (options.expiresInSeconds ?? 300),
+          resource_access: { [TEST_AUDIENCE]: { roles: options.roles ?? [] } },
+          ...options.claims,
+        },
+        options,
+      );
+    },
+    rotate: () => keys.rotate(),
+    stop: () => keys.stop(),
+  };
+}
+
+export interface AzureTestIssuer {
+  /** What `AZURE_LOGIN_URL` is set to (the tenant's login URL). */
+  loginUrl: string;
+  /** `{loginUrl}/v2.0`. */
+  issuer: string;
+  /** `{loginUrl}/discovery/v2.0/keys`, the only path served. */
+  jwksUrl: string;
+  applicationId: string;
+  readonly jwksRequests: number;
+  failing: boolean;
+  /** A v2.0 access token for the application: `scp` (delegated) and `roles` (application) only when given. */
+  mint(options?: { scp?: string; roles?: string[]; claims?: Record<string, unknown>; expiresInSeconds?: number; key?: 'current' | 'unpublished' }): string;
+  rotate(): void;
+  stop(): Promise<void>;
+}
+
+/** A stand-in Azure AD tenant: keys at `/discovery/v2.0/keys`, tokens issued by `{base}/v2.0`. */
+export async function startAzureTestIssuer(): Promise<AzureTestIssuer> {
+  const keys = await startKeyServer('/discovery/v2.0/keys');
+  const issuer = `${keys.base}/v2.0`;
+  return {
+    loginUrl: keys.base,
+    issuer,
+    jwksUrl: `${keys.base}/discovery/v2.0/keys`,
+    applicationId: TEST_AZURE_APPLICATION_ID,
+    get jwksRequests() {
+      return keys.jwksRequests;
+    },
+    get failing() {
+      return keys.failing;
+    },
+    set failing(value: boolean) {
+      keys.failing = value;
+    },
+    mint(options = {}) {
+      const now = Math.floor(Date.now() / 1000);
+      return keys.sign(
+        {
+          iss: issuer,
+          aud: TEST_AZURE_APPLICATION_ID,
+          sub: 'azure-pairwise-subject',
+          oid: '5f2b1c3d-0000-4000-8000-00000000a2d1',
+          iat: now,
+          nbf: now,
+          exp: now + (options.expiresInSeconds ?? 300),
+          scp: options.scp,
+          roles: options.roles,
+          ...options.claims,
+        },
+        options,
+      );
+    },
+    rotate: () => keys.rotate(),
+    stop: () => keys.stop(),
   };
 }
