@@ -93,22 +93,18 @@ async function startKeyServer(jwksPath?: string): Promise<KeyServer> {
   };
 }
 
+/** An issuer on its key server: `jwksRequests`, `failing`, `rotate` and `stop` are the key server's (inherited, so its accessors stay live). */
+function onKeyServer<T extends object>(keys: KeyServer, own: T): KeyServer & T {
+  return Object.assign(Object.create(keys) as KeyServer, own);
+}
+
 export async function startTestIssuer(): Promise<TestIssuer> {
   const keys = await startKeyServer();
   const issuer = `${keys.base}/realms/test`;
-  return {
+  return onKeyServer(keys, {
     issuer,
     jwksUrl: `${issuer}/protocol/openid-connect/certs`,
     audience: TEST_AUDIENCE,
-    get jwksRequests() {
-      return keys.jwksRequests;
-    },
-    get failing() {
-      return keys.failing;
-    },
-    set failing(value: boolean) {
-      keys.failing = value;
-    },
     mint(options = {}) {
       const now = Math.floor(Date.now() / 1000);
       return keys.sign(
@@ -124,9 +120,7 @@ export async function startTestIssuer(): Promise<TestIssuer> {
         options,
       );
     },
-    rotate: () => keys.rotate(),
-    stop: () => keys.stop(),
-  };
+  });
 }
 
 export interface AzureTestIssuer {
@@ -149,20 +143,11 @@ export interface AzureTestIssuer {
 export async function startAzureTestIssuer(): Promise<AzureTestIssuer> {
   const keys = await startKeyServer('/discovery/v2.0/keys');
   const issuer = `${keys.base}/v2.0`;
-  return {
+  return onKeyServer(keys, {
     loginUrl: keys.base,
     issuer,
     jwksUrl: `${keys.base}/discovery/v2.0/keys`,
     applicationId: TEST_AZURE_APPLICATION_ID,
-    get jwksRequests() {
-      return keys.jwksRequests;
-    },
-    get failing() {
-      return keys.failing;
-    },
-    set failing(value: boolean) {
-      keys.failing = value;
-    },
     mint(options = {}) {
       const now = Math.floor(Date.now() / 1000);
       return keys.sign(
@@ -181,7 +166,5 @@ export async function startAzureTestIssuer(): Promise<AzureTestIssuer> {
         options,
       );
     },
-    rotate: () => keys.rotate(),
-    stop: () => keys.stop(),
-  };
+  });
 }
