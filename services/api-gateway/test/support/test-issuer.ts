@@ -94,14 +94,15 @@ async function startKeyServer(jwksPath?: string): Promise<KeyServer> {
 }
 
 /** An issuer on its key server: `jwksRequests`, `failing`, `rotate` and `stop` are the key server's (inherited, so its accessors stay live). */
-function onKeyServer<T extends object>(keys: KeyServer, own: T): KeyServer & T {
-  return Object.assign(Object.create(keys) as KeyServer, own);
+type KeyServerShare = 'jwksRequests' | 'failing' | 'rotate' | 'stop';
+function onKeyServer<I extends Pick<KeyServer, KeyServerShare>>(keys: KeyServer, own: Omit<I, KeyServerShare>): I {
+  return Object.assign(Object.create(keys) as KeyServer, own) as unknown as I;
 }
 
 export async function startTestIssuer(): Promise<TestIssuer> {
   const keys = await startKeyServer();
   const issuer = `${keys.base}/realms/test`;
-  return onKeyServer(keys, {
+  return onKeyServer<TestIssuer>(keys, {
     issuer,
     jwksUrl: `${issuer}/protocol/openid-connect/certs`,
     audience: TEST_AUDIENCE,
@@ -143,7 +144,7 @@ export interface AzureTestIssuer {
 export async function startAzureTestIssuer(): Promise<AzureTestIssuer> {
   const keys = await startKeyServer('/discovery/v2.0/keys');
   const issuer = `${keys.base}/v2.0`;
-  return onKeyServer(keys, {
+  return onKeyServer<AzureTestIssuer>(keys, {
     loginUrl: keys.base,
     issuer,
     jwksUrl: `${keys.base}/discovery/v2.0/keys`,
